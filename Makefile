@@ -1,0 +1,51 @@
+# bulwark: `make run` starts the demo, `make test` runs every test.
+# Both install the Debian packages bulwark needs when run as root, and
+# otherwise print the exact apt-get line to run.
+
+SWIFT        ?= swift
+DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev tmux
+BIN          := .build/debug/bulwark
+RELEASE_BIN  := .build/release/bulwark
+
+.PHONY: all deps build run test check-layers bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "bulwark needs these Debian packages:$$missing"; \
+	    echo "Install them with:  sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	$(BIN) demo
+
+# Every test: unit, golden, headless flows, the real binary under tmux,
+# and the layer check.
+test: build check-layers
+	$(SWIFT) build --build-tests
+	BULWARK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
+
+check-layers:
+	@bash Tests/check-layers.sh
+
+# Speed and memory figures, on a release build.
+bench: deps
+	$(SWIFT) build -c release --product bulwark-bench
+	.build/release/bulwark-bench
+
+clean:
+	rm -rf .build .build-*

@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// bulwark: a full-screen terminal password manager.
+// No Swift package dependencies: only the toolchain and system C libraries.
+import PackageDescription
+
+let package = Package(
+    name: "bulwark",
+    products: [
+        .executable(name: "bulwark", targets: ["bulwark"]),
+    ],
+    targets: [
+        // C: the only place that includes curses.h (wide-character API on).
+        .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+        // System libraries through module maps.
+        .systemLibrary(name: "CSQLite"),
+        .systemLibrary(name: "CCrypto"),
+        .systemLibrary(name: "CZxcvbn"),
+
+        // Domain: no terminal, no screens.
+        .target(name: "BulwarkCore", dependencies: ["CSQLite", "CCrypto", "CZxcvbn"]),
+        // The modification protocol, flow engine and mock service adapters.
+        .target(name: "BulwarkUpgrades", dependencies: ["BulwarkCore"]),
+        // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.
+        .target(name: "BulwarkTUI", dependencies: ["BulwarkCore", "BulwarkUpgrades"]),
+        // The ncurses backend and the run loop.
+        .target(name: "BulwarkTerminal", dependencies: ["BulwarkTUI", "CNcurses"]),
+        .executableTarget(name: "bulwark",
+                          dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
+        // `make bench`: speed and memory figures on a release build.
+        .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkTUI"]),
+
+        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"]),
+        .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI"],
+                    exclude: ["__Snapshots__"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ]
+)

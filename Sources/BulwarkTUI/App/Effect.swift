@@ -1,0 +1,27 @@
+import Foundation
+
+/// What the app may ask the outside world for. Dependencies are injected so
+/// tests run the same effects against a fixed clock and mock services.
+public struct AppEnvironment: Sendable {
+    public var now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+    }
+
+    public static let live = AppEnvironment()
+}
+
+/// The result of reducing an action: nothing, a quit, or async work whose
+/// result comes back as another action.
+public enum Effect: Sendable {
+    case none
+    case quit(exitCode: Int32)
+    case run(@Sendable (AppEnvironment) async -> AppAction?)
+    indirect case batch([Effect])
+
+    public var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+}

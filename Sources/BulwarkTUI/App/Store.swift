@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// Actions that finished effects hand back to the run loop, from any thread.
+public final class ActionInbox: Sendable {
+    private let queue = Mutex<[AppAction]>([])
+    private let pending = Mutex<Int>(0)
+
+    public init() {}
+
+    func begin() { pending.withLock { $0 += 1 } }
+
+    func finish(_ action: AppAction?) {
+        if let action { queue.withLock { $0.append(action) } }
+        pending.withLock { $0 -= 1 }
+    }
+
+    public func drain() -> [AppAction] { queue.withLock { q in defer { q = [] }; return q } }
+    public var inFlight: Int { pending.withLock { $0 } }
+}
+
+/// Holds the state, reduces actions and runs their effects. One Store per
+/// app; the run loop (or a test) owns it on one thread.
+public final class Store {
+    public private(set) var state: AppState
+    public let environment: AppEnvironment
+    public let inbox = ActionInbox()
+    /// Set when an effect asked to quit; the run loop exits with it.
+    public private(set) var exitCode: Int32?
+
+    public init(state: AppState, environment: AppEnvironment = .live) {
+        self.state = state
+        self.environment = environment
+    }
+
+    public func send(_ action: AppAction) {
+        run(Reducer.reduce(into: &state, action: action))
+    }
+
+    /// Feeds the results of finished effects back in. Returns whether any came.
+    @discardableResult
+    public func processInbox() -> Bool {
+        let actions = inbox.drain()
+        for action in actions { send(action) }
+        return !actions.isEmpty
+    }
+
+    /// Waits until every effect has finished and its action was reduced
+    /// (for tests and scripted runs).
+    public func settle() async {
+        while inbox.inFlight > 0 || processInbox() {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
+    private func run(_ effect: Effect) {
+        switch effect {
+        case .none: break
+        case .quit(let code): exitCode = exitCode ?? code
+        case .batch(let effects): effects.forEach(run)
+        case .run(let operation):
+            let inbox = inbox, environment = environment
+            inbox.begin()
+            Task.detached { inbox.finish(await operation(environment)) }
+        }
+    }
+}

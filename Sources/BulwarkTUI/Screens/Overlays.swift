@@ -1,0 +1,51 @@
+/// The dialogs drawn over a screen.
+enum Overlays {
+    /// The `?` overlay: every binding of the current screen's keymap, with
+    /// disabled ones dimmed and their reason given.
+    static func renderHelp(_ state: AppState, into buffer: inout Buffer) {
+        let keymap = Keymaps.screen(state)
+        let keyColumn = min(16, max(8, keymap.bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0) + 2)
+        var lines: [Line] = []
+        for binding in keymap.bindings {
+            let off = binding.disabledReason != nil
+            let help = binding.help + (binding.disabledReason.map { " (off: \($0))" } ?? "")
+            lines.append(Line([Span(DisplayWidth.pad(binding.keyLabel, to: keyColumn), off ? Theme.dim : Theme.key),
+                               Span(DisplayWidth.truncate(help, to: max(0, 60 - keyColumn)), off ? Theme.dim : .plain)]))
+        }
+        let width = min(buffer.width - 4, 64)
+        let height = min(buffer.height - 2, lines.count + 4)
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
+                                 title: Line("Keys: " + keymap.title, Theme.title),
+                                 rightTitle: Line("Esc close", Theme.dim), style: .plain)
+        let body = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 2)
+        for (index, line) in lines.prefix(body.height).enumerated() {
+            line.render(into: &buffer, x: body.x, y: body.y + index, clip: body)
+        }
+    }
+
+    static func renderConfirmQuit(into buffer: inout Buffer) {
+        let width = min(buffer.width - 4, 56)
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: 7,
+                                 title: Line("Quit bulwark?", Theme.warning))
+        Paragraph("An upgrade is still talking to its service. If you quit now, bulwark settles it with the service on the next start.")
+            .render(into: &buffer, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
+        Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
+                      hints: Keymaps.confirmQuit(.init()).footerHints, keyStyle: Theme.key)
+    }
+
+    /// Drawn instead of everything when the window is below the minimum.
+    static func renderTooSmall(_ state: AppState, into buffer: inout Buffer) {
+        let lines = [
+            "Please enlarge the window",
+            "bulwark needs \(AppState.minimumWidth)x\(AppState.minimumHeight);",
+            "this one is \(state.width)x\(state.height).",
+            "q quits",
+        ]
+        let top = max(0, (state.height - lines.count) / 2)
+        for (index, text) in lines.enumerated() {
+            let cut = DisplayWidth.truncate(text, to: state.width)
+            let x = max(0, (state.width - DisplayWidth.of(cut)) / 2)
+            buffer.put(cut, x: x, y: top + index, style: index == 0 ? Theme.warning : .plain)
+        }
+    }
+}

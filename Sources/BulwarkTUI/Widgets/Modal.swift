@@ -1,0 +1,72 @@
+/// A dialog drawn over whatever is below it: the area is cleared, bordered
+/// and titled. Returns the inner area for the caller's content.
+public enum Modal {
+    @discardableResult
+    public static func render(into buffer: inout Buffer, within screen: Rect, width: Int, height: Int,
+                              title: Line, rightTitle: Line? = nil, border: Block.Border = .rounded,
+                              style: Style = .plain) -> Rect {
+        let area = screen.centered(width: width, height: height)
+        buffer.fill(area, style: style)
+        Block(title: title, rightTitle: rightTitle, border: border, borderStyle: style).render(into: &buffer, area: area)
+        return Block.inner(area).inset(horizontal: 1, vertical: 0)
+    }
+}
+
+/// One line of key hints: `key label` pairs, dropped from the end when the
+/// line is too narrow, so the hints that remain are always whole.
+public enum Footer {
+    public static func render(into buffer: inout Buffer, area: Rect, hints: [(key: String, label: String)],
+                              keyStyle: Style = Style(bold: true), labelStyle: Style = .plain) {
+        guard !area.isEmpty else { return }
+        var x = area.x
+        for (index, hint) in hints.enumerated() {
+            let width = DisplayWidth.of(hint.key) + 1 + DisplayWidth.of(hint.label)
+            let gap = index == 0 ? 0 : 2
+            if x + gap + width > area.maxX { break }
+            x += gap
+            x += buffer.put(hint.key, x: x, y: area.y, style: keyStyle, clip: area)
+            x += buffer.put(" " + hint.label, x: x, y: area.y, style: labelStyle, clip: area)
+        }
+    }
+}
+
+/// A spinner is a tiny model: it advances only on ticks that carry its own
+/// id, so ticks left over from an earlier spinner are dropped.
+public struct Spinner: Sendable, Hashable {
+    public static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    public let id: Int
+    public private(set) var frame = 0
+
+    public init(id: Int) { self.id = id }
+
+    /// Advances when the tick is ours; returns whether it was.
+    @discardableResult
+    public mutating func tick(id tickID: Int) -> Bool {
+        guard tickID == id else { return false }
+        frame = (frame + 1) % Spinner.frames.count
+        return true
+    }
+
+    public var glyph: String { Spinner.frames[frame] }
+}
+
+/// A horizontal bar filled to `ratio` (0...1), in eighths of a cell.
+public enum ProgressBar {
+    static let partials = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+    public static func text(ratio: Double, width: Int) -> String {
+        guard width > 0 else { return "" }
+        let clamped = ratio.isNaN ? 0 : min(max(ratio, 0), 1)
+        let eighths = Int((clamped * Double(width * 8)).rounded(.down))
+        let full = eighths / 8
+        var bar = String(repeating: "█", count: full)
+        if full < width { bar += partials[eighths % 8] }
+        let used = full + (eighths % 8 > 0 && full < width ? 1 : 0)
+        return bar + String(repeating: " ", count: width - used)
+    }
+
+    public static func render(into buffer: inout Buffer, area: Rect, ratio: Double, style: Style = .plain) {
+        guard !area.isEmpty else { return }
+        buffer.put(text(ratio: ratio, width: area.width), x: area.x, y: area.y, style: style, clip: area)
+    }
+}

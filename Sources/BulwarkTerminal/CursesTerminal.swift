@@ -1,0 +1,76 @@
+import BulwarkTUI
+import CNcurses
+import Glibc
+
+/// The ncurses screen. Only this type calls curses; it must be used from one
+/// thread (ncurses is not thread-safe), and closed on every exit path.
+public final class CursesTerminal {
+    public private(set) var colors: Bool = false
+    private var lastFrame: Buffer?
+
+    /// Opens the terminal. `allowColor` is false when NO_COLOR is set.
+    public init(allowColor: Bool) throws {
+        Self.useUTF8Locale()
+        switch Int(bw_open()) {
+        case Int(BW_OPEN_OK): break
+        case Int(BW_OPEN_NO_TTY): throw TerminalError.notATerminal
+        case Int(BW_OPEN_NO_TERM): throw TerminalError.noTerm
+        case Int(BW_OPEN_DUMB): throw TerminalError.dumbTerminal(String(cString: getenv("TERM") ?? strdup("")))
+        default: throw TerminalError.openFailed
+        }
+        colors = bw_start_colors(allowColor) > 0
+        bw_install_signal_handlers()
+    }
+
+    deinit { close() }
+
+    public func close() { bw_close() }
+
+    public var size: (width: Int, height: Int) { (Int(bw_cols()), Int(bw_lines())) }
+
+    /// Waits up to `timeoutMilliseconds` for a key or a resize.
+    public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
+        var value: Int32 = 0
+        let kind = bw_read_key(Int32(timeoutMilliseconds), &value)
+        if kind == Int32(BW_KEY_NONE) { return nil }
+        return KeyDecoder.decode(kind: kind, value: value)
+    }
+
+    /// A signal that arrived since the last call (SIGINT, SIGTERM, SIGHUP), or nil.
+    public func takeSignal() -> Int32? {
+        let signal = bw_take_signal()
+        return signal == 0 ? nil : signal
+    }
+
+    /// After a resize the old frame means nothing: redraw everything.
+    public func invalidate() {
+        lastFrame = nil
+        bw_clear_all()
+    }
+
+    /// Draws only the cells that changed since the last frame.
+    public func draw(_ frame: Buffer) {
+        for change in frame.changes(since: lastFrame) {
+            var wide = change.cell.grapheme.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+            if wide.isEmpty { wide = [wchar_t(32)] }
+            wide.append(0)
+            let style = change.cell.style
+            let flags = (style.bold ? BW_BOLD : 0) | (style.dim ? BW_DIM : 0)
+                | (style.underline ? BW_UNDERLINE : 0) | (style.reverse ? BW_REVERSE : 0)
+            bw_put(Int32(change.y), Int32(change.x), wide, Int32(flags),
+                   Int32(style.foreground?.rawValue ?? -1), Int32(style.background?.rawValue ?? -1))
+        }
+        bw_refresh()
+        lastFrame = frame
+    }
+
+    /// Wide text needs a UTF-8 locale; when the environment's is not UTF-8,
+    /// fall back to C.UTF-8 (the only one some systems have).
+    static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+            setlocale(LC_ALL, "C.UTF-8")
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/// The modification protocol and service adapters arrive with the upgrades issue.
+public enum BulwarkUpgrades {}

@@ -1,0 +1,1 @@
+#include <zxcvbn.h>

@@ -1,0 +1,30 @@
+import BulwarkCore
+import BulwarkTUI
+
+/// `make bench`: speed and memory figures on a release build. Figures go in
+/// the README and issue notes; tests never assert timings.
+print("bulwark bench (release build)\n")
+
+func frameBench(width: Int, height: Int, entries: Int) {
+    let rows = (0..<entries).map { i in
+        EntrySummary(id: "e\(i)", title: "Account \(i)", username: "user\(i)@mail.example",
+                     site: "site\(i).example", category: AccountCategory.allCases[i % AccountCategory.allCases.count])
+    }
+    let store = Store(state: AppState(width: width, height: height, entries: rows, lockLabel: "unlocked"))
+    var previous = AppView.render(store.state)
+    var keys: [Key] = [.char("j"), .char("j"), .char("k")]
+    let stats = Measure.repeated(2000) {
+        let key = keys.removeFirst()
+        keys.append(key)
+        store.send(.key(key))
+        let frame = AppView.render(store.state)
+        _ = frame.changes(since: previous).count
+        previous = frame
+    }
+    Measure.report("keystroke→frame \(width)x\(height), \(entries) entries", stats, target: width == 200 ? "< 2 ms" : nil)
+}
+
+frameBench(width: 80, height: 24, entries: 12)
+frameBench(width: 200, height: 60, entries: 12)
+frameBench(width: 200, height: 60, entries: 100_000)
+print(String(format: "\npeak RSS %.1f MiB", Measure.peakRSSMiB()))

@@ -1,0 +1,51 @@
+import Foundation
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+func runMain(_ args: [String]) -> Int32 {
+    let parsed: ParsedCommandLine
+    do {
+        parsed = try CommandLineParser.parse(args)
+    } catch {
+        printError("bulwark: \(error.message)\n\n" + (error.command.map { "Usage: \($0.usage)\n'bulwark help \($0.name)' shows its options.\n" } ?? Usage.main))
+        return 2
+    }
+    if parsed.wantsVersion {
+        print("bulwark \(Usage.version)")
+        return 0
+    }
+    guard let command = parsed.command else {
+        if parsed.wantsHelp {
+            print(Usage.main, terminator: "")
+            return 0
+        }
+        printError(Usage.main)
+        return 2
+    }
+    if parsed.wantsHelp, let spec = Commands.named(command) {
+        print(spec.helpText, terminator: "")
+        return 0
+    }
+    switch command {
+    case "help":
+        guard let name = parsed.arguments.first else {
+            print(Usage.main, terminator: "")
+            return 0
+        }
+        guard let spec = Commands.named(name) else {
+            printError("bulwark: unknown command '\(name)'.\n\n" + Usage.main)
+            return 2
+        }
+        print(spec.helpText, terminator: "")
+        return 0
+    case "demo":
+        return DemoCommand.run(parsed)
+    default:
+        printError(Usage.main)
+        return 2
+    }
+}
+
+exit(runMain(Array(CommandLine.arguments.dropFirst())))

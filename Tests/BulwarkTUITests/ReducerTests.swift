@@ -1,0 +1,101 @@
+import BulwarkCore
+import Testing
+@testable import BulwarkTUI
+
+@Suite struct ReducerTests {
+    static func state(width: Int = 80, height: Int = 24) -> AppState {
+        AppState(width: width, height: height, entries: DemoCatalog.entries, lockLabel: "demo")
+    }
+
+    @Test func jkAndArrowsMoveTheSelectionWithinBounds() {
+        let store = Store(state: Self.state())
+        for key in [Key.char("j"), .down, .char("j")] { store.send(.key(key)) }
+        #expect(store.state.list.selected == 3)
+        for _ in 0..<10 { store.send(.key(.char("k"))) }
+        #expect(store.state.list.selected == 0)
+        store.send(.key(.up))
+        #expect(store.state.list.selected == 0)
+        store.send(.key(.end))
+        #expect(store.state.list.selected == DemoCatalog.entries.count - 1)
+        store.send(.key(.char("g")))
+        #expect(store.state.list.selected == 0)
+    }
+
+    @Test func selectionStaysVisibleOnASmallWindowAndAfterResize() {
+        let store = Store(state: Self.state(width: 60, height: 16))
+        store.send(.key(.char("G")))
+        let rows = AppView.listHeight(store.state)
+        #expect(rows == 11)
+        #expect(store.state.list.offset == DemoCatalog.entries.count - rows)
+        store.send(.key(.char("k")))
+        #expect(store.state.list.offset == DemoCatalog.entries.count - rows)
+        store.send(.resize(width: 120, height: 40))
+        #expect(store.state.list.offset == 0)
+        #expect(store.state.list.selected == DemoCatalog.entries.count - 2)
+    }
+
+    @Test func questionMarkOpensHelpAndEscClosesIt() {
+        let store = Store(state: Self.state())
+        store.send(.key(.char("?")))
+        #expect(store.state.overlay == .help)
+        store.send(.key(.char("j")))
+        #expect(store.state.list.selected == 0)
+        store.send(.key(.escape))
+        #expect(store.state.overlay == nil)
+    }
+
+    @Test func qQuitsWithZero() {
+        let store = Store(state: Self.state())
+        store.send(.key(.char("q")))
+        #expect(store.exitCode == 0)
+    }
+
+    @Test func ctrlCQuitsAtOnceWhenNothingIsInFlight() {
+        let store = Store(state: Self.state())
+        store.send(.key(.ctrl("c")))
+        #expect(store.exitCode == 0)
+    }
+
+    @Test func ctrlCAsksFirstWhileAnUpgradeIsInFlight() {
+        var state = Self.state()
+        state.upgradeInFlight = true
+        let store = Store(state: state)
+        store.send(.key(.ctrl("c")))
+        #expect(store.exitCode == nil)
+        #expect(store.state.overlay == .confirmQuit)
+        store.send(.key(.char("n")))
+        #expect(store.exitCode == nil && store.state.overlay == nil)
+        store.send(.key(.char("q")))
+        #expect(store.state.overlay == .confirmQuit)
+        store.send(.key(.char("y")))
+        #expect(store.exitCode == 0)
+    }
+
+    @Test func aDisabledKeySaysWhy() {
+        let store = Store(state: AppState(entries: []))
+        store.send(.key(.char("j")))
+        #expect(store.state.status == "Move down: unavailable. The vault is empty.")
+        store.send(.key(.char("?")))
+        #expect(store.state.status == nil)
+    }
+
+    @Test func tooSmallWindowStillQuitsAndKeepsState() {
+        let store = Store(state: Self.state(width: 40, height: 10))
+        store.send(.key(.char("j")))
+        #expect(store.state.list.selected == 0)
+        store.send(.resize(width: 80, height: 24))
+        store.send(.key(.char("j")))
+        #expect(store.state.list.selected == 1)
+        store.send(.resize(width: 20, height: 5))
+        store.send(.key(.char("q")))
+        #expect(store.exitCode == 0)
+    }
+
+    @Test func footerHelpAndKeyHandlingComeFromOneTable() {
+        let keymap = Keymaps.vault(Self.state())
+        #expect(keymap.footerHints.map(\.key) == ["↑↓", "?", "q"])
+        for binding in keymap.bindings {
+            for key in binding.keys { #expect(keymap.binding(for: key)?.help == binding.help) }
+        }
+    }
+}

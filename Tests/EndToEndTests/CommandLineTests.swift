@@ -1,0 +1,73 @@
+import Testing
+
+/// The command line as a user meets it: help, version, errors, exit codes.
+@Suite struct CommandLineTests {
+    @Test func helpListsTheCommandsAndExitsZero() throws {
+        let result = try Binary.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Usage: bulwark [global options] COMMAND [options]"))
+        #expect(result.stdout.contains("  demo        Open the full-screen demo."))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func versionPrintsTheVersion() throws {
+        let result = try Binary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "bulwark 0.1.0\n")
+    }
+
+    @Test(arguments: [["help", "demo"], ["demo", "--help"], ["--vault", "/tmp/x.db", "demo", "-h"]])
+    func commandHelpShowsItsUsage(arguments: [String]) throws {
+        let result = try Binary.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Open the full-screen demo.\n\nUsage: bulwark demo [options]\n"))
+        #expect(result.stdout.contains("--password-stdin"))
+    }
+
+    @Test func unknownCommandPrintsUsageToStderrAndExitsTwo() throws {
+        let result = try Binary.run(["frobnicate"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("bulwark: unknown command 'frobnicate'.\n"))
+        #expect(result.stderr.contains("Usage: bulwark"))
+    }
+
+    @Test func unknownFlagNamesTheFlagAndExitsTwo() throws {
+        let result = try Binary.run(["demo", "--frob"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bulwark: unknown option '--frob'.\n"))
+        #expect(result.stderr.contains("Usage: bulwark demo [options]"))
+    }
+
+    @Test func helpForAnUnknownCommandExitsTwo() throws {
+        let result = try Binary.run(["help", "nope"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bulwark: unknown command 'nope'."))
+    }
+
+    @Test func noCommandIsAUsageError() throws {
+        let result = try Binary.run([])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Usage: bulwark"))
+    }
+
+    @Test func globalOptionNeedsItsValue() throws {
+        let result = try Binary.run(["demo", "--vault"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bulwark: --vault needs a value.\n"))
+    }
+
+    @Test(arguments: [["--vault", "v.db", "--quirks", "q", "demo"], ["demo", "--vault=v.db", "--password-stdin", "--quirks", "q"]])
+    func globalOptionsAreAcceptedBeforeOrAfterTheCommand(arguments: [String]) throws {
+        // With no terminal the demo stops at the terminal check: the options parsed.
+        let result = try Binary.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bulwark: the full-screen UI needs a terminal"))
+    }
+
+    @Test func demoWithoutATerminalSaysSoAndExitsTwo() throws {
+        let result = try Binary.run(["demo"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "bulwark: the full-screen UI needs a terminal, but standard input or output is not one. Run it in a terminal, or use a command such as 'bulwark list'.\n")
+    }
+}

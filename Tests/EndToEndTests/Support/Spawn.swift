@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a program with posix_spawn and reaps it with waitpid. Used for tmux:
+/// Foundation's Process does not reap a tmux client that forked a server.
+enum Spawn {
+    /// Runs `arguments` (looked up on PATH); returns its exit status and,
+    /// when `capture` is true, what it wrote to stdout and stderr.
+    static func run(_ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var fds: [Int32] = [-1, -1]
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capture {
+            guard pipe(&fds) == 0 else { throw POSIXError(.EIO) }
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // A clean signal mask and default handlers: the test runner blocks
+        // signals, and tmux would pass that on to the program under test.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        if capture { close(fds[1]) }
+        guard spawned == 0 else {
+            if capture { close(fds[0]) }
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+        }
+        var output = Data()
+        if capture {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fds[0], &chunk, chunk.count)
+                if n <= 0 { break }
+                output.append(contentsOf: chunk[0..<n])
+            }
+            close(fds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, String(decoding: output, as: UTF8.self))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A real terminal: the built binary running in a detached tmux session of
+/// a fixed size, on a tmux server of its own so tests never share one.
+/// Keys go in one at a time; the screen is read back with capture-pane;
+/// waiting is polling for text, never a fixed sleep.
+final class TmuxSession {
+    let socket: String
+    let name = "bulwark"
+    private(set) var closed = false
+
+    struct Timeout: Error, CustomStringConvertible {
+        let waitingFor: String
+        let screen: String
+        var description: String { "timed out waiting for \(waitingFor); the screen was:\n\(screen)" }
+    }
+
+    /// Starts `command` (a shell line) at width x height. After the program
+    /// exits the shell prints `EXIT=<status>` and waits, so the status can
+    /// be read from the pane.
+    init(width: Int, height: Int, command: String, environment: [String: String] = ["TERM": "xterm-256color"]) throws {
+        socket = "bulwark-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let exports = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let line = "env \(exports) \(command); echo EXIT=$?; sleep 120"
+        // The server that new-session forks keeps any pipe it inherits open:
+        // give it none, or reading the client's output would never end.
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", line], capture: false)
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// Sends keys one at a time, in tmux's key names (`j`, `Enter`, `C-c`, `Escape`).
+    func send(_ keys: String...) throws {
+        for key in keys { try tmux(["send-keys", "-t", name, key]) }
+    }
+
+    func capture() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name])
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// A tmux format value of the pane, e.g. `#{alternate_on}`.
+    func paneValue(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the screen until `predicate` holds or `seconds` pass.
+    @discardableResult
+    func waitFor(_ description: String, seconds: Double = 10, _ predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var screen = ""
+        while Date() < deadline {
+            screen = try capture()
+            if predicate(screen) { return screen }
+            usleep(20_000)
+        }
+        throw Timeout(waitingFor: description, screen: screen)
+    }
+
+    @discardableResult
+    func waitFor(text: String, seconds: Double = 10) throws -> String {
+        try waitFor("'\(text)'", seconds: seconds) { $0.contains(text) }
+    }
+
+    /// Waits for the program to end and returns its exit status.
+    func exitStatus(seconds: Double = 10) throws -> Int32 {
+        let screen = try waitFor("the program to exit", seconds: seconds) { $0.contains("EXIT=") }
+        let line = screen.split(separator: "\n").first { $0.hasPrefix("EXIT=") } ?? ""
+        return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? -1
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        try Spawn.run(["tmux", "-L", socket, "-f", "/dev/null"] + arguments, capture: capture).output
+    }
+}

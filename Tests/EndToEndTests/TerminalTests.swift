@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal (tmux). Serialized: each test starts
+/// its own tmux server, and a full-screen program per test is plenty.
+@Suite(.serialized) struct TerminalTests {
+    static let demo = "\(Binary.path) demo"
+
+    @Test func startUpDrawsTheSkeleton() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { tmux.close() }
+        let screen = try tmux.waitFor(text: "↑↓ move  ? help  q quit")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("┌ bulwark ─ Vault ─") == true)
+        #expect(lines.first?.hasSuffix("🔓 demo · 12 items ┐") == true)
+        #expect(screen.contains("│ Northwind Bank"))
+        #expect(screen.contains("Username  jane@mail.example"))
+    }
+
+    @Test func movingAndHelpRespondToSingleKeys() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/12")
+        try tmux.send("j")
+        try tmux.send("Down")
+        try tmux.waitFor(text: "3/12")
+        #expect(try tmux.capture().contains("Website   shiny.example"))
+        try tmux.send("?")
+        try tmux.waitFor(text: "Keys: Vault")
+        try tmux.send("Escape")
+        try tmux.waitFor("the help to close") { !$0.contains("Keys: Vault") }
+    }
+
+    @Test func resizeKeepsTheLayoutAndTheSelection() throws {
+        let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/12")
+        try tmux.send("j")
+        try tmux.waitFor(text: "2/12")
+        try tmux.resize(width: 60, height: 20)
+        let small = try tmux.waitFor("the 60x20 layout") { $0.split(separator: "\n").first?.hasSuffix("items ┐") == true && $0.contains("└" + String(repeating: "─", count: 58) + "┘") }
+        #expect(small.contains("2/12"))
+        try tmux.resize(width: 120, height: 40)
+        let large = try tmux.waitFor("the 120x40 layout") { $0.contains("└" + String(repeating: "─", count: 118) + "┘") }
+        #expect(large.contains("2/12"))
+        #expect(large.contains("Website   fastmail.example"))
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+    }
+
+    @Test func tooSmallWindowAsksToEnlargeAndRecovers() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/12")
+        try tmux.resize(width: 40, height: 10)
+        try tmux.waitFor(text: "Please enlarge the window")
+        try tmux.resize(width: 80, height: 24)
+        try tmux.waitFor(text: "1/12")
+    }
+
+    @Test func qQuitsWithZeroAndRestoresTheTerminal() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "q quit")
+        #expect(try tmux.paneValue("#{alternate_on}") == "1")
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+        #expect(try tmux.paneValue("#{alternate_on}") == "0")
+        #expect(try tmux.paneValue("#{cursor_flag}") == "1")
+        #expect(!(try tmux.capture()).contains("bulwark ─ Vault"))
+    }
+
+    @Test func ctrlCQuitsWithZero() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "q quit")
+        try tmux.send("C-c")
+        #expect(try tmux.exitStatus() == 0)
+        #expect(try tmux.paneValue("#{alternate_on}") == "0")
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "q quit")
+        let pid = try tmux.paneValue("#{pane_pid}")
+        // The pane's shell runs bulwark as its child.
+        _ = try Spawn.run(["pkill", "-TERM", "-P", pid, "-x", "bulwark"], capture: false)
+        #expect(try tmux.exitStatus() == 143)
+        #expect(try tmux.paneValue("#{alternate_on}") == "0")
+    }
+
+    @Test(arguments: ["dumb", "no-such-terminal"])
+    func unusableTermSaysSoAndExitsTwo(term: String) throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo, environment: ["TERM": term])
+        defer { tmux.close() }
+        #expect(try tmux.exitStatus() == 2)
+        let screen = try tmux.capture()
+        #expect(screen.contains("TERM"))
+        #expect(!screen.contains("Error opening terminal"))
+    }
+}

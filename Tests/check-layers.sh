@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The layering rule, checked on every `make test`: the core knows nothing of
+# screens, the screens nothing of ncurses. Only the terminal target imports
+# the curses shim; only the core imports sqlite, OpenSSL and zxcvbn.
+set -u
+cd "$(dirname "$0")/.."
+failed=0
+offenders() { # $1: pattern, $2: the one directory allowed to match
+  grep -rlE "$1" Sources --include='*.swift' --include='*.c' --include='*.h' | grep -v "^$2/" || true
+}
+check() { # $1: what, $2: pattern, $3: allowed directory
+  local found
+  found=$(offenders "$2" "$3")
+  if [ -n "$found" ]; then
+    echo "layer check: $1 outside $3:"; echo "$found" | sed 's/^/  /'; failed=1
+  fi
+}
+check "import CNcurses" '^\s*import\s+CNcurses' Sources/BulwarkTerminal
+check "curses.h" '#\s*include\s*[<"](n?curses|ncursesw/curses)\.h' Sources/CNcurses
+check "import CSQLite" '^\s*import\s+CSQLite' Sources/BulwarkCore
+check "import CCrypto" '^\s*import\s+CCrypto' Sources/BulwarkCore
+check "import CZxcvbn" '^\s*import\s+CZxcvbn' Sources/BulwarkCore
+check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' Sources/bulwark
+# The core and the upgrades never reach up into the screens.
+for dir in Sources/BulwarkCore Sources/BulwarkUpgrades; do
+  found=$(grep -rlE '^\s*import\s+(BulwarkTUI|BulwarkTerminal)' "$dir" || true)
+  [ -n "$found" ] && { echo "layer check: $dir imports a UI layer:"; echo "$found" | sed 's/^/  /'; failed=1; }
+done
+found=$(grep -rlE '^\s*import\s+BulwarkCore' Sources/BulwarkTerminal || true)
+[ -n "$found" ] && { echo "layer check: the terminal backend imports the core:"; echo "$found" | sed 's/^/  /'; failed=1; }
+if [ $failed = 0 ]; then echo "layer check: ok"; fi
+exit $failed
