@@ -90,6 +90,22 @@ import Testing
         #expect(try tmux.paneValue("#{alternate_on}") == "0")
     }
 
+    @Test func colourIsUsedUnlessNoColorIsSet() throws {
+        let coloured = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        defer { coloured.close() }
+        try coloured.waitFor(text: "q quit")
+        let colours = try coloured.captureWithStyles()
+        #expect(colours.contains("\u{1B}[34m"), "\(colours.prefix(300).debugDescription)")  // the blue border
+
+        let plain = try TmuxSession(width: 80, height: 24, command: Self.demo,
+                                    environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        defer { plain.close() }
+        try plain.waitFor(text: "q quit")
+        let styled = try plain.captureWithStyles()
+        #expect(!styled.contains("[34m") && !styled.contains("[36m"))
+        #expect(styled.contains("\u{1B}[7m") || styled.contains(";7m"))  // the selection is reverse video
+    }
+
     @Test(arguments: ["dumb", "no-such-terminal"])
     func unusableTermSaysSoAndExitsTwo(term: String) throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo, environment: ["TERM": term])

@@ -20,8 +20,12 @@ final class TmuxSession {
     /// be read from the pane.
     init(width: Int, height: Int, command: String, environment: [String: String] = ["TERM": "xterm-256color"]) throws {
         socket = "bulwark-test-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let exports = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let line = "env \(exports) \(command); echo EXIT=$?; sleep 120"
+        // A clean environment, so NO_COLOR, LANG or anything else set where
+        // the tests run cannot change what the program under test shows.
+        let base = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let exports = base.merging(environment) { $1 }.sorted { $0.key < $1.key }
+            .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let line = "env -i \(exports) \(command); echo EXIT=$?; sleep 120"
         // The server that new-session forks keeps any pipe it inherits open:
         // give it none, or reading the client's output would never end.
         try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", line], capture: false)
@@ -42,6 +46,11 @@ final class TmuxSession {
 
     func capture() throws -> String {
         try tmux(["capture-pane", "-p", "-t", name])
+    }
+
+    /// The screen with its attributes and colours as SGR escape sequences.
+    func captureWithStyles() throws -> String {
+        try tmux(["capture-pane", "-p", "-e", "-t", name])
     }
 
     func resize(width: Int, height: Int) throws {
