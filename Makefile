@@ -7,7 +7,7 @@ DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev tmux
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 
-.PHONY: all deps build run test check-layers bench clean
+.PHONY: all deps build run test check-layers bench fuzz clean
 
 all: build
 
@@ -46,6 +46,17 @@ check-layers:
 bench: deps
 	$(SWIFT) build -c release --product bulwark-bench
 	.build/release/bulwark-bench
+
+# libFuzzer: FUZZ_TARGET=password-rules (the default), FUZZ_SECONDS=60.
+# New inputs that found new paths are added to the saved corpus, which
+# `make test` replays.
+FUZZ_TARGET  ?= password-rules
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	BULWARK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --product fuzz-$(FUZZ_TARGET)
+	mkdir -p Tests/BulwarkCoreTests/FuzzCorpus/$(FUZZ_TARGET)
+	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/fuzz-$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) \
+	  Tests/BulwarkCoreTests/FuzzCorpus/$(FUZZ_TARGET)
 
 clean:
 	rm -rf .build .build-*

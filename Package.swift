@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // bulwark: a full-screen terminal password manager.
 // No Swift package dependencies: only the toolchain and system C libraries.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -35,3 +36,10 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: []),
     ]
 )
+
+// libFuzzer targets exist only when asked for (`make fuzz` sets BULWARK_FUZZ=1
+// and builds in .build-fuzz): a fuzz target breaks a plain `swift build`.
+if ProcessInfo.processInfo.environment["BULWARK_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(name: "fuzz-password-rules", dependencies: ["BulwarkCore"],
+                                             path: "Sources/Fuzz/PasswordRules"))
+}

@@ -55,6 +55,29 @@ enum Commands {
             name: "demo", summary: "Open the full-screen demo.", usage: "bulwark demo [options]",
             options: [], details: "Keys: j/k or the arrows move, ? lists every key, q quits, Ctrl-C quits from anywhere."),
         CommandSpec(
+            name: "generate", summary: "Generate strong passwords.",
+            usage: "bulwark generate [--rules RULES | --domain DOMAIN] [--count N] [--json]",
+            options: [
+                OptionSpec(name: "--rules", valueName: "RULES", help: "Apple passwordrules the password must satisfy"),
+                OptionSpec(name: "--domain", valueName: "DOMAIN", help: "Use the site's rules (from --quirks, then the service manifests)"),
+                OptionSpec(name: "--count", valueName: "N", help: "How many passwords (default 1, at most 100000)"),
+                OptionSpec(name: "--json", valueName: nil, help: "JSON: passwords, entropy in bits, format, canonical rules"),
+            ],
+            details: """
+            With no rules, Apple's format: three groups of six letters, one upper-case letter and one
+            digit (about 73 bits). When the rules forbid that format, the longest allowed random
+            password, drawn uniformly from every password the rules allow. One password per line.
+            """),
+        CommandSpec(
+            name: "rules", summary: "Check a password against passwordrules, or show their canonical form.",
+            usage: "bulwark rules check RULES PASSWORD | bulwark rules show RULES",
+            options: [],
+            details: """
+            check: exit 0 when PASSWORD satisfies RULES, 1 (with the broken rules) when it does not.
+            show:  print the canonical form of RULES.
+            Malformed rules exit 1 with the position of the problem.
+            """),
+        CommandSpec(
             name: "help", summary: "Show help for bulwark or for one command.", usage: "bulwark help [COMMAND]",
             options: [], details: ""),
     ]

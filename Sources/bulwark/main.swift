@@ -42,6 +42,10 @@ func runMain(_ args: [String]) -> Int32 {
         return 0
     case "demo":
         return DemoCommand.run(parsed)
+    case "generate":
+        return GenerateCommand.run(parsed)
+    case "rules":
+        return RulesCommand.run(parsed)
     default:
         printError(Usage.main)
         return 2

@@ -1,0 +1,50 @@
+import CCrypto
+
+/// Random numbers from OpenSSL's CSPRNG. Bytes are fetched in blocks and
+/// drawn without modulo bias (values past the largest multiple of the
+/// bound are thrown away and drawn again).
+public struct SecureRandom {
+    private var pool = [UInt8](repeating: 0, count: 4096)
+    private var used = 4096
+
+    public init() {}
+
+    public enum Failure: Error { case randomUnavailable }
+
+    /// Fills `count` bytes from RAND_bytes; traps only if the CSPRNG is
+    /// broken, since no password may come from a failed generator.
+    public static func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        guard count == 0 || RAND_bytes(&out, Int32(count)) == 1 else {
+            fatalError("OpenSSL RAND_bytes failed: no secure randomness available")
+        }
+        return out
+    }
+
+    private mutating func nextUInt32() -> UInt32 {
+        if used + 4 > pool.count {
+            pool = SecureRandom.bytes(pool.count)
+            used = 0
+        }
+        defer { used += 4 }
+        return pool.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: used, as: UInt32.self) }
+    }
+
+    /// A uniform integer in 0..<bound.
+    public mutating func below(_ bound: Int) -> Int {
+        precondition(bound > 0 && bound <= Int(UInt32.max))
+        let n = UInt32(bound)
+        let limit = UInt32.max - (UInt32.max % n + 1) % n  // largest value whose remainder is unbiased
+        while true {
+            let value = nextUInt32()
+            if value <= limit { return Int(value % n) }
+        }
+    }
+
+    public mutating func element<T>(of array: [T]) -> T { array[below(array.count)] }
+
+    public mutating func shuffle<T>(_ array: inout [T]) {
+        guard array.count > 1 else { return }
+        for i in stride(from: array.count - 1, to: 0, by: -1) { array.swapAt(i, below(i + 1)) }
+    }
+}

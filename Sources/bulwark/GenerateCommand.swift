@@ -1,0 +1,98 @@
+import BulwarkCore
+import Foundation
+
+enum GenerateCommand {
+    static func run(_ parsed: ParsedCommandLine) -> Int32 {
+        if parsed.options["--rules"] != nil && parsed.options["--domain"] != nil {
+            Output.error("give --rules or --domain, not both.")
+            return 2
+        }
+        var count = 1
+        if let text = parsed.options["--count"] {
+            guard let n = Int(text), (1...100_000).contains(n) else {
+                Output.error("--count takes a whole number from 1 to 100000, not '\(text)'.")
+                return 2
+            }
+            count = n
+        }
+        var rulesText: String?
+        var source = "default"
+        if let domain = parsed.options["--domain"] {
+            let quirks: QuirksDirectory?
+            switch Output.loadQuirks(parsed) {
+            case .success(let load): quirks = load.quirks
+            case .failure(let exit): return exit.code
+            }
+            if let found = SiteRequirements(quirks: quirks).passwordRules(for: domain) {
+                rulesText = found.rules
+                source = found.source.rawValue
+            }
+        } else if let rules = parsed.options["--rules"] {
+            rulesText = rules
+            source = "given"
+        }
+        let rules: PasswordRules
+        do {
+            rules = try rulesText.map { text throws(PasswordRulesError) in try PasswordRules.parse(text) } ?? PasswordRules()
+        } catch {
+            Output.error("bad password rules \(error).")
+            return 1
+        }
+        var generator: PasswordGenerator
+        do {
+            generator = try PasswordGenerator(rules: rules)
+        } catch {
+            Output.error("\(error).")
+            return 1
+        }
+        let passwords = (0..<count).map { _ in generator.next() }
+        if parsed.options["--json"] != nil {
+            Output.json([
+                "passwords": passwords,
+                "entropy_bits": (generator.entropyBits * 10).rounded() / 10,
+                "format": generator.format.rawValue,
+                "rules": rules.description,
+                "rules_source": source,
+            ] as [String: Any])
+        } else {
+            print(passwords.joined(separator: "\n"))
+        }
+        return 0
+    }
+}
+
+enum RulesCommand {
+    static func run(_ parsed: ParsedCommandLine) -> Int32 {
+        let args = parsed.arguments
+        switch args.first {
+        case "show" where args.count == 2:
+            do {
+                print(try PasswordRules.parse(args[1]).description)
+                return 0
+            } catch {
+                Output.error("bad password rules \(error).")
+                return 1
+            }
+        case "check" where args.count == 3:
+            let rules: PasswordRules
+            do {
+                rules = try PasswordRules.parse(args[1])
+            } catch {
+                Output.error("bad password rules \(error).")
+                return 1
+            }
+            let violations = rules.violations(of: args[2])
+            if violations.isEmpty {
+                print("ok: the password satisfies the rules")
+                return 0
+            }
+            // The password itself is never echoed back.
+            print("no: the password breaks \(violations.count == 1 ? "a rule" : "\(violations.count) rules"):")
+            for violation in violations { print("  - it \(violation)") }
+            return 1
+        default:
+            Output.error("usage: bulwark rules check RULES PASSWORD | bulwark rules show RULES")
+            return 2
+        }
+    }
+}
