@@ -47,15 +47,16 @@ bench: deps
 	$(SWIFT) build -c release --product bulwark-bench
 	.build/release/bulwark-bench
 
-# libFuzzer: FUZZ_TARGET=password-rules (the default), FUZZ_SECONDS=60.
+# libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url or sms-code;
+# FUZZ_SECONDS=60.
 # New inputs that found new paths are added to the saved corpus, which
 # `make test` replays.
 FUZZ_TARGET  ?= password-rules
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	BULWARK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --product fuzz-$(FUZZ_TARGET)
+	BULWARK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --product bulwark-fuzz
 	mkdir -p Tests/BulwarkCoreTests/FuzzCorpus/$(FUZZ_TARGET)
-	SWIFT_BACKTRACE=enable=no .build-fuzz/debug/fuzz-$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) \
+	SWIFT_BACKTRACE=enable=no BULWARK_FUZZ_CHECK=$(FUZZ_TARGET) .build-fuzz/debug/bulwark-fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  Tests/BulwarkCoreTests/FuzzCorpus/$(FUZZ_TARGET)
 
 clean:

@@ -40,6 +40,5 @@ let package = Package(
 // libFuzzer targets exist only when asked for (`make fuzz` sets BULWARK_FUZZ=1
 // and builds in .build-fuzz): a fuzz target breaks a plain `swift build`.
 if ProcessInfo.processInfo.environment["BULWARK_FUZZ"] == "1" {
-    package.targets.append(.executableTarget(name: "fuzz-password-rules", dependencies: ["BulwarkCore"],
-                                             path: "Sources/Fuzz/PasswordRules"))
+    package.targets.append(.executableTarget(name: "bulwark-fuzz", dependencies: ["BulwarkCore"], path: "Sources/Fuzz"))
 }

@@ -78,6 +78,18 @@ enum Commands {
             Malformed rules exit 1 with the position of the problem.
             """),
         CommandSpec(
+            name: "code", summary: "Print a verification code (TOTP or HOTP).",
+            usage: "bulwark code --uri URI [--at UNIX_SECONDS] [--json]",
+            options: [
+                OptionSpec(name: "--uri", valueName: "URI", help: "An otpauth:// or apple-otpauth:// URL"),
+                OptionSpec(name: "--at", valueName: "UNIX_SECONDS", help: "The moment to compute the code for (default: now)"),
+                OptionSpec(name: "--json", valueName: nil, help: "JSON: the code, seconds remaining and the next code"),
+            ],
+            details: """
+            The code is the first word of the first line, followed by how long it stays valid.
+            An invalid URL exits 1 with the reason.
+            """),
+        CommandSpec(
             name: "help", summary: "Show help for bulwark or for one command.", usage: "bulwark help [COMMAND]",
             options: [], details: ""),
     ]

@@ -46,6 +46,8 @@ func runMain(_ args: [String]) -> Int32 {
         return GenerateCommand.run(parsed)
     case "rules":
         return RulesCommand.run(parsed)
+    case "code":
+        return CodeCommand.run(parsed)
     default:
         printError(Usage.main)
         return 2

@@ -11,11 +11,13 @@ import Testing
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    @Test func passwordRulesCorpus() throws {
-        let files = try Self.corpus("password-rules")
-        #expect(files.count >= 100)
+    @Test(arguments: ["password-rules", "otpauth-url", "sms-code"])
+    func savedCorpus(name: String) throws {
+        let files = try Self.corpus(name)
+        let check = try #require(FuzzChecks.all[name])
+        #expect(files.count >= 20)
         for file in files {
-            let problem = FuzzChecks.passwordRules(Array(try Data(contentsOf: file)))
+            let problem = check(Array(try Data(contentsOf: file)))
             #expect(problem == nil, "\(file.lastPathComponent): \(problem ?? "")")
         }
     }

@@ -2,6 +2,13 @@
 /// saved corpora replay through exactly the same code in `make test`.
 /// Each returns nil when all is well, else what went wrong.
 public enum FuzzChecks {
+    /// The checks by the names `make fuzz FUZZ_TARGET=…` and the corpus folders use.
+    public static let all: [String: @Sendable ([UInt8]) -> String?] = [
+        "password-rules": passwordRules,
+        "otpauth-url": otpauthURL,
+        "sms-code": smsCode,
+    ]
+
     /// Any bytes: parsing never crashes; rules that parse print a canonical
     /// form that reads back the same; a generator either refuses the rules or
     /// makes a password that satisfies them.
@@ -17,5 +24,28 @@ public enum FuzzChecks {
         let password = generator.next()
         let broken = rules.violations(of: password)
         return broken.isEmpty ? nil : "generated password breaks \(rules.description): \(broken)"
+    }
+
+    /// Any bytes: a URL that parses builds back to a URL that parses to the
+    /// same configuration, and its codes have the configured length.
+    public static func otpauthURL(_ data: [UInt8]) -> String? {
+        guard let configuration = try? OTPAuthURL.parse(String(decoding: data, as: UTF8.self)) else { return nil }
+        let built = OTPAuthURL.build(configuration)
+        guard let again = try? OTPAuthURL.parse(built) else { return "built URL does not parse: \(built)" }
+        guard again == configuration else { return "round trip changed the configuration: \(built)" }
+        let code = configuration.code(at: 1_000_000_000)
+        return code.count == configuration.digits && code.allSatisfy(\.isNumber) ? nil : "bad code length"
+    }
+
+    /// Any bytes: a binding that parses has a code, lower-case hosts, and is
+    /// offered to its own domain and never to a lookalike.
+    public static func smsCode(_ data: [UInt8]) -> String? {
+        guard let bound = DomainBoundCode.parse(message: String(decoding: data, as: UTF8.self)) else { return nil }
+        if bound.code.isEmpty || bound.domain != bound.domain.lowercased() { return "bad parse" }
+        if bound.embeddedDomain == nil && !bound.isOffered(forSite: bound.domain) { return "not offered to its own domain" }
+        for lookalike in ["x" + bound.domain, bound.domain + "x", "x-" + bound.domain] where bound.isOffered(forSite: lookalike) {
+            return "offered to the lookalike \(lookalike)"
+        }
+        return nil
     }
 }

@@ -1,0 +1,155 @@
+import Foundation
+
+/// A code generator's settings, as an `otpauth://` URL carries them.
+public struct OTPConfiguration: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case totp(period: Int)
+        case hotp(counter: UInt64)
+    }
+
+    public var kind: Kind
+    public var secret: [UInt8]
+    public var digest: HMACDigest
+    public var digits: Int
+    public var issuer: String?
+    public var account: String
+
+    public init(kind: Kind, secret: [UInt8], digest: HMACDigest = .sha1, digits: Int = 6, issuer: String? = nil, account: String = "") {
+        self.kind = kind
+        self.secret = secret
+        self.digest = digest
+        self.digits = digits
+        self.issuer = issuer
+        self.account = account
+    }
+
+    /// The code at a moment (TOTP) or at the stored counter (HOTP).
+    public func code(at unixSeconds: Int64) -> String {
+        switch kind {
+        case .totp(let period): OneTimePassword.totp(secret: secret, at: unixSeconds, period: period, digits: digits, digest: digest)
+        case .hotp(let counter): OneTimePassword.hotp(secret: secret, counter: counter, digits: digits, digest: digest)
+        }
+    }
+
+    /// The code after this one: the next period's, or the next counter's.
+    public func nextCode(at unixSeconds: Int64) -> String {
+        switch kind {
+        case .totp(let period): code(at: unixSeconds + Int64(period))
+        case .hotp(let counter): OneTimePassword.hotp(secret: secret, counter: counter + 1, digits: digits, digest: digest)
+        }
+    }
+}
+
+/// Why an otpauth URL was refused. Each case has its own message, naming
+/// the parameter at fault; none repeats the secret.
+public enum OTPAuthURLError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notAURL
+    case wrongScheme(String)
+    case wrongType(String)
+    case missingSecret
+    case badSecret(character: Character, position: Int)
+    case emptySecret
+    case badDigits(String)
+    case badAlgorithm(String)
+    case badPeriod(String)
+    case missingCounter
+    case badCounter(String)
+
+    public var description: String {
+        switch self {
+        case .notAURL: "not a URL"
+        case .wrongScheme(let s): "unsupported scheme '\(s)' (expected otpauth:// or apple-otpauth://)"
+        case .wrongType(let t): "unknown type '\(t)' (expected totp or hotp)"
+        case .missingSecret: "the secret parameter is missing"
+        case .badSecret(let c, let p): "the secret parameter is not base32: '\(c)' at position \(p)"
+        case .emptySecret: "the secret parameter is empty"
+        case .badDigits(let d): "the digits parameter must be 6, 7 or 8 (got '\(d)')"
+        case .badAlgorithm(let a): "the algorithm parameter must be SHA1, SHA256 or SHA512 (got '\(a)')"
+        case .badPeriod(let p): "the period parameter must be a whole number of seconds from 1 to 86400 (got '\(p)')"
+        case .missingCounter: "the counter parameter is missing (an hotp URL needs one)"
+        case .badCounter(let c): "the counter parameter must be a whole number (got '\(c)')"
+        }
+    }
+}
+
+public enum OTPAuthURL {
+    /// Parses `otpauth://totp/LABEL?...`, `otpauth://hotp/LABEL?...` and the
+    /// same under `apple-otpauth://`. The issuer comes from the `issuer`
+    /// parameter, else from the label's prefix (`Issuer:account`).
+    public static func parse(_ text: String) throws(OTPAuthURLError) -> OTPConfiguration {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme else { throw .notAURL }
+        guard ["otpauth", "apple-otpauth"].contains(scheme.lowercased()) else { throw .wrongScheme(scheme) }
+        let type = (components.host ?? "").lowercased()
+        guard type == "totp" || type == "hotp" else { throw .wrongType(components.host ?? "") }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] where parameters[item.name.lowercased()] == nil {
+            parameters[item.name.lowercased()] = item.value ?? ""
+        }
+        guard let secretText = parameters["secret"] else { throw .missingSecret }
+        let secret: [UInt8]
+        do { secret = try Base32.decode(secretText) } catch { throw .badSecret(character: error.character, position: error.position) }
+        guard !secret.isEmpty else { throw .emptySecret }
+
+        var digest = HMACDigest.sha1
+        if let name = parameters["algorithm"] {
+            guard let found = HMACDigest(rawValue: name.uppercased().replacingOccurrences(of: "-", with: "")) else { throw .badAlgorithm(name) }
+            digest = found
+        }
+        var digits = 6
+        if let text = parameters["digits"] {
+            guard let n = Int(text), (6...8).contains(n) else { throw .badDigits(text) }
+            digits = n
+        }
+        let kind: OTPConfiguration.Kind
+        if type == "totp" {
+            var period = 30
+            if let text = parameters["period"] {
+                guard let n = Int(text), (1...86_400).contains(n) else { throw .badPeriod(text) }
+                period = n
+            }
+            kind = .totp(period: period)
+        } else {
+            guard let text = parameters["counter"] else { throw .missingCounter }
+            guard let n = UInt64(text) else { throw .badCounter(text) }
+            kind = .hotp(counter: n)
+        }
+        // The label is the path without its slash, already percent-decoded.
+        let label = String(components.path.drop { $0 == "/" })
+        let issuerParameter = parameters["issuer"].flatMap { $0.isEmpty ? nil : $0 }
+        var issuer = issuerParameter
+        var account = label
+        if let issuerParameter, label.hasPrefix(issuerParameter + ":") {
+            // The issuer may itself hold a colon: strip exactly the issuer named.
+            account = String(label.dropFirst(issuerParameter.count + 1))
+        } else if let colon = label.firstIndex(of: ":") {
+            let prefix = String(label[..<colon]).trimmingCharacters(in: .whitespaces)
+            account = String(label[label.index(after: colon)...])
+            if issuer == nil && !prefix.isEmpty { issuer = prefix }
+        }
+        account = account.trimmingCharacters(in: .whitespaces)
+        return OTPConfiguration(kind: kind, secret: secret, digest: digest, digits: digits, issuer: issuer, account: account)
+    }
+
+    /// Builds the URL back (for export): `otpauth://TYPE/Issuer:account?secret=…&issuer=…&algorithm=…&digits=…&period|counter=…`.
+    public static func build(_ configuration: OTPConfiguration) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":/?#@")
+        func encode(_ text: String, _ set: CharacterSet) -> String { text.addingPercentEncoding(withAllowedCharacters: set) ?? text }
+        var query = CharacterSet.urlQueryAllowed
+        query.remove(charactersIn: "&=+?#")
+        // `Issuer:account`; with no issuer, or one the label cannot carry, a
+        // bare leading colon keeps a colon in the account from reading as one.
+        let prefix = configuration.issuer.map { $0.contains(":") ? "" : encode($0, allowed) } ?? ""
+        let needsPrefix = configuration.issuer != nil || configuration.account.contains(":")
+        let label = (needsPrefix ? prefix + ":" : "") + encode(configuration.account, allowed)
+        var items = ["secret=" + Base32.encode(configuration.secret)]
+        if let issuer = configuration.issuer { items.append("issuer=" + encode(issuer, query)) }
+        items.append("algorithm=" + configuration.digest.rawValue)
+        items.append("digits=\(configuration.digits)")
+        switch configuration.kind {
+        case .totp(let period): return "otpauth://totp/\(label)?" + (items + ["period=\(period)"]).joined(separator: "&")
+        case .hotp(let counter): return "otpauth://hotp/\(label)?" + (items + ["counter=\(counter)"]).joined(separator: "&")
+        }
+    }
+}

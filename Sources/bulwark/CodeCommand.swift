@@ -1,0 +1,48 @@
+import BulwarkCore
+import Foundation
+
+enum CodeCommand {
+    static func run(_ parsed: ParsedCommandLine) -> Int32 {
+        guard let uri = parsed.options["--uri"] else {
+            Output.error("give --uri URI (codes of vault entries arrive with the vault).")
+            return 2
+        }
+        var now = Int64(Date().timeIntervalSince1970)
+        if let text = parsed.options["--at"] {
+            guard let at = Int64(text), at >= 0 else {
+                Output.error("--at takes whole seconds since 1970, not '\(text)'.")
+                return 2
+            }
+            now = at
+        }
+        let configuration: OTPConfiguration
+        do {
+            configuration = try OTPAuthURL.parse(uri)
+        } catch {
+            Output.error("invalid otpauth URL: \(error).")
+            return 1
+        }
+        let code = configuration.code(at: now)
+        var remaining: Int?
+        if case .totp(let period) = configuration.kind { remaining = OneTimePassword.secondsRemaining(at: now, period: period) }
+        if parsed.options["--json"] != nil {
+            var object: [String: Any] = [
+                "code": code,
+                "next_code": configuration.nextCode(at: now),
+                "digits": configuration.digits,
+                "algorithm": configuration.digest.rawValue,
+                "seconds_remaining": remaining.map { $0 as Any } ?? NSNull(),
+            ]
+            switch configuration.kind {
+            case .totp(let period): object["type"] = "totp"; object["period"] = period
+            case .hotp(let counter): object["type"] = "hotp"; object["counter"] = counter
+            }
+            Output.json(object)
+        } else if let remaining {
+            print("\(code) (valid for \(remaining) more second\(remaining == 1 ? "" : "s"))")
+        } else if case .hotp(let counter) = configuration.kind {
+            print("\(code) (counter \(counter))")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import BulwarkCore
+
+@Suite struct OTPAuthURLTests {
+    @Test func parsesTheUsualTOTPURL() throws {
+        let c = try OTPAuthURL.parse("otpauth://totp/ACME%20Co:john.doe@email.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30")
+        #expect(c.kind == .totp(period: 30))
+        #expect(c.issuer == "ACME Co" && c.account == "john.doe@email.com")
+        #expect(c.digest == .sha1 && c.digits == 6)
+        #expect(c.secret == (try Base32.decode("HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ")))
+    }
+
+    @Test func defaultsAndTheIssuerFromTheLabel() throws {
+        let c = try OTPAuthURL.parse("apple-otpauth://totp/Shiny:%20jane?secret=gezdgnbvgy3tqojq")
+        #expect(c.kind == .totp(period: 30) && c.digits == 6 && c.digest == .sha1)
+        #expect(c.issuer == "Shiny" && c.account == "jane")
+        let parameterWins = try OTPAuthURL.parse("otpauth://totp/Old:jane?secret=GEZDGNBV&issuer=New")
+        #expect(parameterWins.issuer == "New" && parameterWins.account == "jane")
+    }
+
+    @Test func hotpWithCounterAndOtherAlgorithms() throws {
+        let c = try OTPAuthURL.parse("otpauth://hotp/Shiny:jane?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&counter=1&digits=8&algorithm=sha256")
+        #expect(c.kind == .hotp(counter: 1) && c.digits == 8 && c.digest == .sha256)
+        #expect(c.code(at: 0) == OneTimePassword.hotp(secret: c.secret, counter: 1, digits: 8, digest: .sha256))
+        #expect(c.nextCode(at: 0) == OneTimePassword.hotp(secret: c.secret, counter: 2, digits: 8, digest: .sha256))
+    }
+
+    @Test(arguments: [
+        ("otpauth://totp/x?secret=JBSWY3DP1", OTPAuthURLError.badSecret(character: "1", position: 9)),
+        ("otpauth://totp/x?secret=JBSWY3DP&digits=5", .badDigits("5")),
+        ("otpauth://totp/x?secret=JBSWY3DP&digits=9", .badDigits("9")),
+        ("otpauth://totp/x?secret=JBSWY3DP&algorithm=MD5", .badAlgorithm("MD5")),
+        ("otpauth://totp/x?issuer=Shiny", .missingSecret),
+        ("otpauth://totp/x?secret=", .emptySecret),
+        ("https://totp/x?secret=JBSWY3DP", .wrongScheme("https")),
+        ("otpauth://xotp/x?secret=JBSWY3DP", .wrongType("xotp")),
+        ("otpauth://totp/x?secret=JBSWY3DP&period=0", .badPeriod("0")),
+        ("otpauth://hotp/x?secret=JBSWY3DP", .missingCounter),
+        ("otpauth://hotp/x?secret=JBSWY3DP&counter=-1", .badCounter("-1")),
+        ("not a url at all", .notAURL),
+    ])
+    func malformedURLsAreRefusedWithTheirOwnMessage(url: String, error: OTPAuthURLError) {
+        #expect(throws: error) { try OTPAuthURL.parse(url) }
+    }
+
+    @Test func everyErrorMessageIsDistinctAndNeverShowsTheSecret() {
+        let errors: [OTPAuthURLError] = [.notAURL, .wrongScheme("a"), .wrongType("a"), .missingSecret, .badSecret(character: "1", position: 1),
+                                         .emptySecret, .badDigits("5"), .badAlgorithm("a"), .badPeriod("0"), .missingCounter, .badCounter("x")]
+        #expect(Set(errors.map(\.description)).count == errors.count)
+        #expect(OTPAuthURLError.badDigits("5").description == "the digits parameter must be 6, 7 or 8 (got '5')")
+    }
+
+    @Test(arguments: [
+        "otpauth://totp/ACME%20Co:john.doe@email.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30",
+        "otpauth://hotp/Shiny:jane?secret=GEZDGNBVGY3TQOJQ&counter=42&digits=8&algorithm=SHA512",
+        "otpauth://totp/a:b:c?secret=JBSWY3DP&issuer=x%3Ay",
+        "otpauth://totp/solo?secret=JBSWY3DP&period=60",
+        "otpauth://totp/:user:with:colons?secret=JBSWY3DP",
+    ])
+    func buildingBackRoundTrips(url: String) throws {
+        let configuration = try OTPAuthURL.parse(url)
+        let built = OTPAuthURL.build(configuration)
+        #expect(try OTPAuthURL.parse(built) == configuration, "\(built)")
+    }
+
+    @Test func builtURLReadsAsExpected() throws {
+        let c = OTPConfiguration(kind: .totp(period: 30), secret: Array("12345678901234567890".utf8), issuer: "Shiny Co", account: "jane@mail.example")
+        #expect(OTPAuthURL.build(c) == "otpauth://totp/Shiny%20Co:jane%40mail.example?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Shiny%20Co&algorithm=SHA1&digits=6&period=30")
+    }
+}
