@@ -1,0 +1,86 @@
+import CCrypto
+
+/// AES-256-GCM from OpenSSL. A sealed box is nonce (12) ‖ ciphertext ‖ tag (16);
+/// the associated data is authenticated but not stored.
+public final class AEAD {
+    public static let nonceSize = 12, tagSize = 16, keySize = 32
+
+    public struct OpenFailure: Error {}
+
+    private let context: OpaquePointer
+
+    /// One context, reused: setting it up costs more than sealing a short field.
+    public init() {
+        guard let context = EVP_CIPHER_CTX_new() else { fatalError("OpenSSL: no cipher context") }
+        self.context = context
+    }
+
+    deinit { EVP_CIPHER_CTX_free(context) }
+
+    public func seal(_ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8]) -> [UInt8] {
+        precondition(key.count == AEAD.keySize)
+        let nonce = SecureRandom.bytes(AEAD.nonceSize)
+        var out = [UInt8](repeating: 0, count: AEAD.nonceSize + plaintext.count + AEAD.tagSize)
+        var length: Int32 = 0
+        let ok: Bool = out.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for i in 0..<AEAD.nonceSize { base[i] = nonce[i] }
+            guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return false }
+            if !associatedData.isEmpty {
+                guard EVP_EncryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else { return false }
+            }
+            guard EVP_EncryptUpdate(context, base + AEAD.nonceSize, &length, plaintext, Int32(plaintext.count)) == 1,
+                  EVP_EncryptFinal_ex(context, base + AEAD.nonceSize + Int(length), &length) == 1,
+                  EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(AEAD.tagSize), base + AEAD.nonceSize + plaintext.count) == 1
+            else { return false }
+            return true
+        }
+        precondition(ok, "OpenSSL AES-256-GCM encryption failed")
+        return out
+    }
+
+    public func open(_ box: [UInt8], key: [UInt8], associatedData: [UInt8]) throws(OpenFailure) -> [UInt8] {
+        guard key.count == AEAD.keySize, box.count >= AEAD.nonceSize + AEAD.tagSize else { throw OpenFailure() }
+        let textCount = box.count - AEAD.nonceSize - AEAD.tagSize
+        var out = [UInt8](repeating: 0, count: max(1, textCount))
+        var length: Int32 = 0
+        let ok: Bool = box.withUnsafeBufferPointer { input in
+            let base = input.baseAddress!
+            guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, base) == 1 else { return false }
+            if !associatedData.isEmpty {
+                guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else { return false }
+            }
+            guard EVP_DecryptUpdate(context, &out, &length, base + AEAD.nonceSize, Int32(textCount)) == 1 else { return false }
+            let tag = UnsafeMutableRawPointer(mutating: base + AEAD.nonceSize + textCount)
+            guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(AEAD.tagSize), tag) == 1 else { return false }
+            return out.withUnsafeMutableBufferPointer { EVP_DecryptFinal_ex(context, $0.baseAddress! + Int(length), &length) } == 1
+        }
+        guard ok else { throw OpenFailure() }
+        return textCount == 0 ? [] : out
+    }
+}
+
+/// SHA-256 and SHA-1 digests from OpenSSL (EVP_Digest).
+public enum Digest {
+    public static func sha256(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha256(), 32) }
+    public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha1(), 20) }
+
+    private static func digest(_ data: [UInt8], _ type: OpaquePointer?, _ size: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: size)
+        var length: UInt32 = 0
+        precondition(EVP_Digest(data, data.count, &out, &length, type, nil) == 1, "OpenSSL digest failed")
+        return out
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Overwrites the bytes in place before they are dropped.
+    public mutating func wipe() {
+        for i in indices { self[i] = 0 }
+        removeAll()
+    }
+
+    public var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+import Foundation

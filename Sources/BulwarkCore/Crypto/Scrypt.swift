@@ -1,0 +1,48 @@
+import CCrypto
+
+/// scrypt parameters, stored per vault so they can be raised later and so
+/// tests can make vaults cheaply.
+public struct ScryptParameters: Sendable, Equatable, Codable {
+    public var logN: Int
+    public var r: Int
+    public var p: Int
+
+    public init(logN: Int, r: Int = 8, p: Int = 1) {
+        self.logN = logN
+        self.r = r
+        self.p = p
+    }
+
+    /// The product's default: N = 2^17, r = 8, p = 1.
+    public static let standard = ScryptParameters(logN: 17)
+
+    public var isSane: Bool { (10...22).contains(logN) && (1...32).contains(r) && (1...16).contains(p) }
+}
+
+public enum Scrypt {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String { "scrypt key derivation failed" }
+    }
+
+    /// Derives `length` bytes with OpenSSL's scrypt (EVP_PKEY_derive).
+    public static func derive(password: [UInt8], salt: [UInt8], parameters: ScryptParameters, length: Int = 32) throws -> [UInt8] {
+        guard parameters.isSane else { throw Failure() }
+        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_SCRYPT, nil) else { throw Failure() }
+        defer { EVP_PKEY_CTX_free(context) }
+        let n = UInt64(1) << UInt64(parameters.logN)
+        // OpenSSL's default memory cap (32 MiB) is below what N=2^17, r=8 needs (128 MiB + change).
+        let maxMemory = UInt64(128) * UInt64(parameters.r) * (n + UInt64(parameters.p) + 2) + (64 << 20)
+        var out = [UInt8](repeating: 0, count: length)
+        var outLength = length
+        guard EVP_PKEY_derive_init(context) == 1,
+              EVP_PKEY_CTX_set1_pbe_pass(context, password, Int32(password.count)) == 1,
+              EVP_PKEY_CTX_set1_scrypt_salt(context, salt, Int32(salt.count)) == 1,
+              EVP_PKEY_CTX_set_scrypt_N(context, n) == 1,
+              EVP_PKEY_CTX_set_scrypt_r(context, UInt64(parameters.r)) == 1,
+              EVP_PKEY_CTX_set_scrypt_p(context, UInt64(parameters.p)) == 1,
+              EVP_PKEY_CTX_set_scrypt_maxmem_bytes(context, maxMemory) == 1,
+              EVP_PKEY_derive(context, &out, &outLength) == 1, outLength == length
+        else { throw Failure() }
+        return out
+    }
+}

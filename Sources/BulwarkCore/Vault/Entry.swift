@@ -1,0 +1,118 @@
+import Foundation
+
+/// One old password, kept when a password changes.
+public struct PasswordHistoryItem: Sendable, Equatable, Codable {
+    public var password: String
+    public var changedAt: Date
+    public var reason: String
+
+    public init(password: String, changedAt: Date, reason: String) {
+        self.password = password
+        self.changedAt = changedAt
+        self.reason = reason
+    }
+}
+
+/// How an account is linked to Sign in with Apple.
+public struct SignInWithAppleLink: Sendable, Equatable, Codable {
+    public enum CredentialState: String, Sendable, Codable, CaseIterable {
+        case authorized, revoked, notFound = "not-found", transferred
+    }
+
+    public var user: String          // team-scoped user identifier
+    public var email: String         // the shared address or the private relay
+    public var isPrivateRelay: Bool
+    public var state: CredentialState
+
+    public init(user: String, email: String, isPrivateRelay: Bool, state: CredentialState = .authorized) {
+        self.user = user
+        self.email = email
+        self.isPrivateRelay = isPrivateRelay
+        self.state = state
+    }
+}
+
+/// A vault entry: an account and everything bulwark knows about it.
+public struct Entry: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var title: String
+    public var urls: [String]
+    public var username: String
+    /// Nil for a Sign in with Apple account, which has no password.
+    public var password: String?
+    public var notes: String
+    public var totpURI: String?
+    public var tags: [String]
+    public var category: AccountCategory
+    /// True when a person chose the category; otherwise it is guessed from the site.
+    public var categoryIsManual: Bool
+    public var created: Date
+    public var modified: Date
+    public var passwordChanged: Date
+    public var history: [PasswordHistoryItem]
+    public var hiddenFromRecommendations: Bool
+    public var hiddenUntil: Date?
+    public var signInWithApple: SignInWithAppleLink?
+
+    public init(id: String = UUID().uuidString.lowercased(), title: String, urls: [String] = [], username: String = "",
+                password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],
+                category: AccountCategory? = nil, created: Date = Date(), history: [PasswordHistoryItem] = [],
+                hiddenFromRecommendations: Bool = false, hiddenUntil: Date? = nil, signInWithApple: SignInWithAppleLink? = nil) {
+        self.id = id
+        self.title = title
+        self.urls = urls
+        self.username = username
+        self.password = password
+        self.notes = notes
+        self.totpURI = totpURI
+        self.tags = tags
+        self.category = category ?? CategoryGuess.guess(title: title, urls: urls)
+        self.categoryIsManual = category != nil
+        self.created = created
+        self.modified = created
+        self.passwordChanged = created
+        self.history = history
+        self.hiddenFromRecommendations = hiddenFromRecommendations
+        self.hiddenUntil = hiddenUntil
+        self.signInWithApple = signInWithApple
+    }
+
+    /// The host of the first URL, as lists show it.
+    public var site: String { urls.first.map(Domain.normalize) ?? "" }
+
+    public var summary: EntrySummary {
+        EntrySummary(id: id, title: title, username: username, site: site, category: category, tags: tags)
+    }
+
+    /// Sets a new password, keeping the old one in history with the reason.
+    public mutating func changePassword(to newPassword: String?, reason: String, at date: Date = Date()) {
+        if let old = password, old != newPassword {
+            history.insert(PasswordHistoryItem(password: old, changedAt: date, reason: reason), at: 0)
+        }
+        password = newPassword
+        passwordChanged = date
+        modified = date
+    }
+}
+
+/// Guesses an account's category from its title and site, so that severity
+/// can be raised for e-mail, identity, finance, government and health
+/// accounts without anyone filling in a field. A person can override it.
+public enum CategoryGuess {
+    static let keywords: [(AccountCategory, [String])] = [
+        (.government, ["gov", "tax", "irs", "hmrc", "dmv", "passport", "census", "council"]),
+        (.health, ["health", "clinic", "medical", "hospital", "pharmacy", "doctor", "dental", "patient", "nhs"]),
+        (.finance, ["bank", "pay", "credit", "card", "finance", "invest", "broker", "wallet", "loan", "insurance", "crypto", "tax"]),
+        (.email, ["mail", "inbox", "outlook", "proton"]),
+        (.identity, ["id.", "identity", "sso", "login.", "accounts.", "auth", "apple", "icloud", "sign-in"]),
+        (.work, ["corp", "work", "slack", "jira", "intranet", "vpn", "hr."]),
+        (.social, ["social", "chat", "forum", "chirp", "friends", "photo", "dating", "community"]),
+        (.shopping, ["shop", "store", "market", "grocer", "cart", "buy", "deal", "order"]),
+    ]
+
+    public static func guess(title: String, urls: [String]) -> AccountCategory {
+        let haystack = ([title] + urls.map(Domain.normalize)).joined(separator: " ").lowercased()
+        for (category, words) in keywords where words.contains(where: haystack.contains) { return category }
+        return .other
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The byte layout of structured fields before they are sealed: a list of
+/// length-prefixed UTF-8 strings. Much faster than JSON for 100k entries,
+/// and decoding never trusts a length (a damaged field reads as nil).
+enum FieldCoding {
+    static func encode(_ strings: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        for string in strings {
+            let bytes = Array(string.utf8)
+            let n = UInt32(bytes.count)
+            out += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)]
+            out += bytes
+        }
+        return out
+    }
+
+    static func decode(_ bytes: [UInt8]) -> [String]? {
+        var out: [String] = []
+        var i = 0
+        while i < bytes.count {
+            guard i + 4 <= bytes.count else { return nil }
+            let n = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+            i += 4
+            guard n >= 0, i + n <= bytes.count else { return nil }
+            out.append(String(decoding: bytes[i..<(i + n)], as: UTF8.self))
+            i += n
+        }
+        return out
+    }
+
+    /// An optional string: a marker byte, then the text.
+    static func encodeOptional(_ string: String?) -> [UInt8] { string.map { [1] + Array($0.utf8) } ?? [0] }
+
+    static func decodeOptional(_ bytes: [UInt8]) -> String?? {
+        guard let marker = bytes.first else { return .none }
+        switch marker {
+        case 0 where bytes.count == 1: return .some(nil)
+        case 1: return .some(String(decoding: bytes.dropFirst(), as: UTF8.self))
+        default: return .none
+        }
+    }
+
+    static func date(_ date: Date) -> String { String(date.timeIntervalSinceReferenceDate) }
+    static func date(_ text: String) -> Date? { Double(text).map(Date.init(timeIntervalSinceReferenceDate:)) }
+}

@@ -1,0 +1,24 @@
+/// Schema versions, kept in `PRAGMA user_version`. Each step takes the file
+/// from one version to the next inside the caller's transaction; a vault
+/// from a newer bulwark is refused rather than guessed at.
+enum Migrations {
+    static let steps: [Int: String] = [
+        1: """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+        CREATE TABLE entries (
+            id TEXT PRIMARY KEY,
+            title BLOB NOT NULL, username BLOB NOT NULL, password BLOB NOT NULL, urls BLOB NOT NULL,
+            notes BLOB NOT NULL, totp BLOB NOT NULL, tags BLOB NOT NULL, history BLOB NOT NULL, details BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    static func apply(to database: SQLiteDatabase) throws {
+        let current = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        if current > Vault.schemaVersion { throw VaultError.newerFormat(current) }
+        for version in (current + 1)..<(Vault.schemaVersion + 1) {
+            try database.execute(steps[version]!)
+            try database.execute("PRAGMA user_version = \(version)")
+        }
+    }
+}

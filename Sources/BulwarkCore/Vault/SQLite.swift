@@ -1,0 +1,134 @@
+import CSQLite
+import Foundation
+
+/// A thin wrapper over sqlite3: statements with positional binds, rows as
+/// values, and every failure as an error (never a crash on a damaged file).
+final class SQLiteDatabase {
+    struct Failure: Error, CustomStringConvertible {
+        let code: Int32
+        let message: String
+        var description: String { message }
+        /// Whether the file itself is at fault. Only failures of the
+        /// surroundings (permissions, locks, I/O, a full disk) are not; a
+        /// corrupt page, "not a database" or an unsupported format are.
+        var isDamage: Bool {
+            let environmental = [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_BUSY, SQLITE_LOCKED,
+                                 SQLITE_IOERR, SQLITE_FULL, SQLITE_NOMEM, SQLITE_AUTH]
+            return !environmental.contains(code & 0xFF)
+        }
+    }
+
+    enum Value: Equatable {
+        case null, integer(Int64), real(Double), text(String), blob([UInt8])
+    }
+
+    private var handle: OpaquePointer?
+
+    /// `SQLITE_TRANSIENT` does not import: it is the destructor value -1.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(path: String, create: Bool) throws {
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            handle = nil
+            throw Failure(code: code, message: message)
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        // Defensive mode: SQL cannot corrupt the file on purpose (writable_schema and friends).
+        _ = bw_sqlite_set_defensive(handle)
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard let handle else { return }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &error)
+        if code != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? "error \(code)"
+            sqlite3_free(error)
+            throw Failure(code: code, message: message)
+        }
+    }
+
+    /// Runs a statement, returning every row.
+    @discardableResult
+    func query(_ sql: String, _ bindings: [Value] = []) throws -> [[Value]] {
+        var rows: [[Value]] = []
+        try each(sql, bindings) { rows.append($0) }
+        return rows
+    }
+
+    /// Runs a statement, handing each row to `body` without collecting them.
+    func each(_ sql: String, _ bindings: [Value] = [], _ body: ([Value]) throws -> Void) throws {
+        var statement: OpaquePointer?
+        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in bindings.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .null: code = sqlite3_bind_null(statement, position)
+            case .integer(let v): code = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): code = sqlite3_bind_double(statement, position, v)
+            case .text(let v): code = sqlite3_bind_text(statement, position, v, -1, Self.transient)
+            case .blob(let v): code = v.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32(v.count), Self.transient) }
+            }
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        let columns = sqlite3_column_count(statement)
+        while true {
+            code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            var row: [Value] = []
+            row.reserveCapacity(Int(columns))
+            for column in 0..<columns {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
+                case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+                case SQLITE_BLOB:
+                    let count = Int(sqlite3_column_bytes(statement, column))
+                    if count == 0 { row.append(.blob([])) } else {
+                        let pointer = sqlite3_column_blob(statement, column)!.assumingMemoryBound(to: UInt8.self)
+                        row.append(.blob(Array(UnsafeBufferPointer(start: pointer, count: count))))
+                    }
+                default: row.append(.null)
+                }
+            }
+            try body(row)
+        }
+    }
+
+    /// Runs `body` in one transaction: all of it lands, or none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func failure(_ code: Int32) -> Failure {
+        Failure(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(code)")
+    }
+}
+
+extension SQLiteDatabase.Value {
+    var blob: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
+    var text: String? { if case .text(let t) = self { return t }; return nil }
+    var integer: Int64? { if case .integer(let i) = self { return i }; return nil }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+@Suite struct VaultTests {
+    static func fullEntry() -> Entry {
+        var entry = Entry(title: "Northwind Bank ✓", urls: ["https://bank.northwind.example/login", "https://m.northwind.example"],
+                          username: "jane@mail.example", password: "correct horse ⚡ battery", notes: "line 1\nline 2, with \"quotes\"",
+                          totpURI: "otpauth://totp/Northwind:jane?secret=GEZDGNBVGY3TQOJQ", tags: ["bank", "pin"],
+                          category: .finance, created: Date(timeIntervalSince1970: 1_600_000_000))
+        entry.changePassword(to: "newer secret", reason: "manual", at: Date(timeIntervalSince1970: 1_700_000_000))
+        entry.hiddenFromRecommendations = true
+        entry.hiddenUntil = Date(timeIntervalSince1970: 1_800_000_000.5)
+        entry.signInWithApple = SignInWithAppleLink(user: "001234.abcd", email: "x7@relay.example", isPrivateRelay: true, state: .revoked)
+        return entry
+    }
+
+    @Test func everyFieldRoundTrips() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("vault.db")
+        let entry = Self.fullEntry()
+        var plain = Entry(title: "Plain", category: nil)
+        plain.password = nil
+        do {
+            let vault = try Vault.create(at: path, masterPassword: "master ünïcode", parameters: testParameters)
+            try vault.save([entry, plain])
+            vault.close()
+        }
+        let reopened = try Vault.open(at: path, masterPassword: "master ünïcode")
+        #expect(reopened.entries.count == 2)
+        #expect(try reopened.find(entry.id) == entry)
+        #expect(try reopened.find("plain") == plain)
+        #expect(reopened.parameters == testParameters)
+        #expect(try reopened.find(entry.id).history == [PasswordHistoryItem(password: "correct horse ⚡ battery",
+                                                                             changedAt: Date(timeIntervalSince1970: 1_700_000_000), reason: "manual")])
+    }
+
+    @Test func wrongMasterPasswordChangesNothing() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("vault.db")
+        let vault = try Vault.create(at: path, masterPassword: "right", parameters: testParameters)
+        try vault.save(Self.fullEntry())
+        vault.close()
+        let before = try Data(contentsOf: path)
+        #expect(throws: VaultError.wrongPassword) { try Vault.open(at: path, masterPassword: "wrong") }
+        #expect(try Data(contentsOf: path) == before)
+        #expect(try Vault.open(at: path, masterPassword: "right").entries.count == 1)
+    }
+
+    @Test func removeEditAndMasterPasswordChange() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("vault.db")
+        let vault = try Vault.create(at: path, masterPassword: "one", parameters: testParameters)
+        var a = Entry(title: "A", password: "pa"), b = Entry(title: "B", password: "pb")
+        try vault.save([a, b])
+        a.username = "changed"
+        try vault.save(a)
+        try vault.remove(id: b.id)
+        try vault.changeMasterPassword(to: "two", parameters: ScryptParameters(logN: 11))
+        vault.close()
+        #expect(throws: VaultError.wrongPassword) { try Vault.open(at: path, masterPassword: "one") }
+        let reopened = try Vault.open(at: path, masterPassword: "two")
+        #expect(reopened.entries.map(\.username) == ["changed"])
+        #expect(reopened.parameters.logN == 11)
+        #expect(throws: VaultError.entryNotFound(b.id)) { try reopened.remove(id: b.id) }
+    }
+
+    @Test func findByIdOrUniqueTitle() throws {
+        let dir = TemporaryDirectory()
+        let vault = try Vault.create(at: dir.file("v.db"), masterPassword: "m", parameters: testParameters)
+        let x = Entry(title: "Twin"), y = Entry(title: "twin"), z = Entry(title: "Solo")
+        try vault.save([x, y, z])
+        #expect(try vault.find("SOLO").id == z.id)
+        #expect(try vault.find(x.id).id == x.id)
+        #expect(throws: VaultError.ambiguousEntry("Twin", [x.id, y.id].sorted())) { _ = try vault.find("Twin") }
+        #expect(throws: VaultError.entryNotFound("nope")) { _ = try vault.find("nope") }
+    }
+
+    @Test func lockDropsEverythingAndIdleLocks() throws {
+        let dir = TemporaryDirectory()
+        let vault = try Vault.create(at: dir.file("v.db"), masterPassword: "m", parameters: testParameters)
+        try vault.save(Entry(title: "A", password: "p"))
+        let start = Date(timeIntervalSince1970: 1000)
+        vault.touch(now: start)
+        #expect(vault.lockIfIdle(now: start.addingTimeInterval(299)) == false)
+        #expect(vault.lockIfIdle(now: start.addingTimeInterval(300)) == true)
+        #expect(vault.isLocked && vault.entries.isEmpty)
+        #expect(throws: VaultError.locked) { try vault.save(Entry(title: "B")) }
+    }
+
+    @Test func filesAreOwnerOnlyAndHoldNoPlaintext() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("nested/dir/vault.db")
+        let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        let secret = "Sup3r-Secret-Pa55word", username = "unique.user.name@mail.example"
+        try vault.save(Entry(title: "Visible Title XYZ", urls: ["https://very-distinct-site.example"], username: username,
+                             password: secret, notes: "note-marker-123", tags: ["tag-marker-456"]))
+        // While open, WAL mode keeps -wal and -shm beside the database.
+        let files = ["", "-wal", "-shm"].map { path.path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        #expect(files.count == 3)
+        for file in files {
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as! Int
+            #expect(mode == 0o600, "\(file) has mode \(String(mode, radix: 8))")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            for marker in [secret, username, "Visible Title XYZ", "very-distinct-site", "note-marker-123", "tag-marker-456"] {
+                #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(marker) in \(file)")
+            }
+        }
+        let dirMode = try FileManager.default.attributesOfItem(atPath: path.deletingLastPathComponent().path)[.posixPermissions] as! Int
+        #expect(dirMode == 0o700)
+        vault.close()
+    }
+
+    @Test func creatingOverAnExistingVaultIsRefused() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("v.db")
+        _ = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        #expect(throws: VaultError.alreadyExists(path.path)) { try Vault.create(at: path, masterPassword: "x", parameters: testParameters) }
+        #expect(throws: VaultError.notFound(dir.file("none.db").path)) { try Vault.open(at: dir.file("none.db"), masterPassword: "m") }
+    }
+
+    @Test func defaultPathFollowsTheEnvironment() {
+        #expect(Vault.defaultPath(environment: ["BULWARK_VAULT": "/x/v.db", "XDG_DATA_HOME": "/d"]).path == "/x/v.db")
+        #expect(Vault.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]).path == "/d/bulwark/vault.db")
+        #expect(Vault.defaultPath(environment: ["HOME": "/h"]).path == "/h/.local/share/bulwark/vault.db")
+    }
+
+    @Test func categoriesAreGuessedFromTheSite() {
+        #expect(Entry(title: "Northwind", urls: ["https://bank.northwind.example"]).category == .finance)
+        #expect(Entry(title: "Fastmail", urls: ["https://fastmail.example"]).category == .email)
+        #expect(Entry(title: "Tax Office", urls: ["https://tax.gov.example"]).category == .government)
+        #expect(Entry(title: "City Health Portal").category == .health)
+        #expect(Entry(title: "Old Game").category == .other)
+        #expect(Entry(title: "Old Game", category: .social).categoryIsManual)
+    }
+}
