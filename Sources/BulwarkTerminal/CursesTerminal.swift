@@ -36,6 +36,9 @@ public final class CursesTerminal {
         return KeyDecoder.decode(kind: kind, value: value)
     }
 
+    /// Whether the terminal has gone away (its pty closed).
+    public var inputHungUp: Bool { bw_input_hung_up() }
+
     /// A signal that arrived since the last call (SIGINT, SIGTERM, SIGHUP), or nil.
     public func takeSignal() -> Int32? {
         let signal = bw_take_signal()

@@ -30,6 +30,9 @@ public enum RunLoop {
                     store.send(.key(key))
                 }
                 changed = true
+            } else if terminal.inputHungUp {
+                // The terminal is gone and no SIGHUP came: stop rather than spin.
+                return 128 + SIGHUP
             } else if busy {
                 store.send(.tick)
                 changed = true

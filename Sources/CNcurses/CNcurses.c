@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
 
 static SCREEN *screen = NULL;
 static int colors_on = 0;
@@ -120,6 +121,12 @@ int bw_key_dc(void) { return KEY_DC; }
 int bw_key_enter(void) { return KEY_ENTER; }
 int bw_key_btab(void) { return KEY_BTAB; }
 int bw_key_f(int n) { return KEY_F(n); }
+
+bool bw_input_hung_up(void) {
+    struct pollfd fd = { .fd = STDIN_FILENO, .events = POLLIN, .revents = 0 };
+    if (poll(&fd, 1, 0) < 0) return false;
+    return (fd.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
 
 static void on_signal(int sig) { pending_signal = sig; }
 

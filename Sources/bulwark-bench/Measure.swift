@@ -25,11 +25,14 @@ enum Measure {
         return Stats(median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], runs: runs)
     }
 
-    /// Peak resident set size of this process so far, in MiB.
+    /// Peak resident set size of this process so far, in MiB: VmHWM from
+    /// /proc (getrusage's ru_maxrss survives exec, so a child would report
+    /// its parent's peak).
     static func peakRSSMiB() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib / 1024
     }
 
     static func format(_ seconds: Double) -> String {

@@ -1,8 +1,14 @@
 import BulwarkCore
 import BulwarkTUI
+import Foundation
 
 /// `make bench`: speed and memory figures on a release build. Figures go in
 /// the README and issue notes; tests never assert timings.
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--load" {
+    VaultBench.load(CommandLine.arguments[2])
+    exit(0)
+}
+
 print("bulwark bench (release build)\n")
 
 func frameBench(width: Int, height: Int, entries: Int) {
@@ -24,6 +30,8 @@ func frameBench(width: Int, height: Int, entries: Int) {
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries", stats, target: width == 200 ? "< 2 ms" : nil)
 }
 
+VaultBench.run()
+print("")
 frameBench(width: 80, height: 24, entries: 12)
 frameBench(width: 200, height: 60, entries: 12)
 frameBench(width: 200, height: 60, entries: 100_000)

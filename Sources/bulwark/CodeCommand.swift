@@ -3,10 +3,22 @@ import Foundation
 
 enum CodeCommand {
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
-        guard let uri = parsed.options["--uri"] else {
-            Output.error("give --uri URI (codes of vault entries arrive with the vault).")
-            return 2
+        if let uri = parsed.options["--uri"] {
+            guard parsed.arguments.isEmpty else { Output.error("give ENTRY or --uri, not both."); return 2 }
+            return show(uri: uri, parsed)
         }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark code ENTRY | --uri URI [--at UNIX_SECONDS] [--json]"); return 2 }
+        return VaultCommands.withVault(parsed) { vault, _ in
+            let entry = try vault.find(parsed.arguments[0])
+            guard let uri = entry.totpURI else {
+                Output.error("\(entry.title) has no verification code set up.")
+                return 1
+            }
+            return show(uri: uri, parsed)
+        }
+    }
+
+    static func show(uri: String, _ parsed: ParsedCommandLine) -> Int32 {
         var now = Int64(Date().timeIntervalSince1970)
         if let text = parsed.options["--at"] {
             guard let at = Int64(text), at >= 0 else {

@@ -50,7 +50,42 @@ struct GlobalOptions {
 }
 
 enum Commands {
+    static let entryOptions = [
+        OptionSpec(name: "--title", valueName: "TITLE", help: "The entry's title"),
+        OptionSpec(name: "--url", valueName: "URL", help: "A URL (repeat for more; replaces the list)"),
+        OptionSpec(name: "--username", valueName: "NAME", help: "The username"),
+        OptionSpec(name: "--notes", valueName: "TEXT", help: "Notes"),
+        OptionSpec(name: "--tag", valueName: "TAG", help: "A tag (repeat for more; replaces the list)"),
+        OptionSpec(name: "--category", valueName: "KIND", help: "email, identity, finance, government, health, work, shopping, social or other (default: guessed from the site)"),
+        OptionSpec(name: "--totp", valueName: "URI", help: "An otpauth:// URI ('' removes it)"),
+        OptionSpec(name: "--generate", valueName: nil, help: "Set a new strong password"),
+        OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
+    ]
+    static let scryptOption = OptionSpec(name: "--scrypt-log-n", valueName: "N", help: "scrypt cost as a power of two (default 17; 10 to 22)")
+
     static let all: [CommandSpec] = [
+        CommandSpec(name: "init", summary: "Create a vault.", usage: "bulwark init [--scrypt-log-n N]", options: [scryptOption],
+                    details: "Asks for the master password twice (or reads two lines with --password-stdin)."),
+        CommandSpec(name: "list", summary: "List the vault's entries.", usage: "bulwark list [--json]",
+                    options: [OptionSpec(name: "--json", valueName: nil, help: "A JSON array: id, title, username, urls, category, tags, modified")],
+                    details: ""),
+        CommandSpec(name: "show", summary: "Show one entry.", usage: "bulwark show ENTRY [--json] [--reveal]",
+                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON output"),
+                              OptionSpec(name: "--reveal", valueName: nil, help: "Include the password, the TOTP URI and the password history")],
+                    details: "ENTRY is an id or a title that matches exactly one entry."),
+        CommandSpec(name: "add", summary: "Add an entry.", usage: "bulwark add --title TITLE [options]", options: entryOptions,
+                    details: "Prints the new entry's id."),
+        CommandSpec(name: "edit", summary: "Change an entry.", usage: "bulwark edit ENTRY [options]", options: entryOptions,
+                    details: "A new password keeps the old one in the history."),
+        CommandSpec(name: "rm", summary: "Delete an entry.", usage: "bulwark rm ENTRY", options: [], details: ""),
+        CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N]", options: [scryptOption],
+                    details: "Reads the current password, then the new one twice. The vault key is re-wrapped in one transaction."),
+        CommandSpec(name: "import", summary: "Import another password manager's export.", usage: "bulwark import --format FORMAT FILE",
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, bitwarden-json, bitwarden-csv, keepassxc-csv or 1password-csv")],
+                    details: "All or nothing: a malformed file imports nothing and names the line. Entries with the same URL, username and password as an existing one are skipped and counted."),
+        CommandSpec(name: "export", summary: "Export the vault in plain text.", usage: "bulwark export --format FORMAT FILE",
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv")],
+                    details: "The file is written 0600 and holds every password in plain text."),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo.", usage: "bulwark demo [options]",
             options: [], details: "Keys: j/k or the arrows move, ? lists every key, q quits, Ctrl-C quits from anywhere."),
@@ -79,7 +114,7 @@ enum Commands {
             """),
         CommandSpec(
             name: "code", summary: "Print a verification code (TOTP or HOTP).",
-            usage: "bulwark code --uri URI [--at UNIX_SECONDS] [--json]",
+            usage: "bulwark code ENTRY | --uri URI [--at UNIX_SECONDS] [--json]",
             options: [
                 OptionSpec(name: "--uri", valueName: "URI", help: "An otpauth:// or apple-otpauth:// URL"),
                 OptionSpec(name: "--at", valueName: "UNIX_SECONDS", help: "The moment to compute the code for (default: now)"),

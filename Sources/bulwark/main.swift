@@ -48,6 +48,15 @@ func runMain(_ args: [String]) -> Int32 {
         return RulesCommand.run(parsed)
     case "code":
         return CodeCommand.run(parsed)
+    case "init": return VaultCommands.initialize(parsed)
+    case "list": return VaultCommands.list(parsed)
+    case "show": return VaultCommands.show(parsed)
+    case "add": return VaultCommands.add(parsed)
+    case "edit": return VaultCommands.edit(parsed)
+    case "rm": return VaultCommands.remove(parsed)
+    case "passwd": return VaultCommands.passwd(parsed)
+    case "import": return VaultCommands.importFile(parsed)
+    case "export": return VaultCommands.exportFile(parsed)
     default:
         printError(Usage.main)
         return 2

@@ -106,6 +106,18 @@ import Testing
         #expect(styled.contains("\u{1B}[7m") || styled.contains(";7m"))  // the selection is reverse video
     }
 
+    @Test func closingTheTerminalEndsTheProgram() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
+        try tmux.waitFor(text: "q quit")
+        let shell = try tmux.paneValue("#{pane_pid}")
+        let found = try Spawn.run(["pgrep", "-P", shell, "-x", "bulwark"], capture: true).output
+        let pid = try #require(Int32(found.trimmingCharacters(in: .whitespacesAndNewlines)))
+        tmux.close()  // kill-server: the pty goes away under the program
+        let deadline = Date().addingTimeInterval(5)
+        while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
+        #expect(kill(pid, 0) != 0, "bulwark \(pid) kept running after its terminal closed")
+    }
+
     @Test(arguments: ["dumb", "no-such-terminal"])
     func unusableTermSaysSoAndExitsTwo(term: String) throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo, environment: ["TERM": term])

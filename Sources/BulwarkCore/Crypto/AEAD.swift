@@ -8,14 +8,39 @@ public final class AEAD {
     public struct OpenFailure: Error {}
 
     private let context: OpaquePointer
+    /// Fetched once: OpenSSL 3 otherwise fetches the cipher from its provider
+    /// on every init, which costs more than sealing a short field.
+    private let cipher: OpaquePointer
+    /// The key the context is set up with, and for which direction; while it
+    /// stays the same, only the nonce changes (no new key schedule).
+    private var loadedKey: [UInt8] = []
+    private var loadedForEncryption = false
 
-    /// One context, reused: setting it up costs more than sealing a short field.
     public init() {
-        guard let context = EVP_CIPHER_CTX_new() else { fatalError("OpenSSL: no cipher context") }
+        guard let context = EVP_CIPHER_CTX_new(), let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil) else {
+            fatalError("OpenSSL: AES-256-GCM is unavailable")
+        }
         self.context = context
+        self.cipher = cipher
     }
 
-    deinit { EVP_CIPHER_CTX_free(context) }
+    deinit {
+        EVP_CIPHER_CTX_free(context)
+        EVP_CIPHER_free(cipher)
+        loadedKey.wipe()
+    }
+
+    /// Sets the key (only when it changed) and the nonce for one operation.
+    private func begin(encrypt: Bool, key: [UInt8], nonce: UnsafePointer<UInt8>) -> Bool {
+        if loadedKey != key || loadedForEncryption != encrypt {
+            let ok = encrypt ? EVP_EncryptInit_ex(context, cipher, nil, key, nil) : EVP_DecryptInit_ex(context, cipher, nil, key, nil)
+            guard ok == 1 else { loadedKey = []; return false }
+            loadedKey.wipe()
+            loadedKey = key
+            loadedForEncryption = encrypt
+        }
+        return (encrypt ? EVP_EncryptInit_ex(context, nil, nil, nil, nonce) : EVP_DecryptInit_ex(context, nil, nil, nil, nonce)) == 1
+    }
 
     public func seal(_ plaintext: [UInt8], key: [UInt8], associatedData: [UInt8]) -> [UInt8] {
         precondition(key.count == AEAD.keySize)
@@ -25,7 +50,7 @@ public final class AEAD {
         let ok: Bool = out.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             for i in 0..<AEAD.nonceSize { base[i] = nonce[i] }
-            guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return false }
+            guard begin(encrypt: true, key: key, nonce: nonce) else { return false }
             if !associatedData.isEmpty {
                 guard EVP_EncryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else { return false }
             }
@@ -46,7 +71,7 @@ public final class AEAD {
         var length: Int32 = 0
         let ok: Bool = box.withUnsafeBufferPointer { input in
             let base = input.baseAddress!
-            guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, base) == 1 else { return false }
+            guard begin(encrypt: false, key: key, nonce: base) else { return false }
             if !associatedData.isEmpty {
                 guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else { return false }
             }
@@ -80,7 +105,16 @@ extension Array where Element == UInt8 {
         removeAll()
     }
 
-    public var hex: String { map { String(format: "%02x", $0) }.joined() }
+    public var hex: String {
+        let digits = Swift.Array<Character>("0123456789abcdef")
+        var out = ""
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return out
+    }
 }
 
 import Foundation

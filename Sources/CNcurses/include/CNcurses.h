@@ -51,6 +51,10 @@ int bw_key_enter(void);
 int bw_key_btab(void);
 int bw_key_f(int n);
 
+/* True when standard input has hung up (the terminal went away): without
+   this check get_wch returns ERR at once forever and the loop would spin. */
+bool bw_input_hung_up(void);
+
 /* Signals: SIGINT, SIGTERM, SIGHUP set a flag the run loop reads. */
 void bw_install_signal_handlers(void);
 /* Returns the signal number that arrived since the last call, or 0. */

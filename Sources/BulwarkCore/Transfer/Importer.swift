@@ -1,0 +1,163 @@
+import Foundation
+
+/// The export formats bulwark reads.
+public enum ImportFormat: String, CaseIterable, Sendable {
+    case appleCSV = "apple-csv", chromeCSV = "chrome-csv", bitwardenJSON = "bitwarden-json",
+         bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv"
+}
+
+public struct ImportError: Error, Equatable, CustomStringConvertible {
+    public let line: Int?
+    public let message: String
+    public var description: String { (line.map { "line \($0): " } ?? "") + message }
+}
+
+/// What an import found: the new entries, and what it left out and why.
+public struct ImportResult: Sendable {
+    public var entries: [Entry]
+    public var duplicates: Int
+    public var skippedNotLogins: Int
+}
+
+public enum Importer {
+    /// Columns each CSV format needs (matched without regard to case), and
+    /// how they map onto an entry.
+    struct Columns {
+        let title: String, url: String, username: String, password: String
+        let notes: String?, totp: String?, tags: String?, group: String?
+    }
+
+    static func columns(_ format: ImportFormat) -> Columns? {
+        switch format {
+        case .appleCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth", tags: nil, group: nil)
+        case .chromeCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "note", totp: nil, tags: nil, group: nil)
+        case .bitwardenCSV: Columns(title: "name", url: "login_uri", username: "login_username", password: "login_password", notes: "notes", totp: "login_totp", tags: nil, group: "folder")
+        case .keepassxcCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "totp", tags: nil, group: "group")
+        case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth", tags: "tags", group: nil)
+        case .bitwardenJSON: nil
+        }
+    }
+
+    /// Reads `data` in `format`. All or nothing: a malformed file imports
+    /// nothing and the error names the line and the problem. Entries that
+    /// repeat an existing one (same URL, username and password) are counted
+    /// and left out.
+    public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date()) throws(ImportError) -> ImportResult {
+        guard let text = String(data: data, encoding: .utf8) else { throw ImportError(line: nil, message: "the file is not UTF-8 text") }
+        var candidates: [Entry]
+        var notLogins = 0
+        if let columns = columns(format) {
+            candidates = try readCSV(text, columns: columns, format: format, now: now)
+        } else {
+            (candidates, notLogins) = try readBitwardenJSON(data, now: now)
+        }
+        var seen = Set(existing.map(duplicateKey))
+        var fresh: [Entry] = []
+        var duplicates = 0
+        for entry in candidates {
+            if seen.insert(duplicateKey(entry)).inserted { fresh.append(entry) } else { duplicates += 1 }
+        }
+        return ImportResult(entries: fresh, duplicates: duplicates, skippedNotLogins: notLogins)
+    }
+
+    static func duplicateKey(_ e: Entry) -> String {
+        [e.urls.first ?? "", e.username, e.password ?? ""].joined(separator: "\u{1F}")
+    }
+
+    static func readCSV(_ text: String, columns: Columns, format: ImportFormat, now: Date) throws(ImportError) -> [Entry] {
+        let records: [(line: Int, fields: [String])]
+        do { records = try CSV.parse(text) } catch { throw ImportError(line: error.line, message: error.message) }
+        guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        func index(_ name: String?) -> Int? { name.flatMap { names.firstIndex(of: $0) } }
+        for required in [columns.title, columns.url, columns.username, columns.password] where index(required) == nil {
+            throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (its header is \(header.fields.joined(separator: ",")))")
+        }
+        var entries: [Entry] = []
+        for record in records.dropFirst() {
+            guard record.fields.count == names.count else {
+                throw ImportError(line: record.line, message: "\(record.fields.count) fields where the header has \(names.count)")
+            }
+            func value(_ name: String?) -> String { index(name).map { record.fields[$0] } ?? "" }
+            let urls = value(columns.url).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var tags = value(columns.tags).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let group = value(columns.group)
+            if !group.isEmpty && group.lowercased() != "root" { tags.append(group) }
+            let totp = value(columns.totp)
+            let title = value(columns.title)
+            let entry = Entry(title: title.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : title, urls: urls,
+                              username: value(columns.username), password: value(columns.password), notes: value(columns.notes),
+                              totpURI: totp.isEmpty ? nil : totp, tags: tags, created: now)
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    static func readBitwardenJSON(_ data: Data, now: Date) throws(ImportError) -> ([Entry], Int) {
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw ImportError(line: jsonErrorLine(data, error), message: "not valid JSON")
+        }
+        guard let root = object as? [String: Any] else { throw ImportError(line: nil, message: "expected a JSON object with an \"items\" list") }
+        if root["encrypted"] as? Bool == true {
+            throw ImportError(line: nil, message: "this is an encrypted Bitwarden export; export it unencrypted to import it")
+        }
+        guard let items = root["items"] as? [[String: Any]] else { throw ImportError(line: nil, message: "no \"items\" list") }
+        let folders = Dictionary((root["folders"] as? [[String: Any]] ?? []).compactMap { f -> (String, String)? in
+            guard let id = f["id"] as? String, let name = f["name"] as? String else { return nil }
+            return (id, name)
+        }, uniquingKeysWith: { a, _ in a })
+        var entries: [Entry] = []
+        var notLogins = 0
+        for (position, item) in items.enumerated() {
+            guard (item["type"] as? Int) == 1 else { notLogins += 1; continue }
+            guard let login = item["login"] as? [String: Any] else {
+                throw ImportError(line: nil, message: "item \(position + 1) is a login without a \"login\" object")
+            }
+            let urls = (login["uris"] as? [[String: Any]] ?? []).compactMap { $0["uri"] as? String }
+            var tags: [String] = []
+            if let folder = item["folderId"] as? String, let name = folders[folder] { tags.append(name) }
+            let name = item["name"] as? String ?? ""
+            entries.append(Entry(title: name.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : name, urls: urls,
+                                 username: login["username"] as? String ?? "", password: login["password"] as? String ?? "",
+                                 notes: item["notes"] as? String ?? "", totpURI: login["totp"] as? String, tags: tags, created: now))
+        }
+        return (entries, notLogins)
+    }
+
+    /// Foundation reports a JSON error's byte offset; turn it into a line.
+    static func jsonErrorLine(_ data: Data, _ error: Error) -> Int? {
+        let text = "\(error)"
+        guard let range = text.range(of: #"(?:character|offset) (\d+)"#, options: .regularExpression),
+              let offset = Int(text[range].split(separator: " ").last ?? "") else { return nil }
+        return data.prefix(offset).filter { $0 == 10 }.count + 1
+    }
+}
+
+/// Writes entries in a plaintext interchange format.
+public enum Exporter {
+    public enum Format: String, CaseIterable, Sendable { case bitwardenJSON = "bitwarden-json", appleCSV = "apple-csv" }
+
+    public static func write(_ entries: [Entry], format: Format) -> Data {
+        switch format {
+        case .appleCSV:
+            let rows = [["Title", "URL", "Username", "Password", "Notes", "OTPAuth"]]
+                + entries.map { [$0.title, $0.urls.first ?? "", $0.username, $0.password ?? "", $0.notes, $0.totpURI ?? ""] }
+            return Data(CSV.write(rows).utf8)
+        case .bitwardenJSON:
+            let items: [[String: Any]] = entries.map { e in
+                [
+                    "id": e.id, "type": 1, "name": e.title, "notes": e.notes.isEmpty ? NSNull() : e.notes, "favorite": false,
+                    "folderId": NSNull(),
+                    "login": [
+                        "username": e.username, "password": e.password.map { $0 as Any } ?? NSNull(),
+                        "totp": e.totpURI.map { $0 as Any } ?? NSNull(),
+                        "uris": e.urls.map { ["match": NSNull(), "uri": $0] },
+                    ] as [String: Any],
+                ]
+            }
+            let root: [String: Any] = ["encrypted": false, "folders": [] as [Any], "items": items]
+            return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        }
+    }
+}

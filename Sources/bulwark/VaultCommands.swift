@@ -1,0 +1,245 @@
+import BulwarkCore
+import Foundation
+
+/// init, list, show, add, edit, rm, passwd, import, export.
+enum VaultCommands {
+    static func path(_ parsed: ParsedCommandLine) -> URL {
+        parsed.globals.vault.map { URL(fileURLWithPath: $0) } ?? Vault.defaultPath()
+    }
+
+    /// Opens the vault, or prints why not and returns the exit status.
+    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput) -> Result<Vault, ExitCode> {
+        do {
+            let master = try input.next(prompt: "Master password")
+            return .success(try Vault.open(at: path(parsed), masterPassword: master))
+        } catch {
+            Output.error("\(error)")
+            return .failure(ExitCode(1))
+        }
+    }
+
+    static func withVault(_ parsed: ParsedCommandLine, _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
+        let input = PasswordInput(fromStdin: parsed.globals.passwordStdin)
+        switch open(parsed, input) {
+        case .failure(let exit): return exit.code
+        case .success(let vault):
+            defer { vault.close() }
+            do { return try body(vault, input) } catch let usage as UsageError {
+                Output.error(usage.message)
+                return 2
+            } catch {
+                Output.error("\(error)")
+                return 1
+            }
+        }
+    }
+
+    static func scryptParameters(_ parsed: ParsedCommandLine) throws -> ScryptParameters? {
+        guard let text = parsed.options["--scrypt-log-n"] else { return nil }
+        guard let n = Int(text), (10...22).contains(n) else { throw UsageError(message: "--scrypt-log-n takes a number from 10 to 22.", command: nil) }
+        return ScryptParameters(logN: n)
+    }
+
+    static func initialize(_ parsed: ParsedCommandLine) -> Int32 {
+        let input = PasswordInput(fromStdin: parsed.globals.passwordStdin)
+        do {
+            let parameters = try scryptParameters(parsed) ?? .standard
+            let first = try input.next(prompt: "New master password")
+            let second = try input.next(prompt: "Repeat the master password")
+            guard first == second else { Output.error("the two passwords differ; no vault was created."); return 1 }
+            guard !first.isEmpty else { Output.error("the master password is empty; no vault was created."); return 1 }
+            let vault = try Vault.create(at: path(parsed), masterPassword: first, parameters: parameters)
+            vault.close()
+            print("Created \(vault.path.path) (scrypt N=2^\(parameters.logN), r=\(parameters.r), p=\(parameters.p)).")
+            return 0
+        } catch let usage as UsageError {
+            Output.error(usage.message)
+            return 2
+        } catch {
+            Output.error("\(error)")
+            return 1
+        }
+    }
+
+    static func passwd(_ parsed: ParsedCommandLine) -> Int32 {
+        withVault(parsed) { vault, input in
+            let parameters = try scryptParameters(parsed)
+            let first = try input.next(prompt: "New master password")
+            let second = try input.next(prompt: "Repeat the new master password")
+            guard first == second, !first.isEmpty else { Output.error("the new passwords differ or are empty; nothing was changed."); return 1 }
+            try vault.changeMasterPassword(to: first, parameters: parameters)
+            print("Master password changed.")
+            return 0
+        }
+    }
+
+    nonisolated(unsafe) static let iso: ISO8601DateFormatter = {  // used from the main thread only
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f
+    }()
+
+    static func list(_ parsed: ParsedCommandLine) -> Int32 {
+        withVault(parsed) { vault, _ in
+            if parsed.options["--json"] != nil {
+                Output.json(vault.entries.map { e -> [String: Any] in
+                    ["id": e.id, "title": e.title, "username": e.username, "urls": e.urls, "category": e.category.rawValue,
+                     "tags": e.tags, "modified": iso.string(from: e.modified)]
+                })
+            } else {
+                for e in vault.entries {
+                    print([e.id, e.title, e.username, e.site].joined(separator: "\t"))
+                }
+            }
+            return 0
+        }
+    }
+
+    static func json(_ e: Entry, reveal: Bool) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": e.id, "title": e.title, "username": e.username, "urls": e.urls, "category": e.category.rawValue,
+            "tags": e.tags, "notes": e.notes, "created": iso.string(from: e.created), "modified": iso.string(from: e.modified),
+            "password_changed": iso.string(from: e.passwordChanged), "hidden_from_recommendations": e.hiddenFromRecommendations,
+            "hidden_until": e.hiddenUntil.map { iso.string(from: $0) as Any } ?? NSNull(),
+            "has_password": e.password != nil, "has_totp": e.totpURI != nil,
+            "sign_in_with_apple": e.signInWithApple.map { ["user": $0.user, "email": $0.email, "state": $0.state.rawValue] as Any } ?? NSNull(),
+        ]
+        if reveal {
+            object["password"] = e.password.map { $0 as Any } ?? NSNull()
+            object["totp"] = e.totpURI.map { $0 as Any } ?? NSNull()
+            object["history"] = e.history.map { ["password": $0.password, "changed_at": iso.string(from: $0.changedAt), "reason": $0.reason] }
+        }
+        return object
+    }
+
+    static func show(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark show ENTRY [--json] [--reveal]"); return 2 }
+        return withVault(parsed) { vault, _ in
+            let e = try vault.find(parsed.arguments[0])
+            let reveal = parsed.options["--reveal"] != nil
+            if parsed.options["--json"] != nil {
+                Output.json(json(e, reveal: reveal))
+                return 0
+            }
+            var rows: [(String, String)] = [("Title", e.title), ("Username", e.username), ("URLs", e.urls.joined(separator: " ")),
+                                            ("Category", e.category.label), ("Tags", e.tags.joined(separator: ", "))]
+            rows.append(("Password", e.password.map { reveal ? $0 : String(repeating: "•", count: 8) } ?? "(none: Sign in with Apple)"))
+            if e.totpURI != nil { rows.append(("TOTP", reveal ? e.totpURI! : "set")) }
+            if !e.notes.isEmpty { rows.append(("Notes", e.notes)) }
+            rows.append(("Modified", iso.string(from: e.modified)))
+            rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"))
+            for (name, value) in rows { print(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value) }
+            return 0
+        }
+    }
+
+    /// Applies --title, --url, --username, --notes, --tag, --category, --totp
+    /// and a new password (--generate or --entry-password-stdin) to an entry.
+    static func apply(_ parsed: ParsedCommandLine, to entry: inout Entry, input: PasswordInput, isNew: Bool) throws {
+        if let title = parsed.options["--title"] { entry.title = title }
+        if let urls = parsed.repeated["--url"] { entry.urls = urls }
+        if let username = parsed.options["--username"] { entry.username = username }
+        if let notes = parsed.options["--notes"] { entry.notes = notes }
+        if let tags = parsed.repeated["--tag"] { entry.tags = tags }
+        if let totp = parsed.options["--totp"] {
+            if totp.isEmpty { entry.totpURI = nil } else {
+                do { _ = try OTPAuthURL.parse(totp) } catch { throw UsageError(message: "--totp: \(error)", command: nil) }
+                entry.totpURI = totp
+            }
+        }
+        if let name = parsed.options["--category"] {
+            guard let category = AccountCategory(rawValue: name) else {
+                throw UsageError(message: "--category must be one of \(AccountCategory.allCases.map(\.rawValue).joined(separator: ", ")).", command: nil)
+            }
+            entry.category = category
+            entry.categoryIsManual = true
+        } else if !entry.categoryIsManual {
+            entry.category = CategoryGuess.guess(title: entry.title, urls: entry.urls)
+        }
+        var newPassword: String?
+        if parsed.options["--generate"] != nil {
+            var generator = try PasswordGenerator()
+            newPassword = generator.next()
+        } else if parsed.options["--entry-password-stdin"] != nil {
+            newPassword = try input.next(prompt: "Entry password")
+        }
+        if let newPassword {
+            if isNew { entry.password = newPassword } else { entry.changePassword(to: newPassword, reason: "edited") }
+        }
+        entry.modified = Date()
+    }
+
+    static func add(_ parsed: ParsedCommandLine) -> Int32 {
+        guard let title = parsed.options["--title"], !title.isEmpty else { Output.error("add needs --title."); return 2 }
+        return withVault(parsed) { vault, input in
+            var entry = Entry(title: title)
+            try apply(parsed, to: &entry, input: input, isNew: true)
+            try vault.save(entry)
+            print(entry.id)
+            return 0
+        }
+    }
+
+    static func edit(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark edit ENTRY [options]"); return 2 }
+        return withVault(parsed) { vault, input in
+            var entry = try vault.find(parsed.arguments[0])
+            try apply(parsed, to: &entry, input: input, isNew: false)
+            try vault.save(entry)
+            print("Saved \(entry.title).")
+            return 0
+        }
+    }
+
+    static func remove(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark rm ENTRY"); return 2 }
+        return withVault(parsed) { vault, _ in
+            let entry = try vault.find(parsed.arguments[0])
+            try vault.remove(id: entry.id)
+            print("Deleted \(entry.title).")
+            return 0
+        }
+    }
+
+    static func importFile(_ parsed: ParsedCommandLine) -> Int32 {
+        guard let formatName = parsed.options["--format"], let format = ImportFormat(rawValue: formatName) else {
+            Output.error("import needs --format, one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+            return 2
+        }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import --format FORMAT FILE"); return 2 }
+        let file = parsed.arguments[0]
+        guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
+        return withVault(parsed) { vault, _ in
+            let result: ImportResult
+            do { result = try Importer.read(data, format: format, existing: vault.entries) } catch {
+                Output.error("\(file): \(error). Nothing was imported.")
+                return 1
+            }
+            try vault.save(result.entries)
+            var summary = "Imported \(result.entries.count) entr\(result.entries.count == 1 ? "y" : "ies")"
+            if result.duplicates > 0 { summary += "; skipped \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s")" }
+            if result.skippedNotLogins > 0 { summary += "; skipped \(result.skippedNotLogins) item\(result.skippedNotLogins == 1 ? "" : "s") that are not logins" }
+            print(summary + ".")
+            return 0
+        }
+    }
+
+    static func exportFile(_ parsed: ParsedCommandLine) -> Int32 {
+        guard let formatName = parsed.options["--format"], let format = Exporter.Format(rawValue: formatName) else {
+            Output.error("export needs --format, one of \(Exporter.Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+            return 2
+        }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT FILE"); return 2 }
+        let file = parsed.arguments[0]
+        return withVault(parsed) { vault, _ in
+            let data = Exporter.write(vault.entries, format: format)
+            guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                Output.error("cannot write \(file).")
+                return 1
+            }
+            print("Exported \(vault.entries.count) entries to \(file).")
+            Output.error("warning: \(file) holds every password in plain text. Delete it when you are done with it.")
+            return 0
+        }
+    }
+}

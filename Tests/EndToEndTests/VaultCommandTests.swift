@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The vault commands through the real binary, with cheap scrypt.
+@Suite struct VaultCommandTests {
+    final class Fixture {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-e2e-\(UUID().uuidString)")
+        var vault: String { dir.appendingPathComponent("vault.db").path }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let created = try run(["init", "--scrypt-log-n", "10"], stdin: "master\nmaster\n")
+            #expect(created.status == 0)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: dir) }
+
+        func run(_ args: [String], stdin: String = "master\n") throws -> Binary.Result {
+            try Binary.run(args + ["--vault", vault, "--password-stdin"], stdin: stdin)
+        }
+
+        func json(_ args: [String]) throws -> Any {
+            let result = try run(args)
+            #expect(result.status == 0, "\(args): \(result.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        }
+    }
+
+    @Test func addShowEditAndRemove() throws {
+        let f = try Fixture()
+        let added = try f.run(["add", "--title", "Northwind Bank", "--url", "https://bank.northwind.example", "--username", "jane",
+                               "--tag", "money", "--entry-password-stdin"], stdin: "master\nfirst-secret\n")
+        #expect(added.status == 0)
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let list = try f.json(["list", "--json"]) as! [[String: Any]]
+        #expect(list.count == 1)
+        #expect(Set(list[0].keys) == ["id", "title", "username", "urls", "category", "tags", "modified"])
+        #expect(list[0]["id"] as? String == id && list[0]["category"] as? String == "finance")
+
+        let hidden = try f.json(["show", "Northwind Bank", "--json"]) as! [String: Any]
+        #expect(hidden["password"] == nil && hidden["has_password"] as? Bool == true)
+
+        #expect(try f.run(["edit", id, "--entry-password-stdin"], stdin: "master\nsecond-secret\n").status == 0)
+        let revealed = try f.json(["show", id, "--json", "--reveal"]) as! [String: Any]
+        #expect(revealed["password"] as? String == "second-secret")
+        let history = revealed["history"] as! [[String: Any]]
+        #expect(history.count == 1 && history[0]["password"] as? String == "first-secret" && history[0]["reason"] as? String == "edited")
+        #expect(revealed["sign_in_with_apple"] is NSNull)
+
+        let text = try f.run(["show", id])
+        #expect(text.stdout.contains("Password  ••••••••") && !text.stdout.contains("second-secret"))
+
+        #expect(try f.run(["rm", "northwind bank"]).stdout == "Deleted Northwind Bank.\n")
+        #expect((try f.json(["list", "--json"]) as! [Any]).isEmpty)
+    }
+
+    @Test func wrongMasterPasswordExitsOneAndChangesNothing() throws {
+        let f = try Fixture()
+        _ = try f.run(["add", "--title", "A"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: f.vault))
+        let result = try f.run(["add", "--title", "B"], stdin: "wrong\n")
+        #expect(result.status == 1)
+        #expect(result.stderr == "bulwark: wrong master password; nothing was changed.\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: f.vault)) == before)
+    }
+
+    @Test func aDamagedVaultSaysSo() throws {
+        let f = try Fixture()
+        _ = try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: f.vault))
+        bytes[bytes.count - 200] ^= 0x40
+        try bytes.write(to: URL(fileURLWithPath: f.vault))
+        let result = try f.run(["list"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("bulwark: vault damaged: "))
+    }
+
+    @Test func passwdRewrapsTheKey() throws {
+        let f = try Fixture()
+        _ = try f.run(["add", "--title", "Kept"])
+        #expect(try f.run(["passwd"], stdin: "master\nnewpass\nnewpass\n").status == 0)
+        #expect(try f.run(["list"]).status == 1)
+        #expect(try f.run(["list"], stdin: "newpass\n").stdout.contains("Kept"))
+        let mismatch = try f.run(["passwd"], stdin: "newpass\na\nb\n")
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("differ"))
+    }
+
+    @Test func importCountsDuplicatesAndRefusesMalformedFiles() throws {
+        let f = try Fixture()
+        let csv = f.dir.appendingPathComponent("chrome.csv")
+        try "name,url,username,password,note\nShiny,https://shiny.example,jane,pw,\nShiny,https://shiny.example,jane,pw,\n".write(to: csv, atomically: true, encoding: .utf8)
+        let first = try f.run(["import", "--format", "chrome-csv", csv.path])
+        #expect(first.stdout == "Imported 1 entry; skipped 1 duplicate.\n")
+        let again = try f.run(["import", "--format", "chrome-csv", csv.path])
+        #expect(again.stdout == "Imported 0 entries; skipped 2 duplicates.\n")
+        try "name,url,username,password,note\nok,https://ok.example,a,b,\nbroken,\"https://x\n".write(to: csv, atomically: true, encoding: .utf8)
+        let bad = try f.run(["import", "--format", "chrome-csv", csv.path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "bulwark: \(csv.path): line 3: a quoted field is never closed. Nothing was imported.\n")
+        #expect((try f.json(["list", "--json"]) as! [Any]).count == 1)
+    }
+
+    @Test func exportWarnsAndWritesOwnerOnly() throws {
+        let f = try Fixture()
+        _ = try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        let out = f.dir.appendingPathComponent("export.json").path
+        let result = try f.run(["export", "--format", "bitwarden-json", out])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("plain text"))
+        #expect(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int == 0o600)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\"password\" : \"secret\""))
+    }
+
+    @Test func codeForAnEntryUsesItsStoredURI() throws {
+        let f = try Fixture()
+        _ = try f.run(["add", "--title", "Shiny", "--totp", "otpauth://totp/Shiny:jane?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&digits=8"])
+        let result = try f.run(["code", "Shiny", "--at", "59"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "94287082 (valid for 1 more second)\n")
+        _ = try f.run(["add", "--title", "NoCode"])
+        let none = try f.run(["code", "NoCode"])
+        #expect(none.status == 1 && none.stderr == "bulwark: NoCode has no verification code set up.\n")
+        let bad = try f.run(["add", "--title", "Bad", "--totp", "otpauth://totp/x?digits=9&secret=GEZDGNBV"])
+        #expect(bad.status == 2 && bad.stderr == "bulwark: --totp: the digits parameter must be 6, 7 or 8 (got '9')\n")
+    }
+
+    @Test func initRefusesMismatchedPasswordsAndExistingVaults() throws {
+        let f = try Fixture()
+        let again = try f.run(["init", "--scrypt-log-n", "10"], stdin: "x\nx\n")
+        #expect(again.status == 1 && again.stderr.contains("a vault already exists"))
+        let other = f.dir.appendingPathComponent("other.db").path
+        let mismatch = try Binary.run(["init", "--vault", other, "--password-stdin"], stdin: "a\nb\n")
+        #expect(mismatch.status == 1 && mismatch.stderr == "bulwark: the two passwords differ; no vault was created.\n")
+        #expect(!FileManager.default.fileExists(atPath: other))
+    }
+}
