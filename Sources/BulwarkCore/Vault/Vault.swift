@@ -12,7 +12,8 @@ import Glibc
 /// index of entry ids catches rows that disappear or appear.
 public final class Vault {
     public static let schemaVersion = 1
-    static let fields = ["title", "username", "password", "urls", "notes", "totp", "tags", "history", "details"]
+    /// Column names, which are also the field names in associated data.
+    static let fields = Field.allCases.map { "\($0)" }
 
     public let path: URL
     public private(set) var parameters: ScryptParameters
@@ -238,18 +239,17 @@ public final class Vault {
         return order.map { entries[$0] }
     }
 
-    static func decode(id: String, _ fields: [[UInt8]]) -> Entry? {
-        // In the order of `Vault.fields`.
-        let v = Dictionary(uniqueKeysWithValues: zip(Vault.fields, fields))
-        return decode(id: id, v)
-    }
+    /// Positions in `Vault.fields`, the order rows are read and written in.
+    enum Field: Int, CaseIterable { case title, username, password, urls, notes, totp, tags, history, details }
 
-    static func decode(id: String, _ v: [String: [UInt8]]) -> Entry? {
-        guard let urls = FieldCoding.decode(v["urls"]!), let tags = FieldCoding.decode(v["tags"]!),
-              let historyParts = FieldCoding.decode(v["history"]!), historyParts.count % 3 == 0,
-              let details = FieldCoding.decode(v["details"]!), details.count == 11,
-              case .some(let password) = FieldCoding.decodeOptional(v["password"]!),
-              case .some(let totp) = FieldCoding.decodeOptional(v["totp"]!),
+    static func decode(id: String, _ v: [[UInt8]]) -> Entry? {
+        func field(_ f: Field) -> [UInt8] { v[f.rawValue] }
+        guard v.count == fields.count,
+              let urls = FieldCoding.decode(field(.urls)), let tags = FieldCoding.decode(field(.tags)),
+              let historyParts = FieldCoding.decode(field(.history)), historyParts.count % 3 == 0,
+              let details = FieldCoding.decode(field(.details)), details.count == 11,
+              case .some(let password) = FieldCoding.decodeOptional(field(.password)),
+              case .some(let totp) = FieldCoding.decodeOptional(field(.totp)),
               let category = AccountCategory(rawValue: details[0]),
               let created = FieldCoding.date(details[2]), let modified = FieldCoding.date(details[3]),
               let changed = FieldCoding.date(details[4]) else { return nil }
@@ -258,9 +258,9 @@ public final class Vault {
             guard let date = FieldCoding.date(historyParts[i + 1]) else { return nil }
             history.append(PasswordHistoryItem(password: historyParts[i], changedAt: date, reason: historyParts[i + 2]))
         }
-        var entry = Entry(id: id, title: String(decoding: v["title"]!, as: UTF8.self), urls: urls,
-                          username: String(decoding: v["username"]!, as: UTF8.self), password: password,
-                          notes: String(decoding: v["notes"]!, as: UTF8.self), totpURI: totp, tags: tags, category: category,
+        var entry = Entry(id: id, title: String(decoding: field(.title), as: UTF8.self), urls: urls,
+                          username: String(decoding: field(.username), as: UTF8.self), password: password,
+                          notes: String(decoding: field(.notes), as: UTF8.self), totpURI: totp, tags: tags, category: category,
                           created: created, history: history)
         entry.categoryIsManual = details[1] == "1"
         entry.modified = modified
@@ -274,18 +274,19 @@ public final class Vault {
         return entry
     }
 
-    static func encode(_ e: Entry) -> [String: [UInt8]] {
+    /// The plaintext of each field, in `Vault.fields` order.
+    static func encode(_ e: Entry) -> [[UInt8]] {
         let link = e.signInWithApple
         let details = [e.category.rawValue, e.categoryIsManual ? "1" : "0", FieldCoding.date(e.created), FieldCoding.date(e.modified),
                        FieldCoding.date(e.passwordChanged), e.hiddenFromRecommendations ? "1" : "0",
                        e.hiddenUntil.map(FieldCoding.date) ?? "", link?.user ?? "", link?.email ?? "",
                        link?.isPrivateRelay == true ? "1" : "0", link?.state.rawValue ?? ""]
         return [
-            "title": Array(e.title.utf8), "username": Array(e.username.utf8), "password": FieldCoding.encodeOptional(e.password),
-            "urls": FieldCoding.encode(e.urls), "notes": Array(e.notes.utf8), "totp": FieldCoding.encodeOptional(e.totpURI),
-            "tags": FieldCoding.encode(e.tags),
-            "history": FieldCoding.encode(e.history.flatMap { [$0.password, FieldCoding.date($0.changedAt), $0.reason] }),
-            "details": FieldCoding.encode(details),
+            Array(e.title.utf8), Array(e.username.utf8), FieldCoding.encodeOptional(e.password),
+            FieldCoding.encode(e.urls), Array(e.notes.utf8), FieldCoding.encodeOptional(e.totpURI),
+            FieldCoding.encode(e.tags),
+            FieldCoding.encode(e.history.flatMap { [$0.password, FieldCoding.date($0.changedAt), $0.reason] }),
+            FieldCoding.encode(details),
         ]
     }
 
@@ -298,7 +299,10 @@ public final class Vault {
 
     private func writeRow(_ entry: Entry) throws {
         let values = Vault.encode(entry)
-        let sealed: [SQLiteDatabase.Value] = Vault.fields.map { .blob(aead.seal(values[$0]!, key: key, associatedData: aad($0, row: entry.id))) }
+        let rowPrefix = aadPrefix + Array(entry.id.utf8)
+        let sealed: [SQLiteDatabase.Value] = Vault.fields.indices.map {
+            .blob(aead.seal(values[$0], key: key, associatedData: rowPrefix + Vault.fieldSuffixes[$0]))
+        }
         try db().query("INSERT OR REPLACE INTO entries(id, \(Vault.fields.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: Vault.fields.count)))",
                        [.text(entry.id)] + sealed)
     }
