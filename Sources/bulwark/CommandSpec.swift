@@ -100,8 +100,8 @@ enum Commands {
             ],
             details: """
             With no rules, Apple's format: three groups of six letters, one upper-case letter and one
-            digit (about 73 bits). When the rules forbid that format, the longest allowed random
-            password, drawn uniformly from every password the rules allow. One password per line.
+            digit (about 73 bits). When the rules forbid that format, a random password of the longest
+            allowed length that satisfies them (see the README for how uniform). One password per line.
             """),
         CommandSpec(
             name: "rules", summary: "Check a password against passwordrules, or show their canonical form.",

@@ -20,7 +20,7 @@ enum GenerateCommand {
         if let domain = parsed.options["--domain"] {
             let quirks: QuirksDirectory?
             switch Output.loadQuirks(parsed) {
-            case .success(let load): quirks = load.quirks
+            case .success(let loaded): quirks = loaded
             case .failure(let exit): return exit.code
             }
             if let found = SiteRequirements(quirks: quirks).passwordRules(for: domain) {

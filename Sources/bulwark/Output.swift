@@ -15,10 +15,10 @@ enum Output {
 
     /// Loads `--quirks DIR` when given; nil when not. Exits through the
     /// returned code on a bad directory.
-    static func loadQuirks(_ parsed: ParsedCommandLine) -> Result<QuirksLoad, ExitCode> {
-        guard let path = parsed.globals.quirks else { return .success(QuirksLoad(quirks: nil)) }
+    static func loadQuirks(_ parsed: ParsedCommandLine) -> Result<QuirksDirectory?, ExitCode> {
+        guard let path = parsed.globals.quirks else { return .success(nil) }
         do {
-            return .success(QuirksLoad(quirks: try QuirksDirectory.load(from: URL(fileURLWithPath: path))))
+            return .success(try QuirksDirectory.load(from: URL(fileURLWithPath: path)))
         } catch {
             Output.error("--quirks \(path): \(error)")
             return .failure(ExitCode(1))
@@ -27,5 +27,4 @@ enum Output {
 }
 
 
-struct QuirksLoad { let quirks: QuirksDirectory? }
 struct ExitCode: Error { let code: Int32; init(_ code: Int32) { self.code = code } }

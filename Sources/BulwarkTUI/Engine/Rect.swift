@@ -40,8 +40,4 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         let cw = min(w, width), ch = min(h, height)
         return Rect(x: x + (width - cw) / 2, y: y + (height - ch) / 2, width: cw, height: ch)
     }
-
-    public func row(_ offset: Int) -> Rect {
-        Rect(x: x, y: y + offset, width: width, height: offset < height && offset >= 0 ? 1 : 0)
-    }
 }

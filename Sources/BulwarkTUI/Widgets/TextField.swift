@@ -52,12 +52,6 @@ public struct TextField: Sendable, Hashable {
         return true
     }
 
-    /// Replaces the whole text and puts the cursor at its end.
-    public mutating func set(_ text: String) {
-        characters = Array(text)
-        cursor = characters.count
-    }
-
     /// Wipes the text. Swift strings cannot be zeroed in place; dropping the
     /// array is the most this type can do (the README says so).
     public mutating func clear() {
