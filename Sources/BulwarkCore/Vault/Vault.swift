@@ -97,6 +97,7 @@ public final class Vault {
 
     public static func open(at path: URL, masterPassword: String) throws -> Vault {
         guard FileManager.default.fileExists(atPath: path.path) else { throw VaultError.notFound(path.path) }
+        try DatabaseFileLength.check(path)
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: path.path, create: false)
