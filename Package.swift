@@ -17,8 +17,14 @@ let package = Package(
         .systemLibrary(name: "CCrypto"),
         .systemLibrary(name: "CZxcvbn"),
 
+        // Assets/ built into the binary by a build-tool plugin.
+        .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["asset-embedder"],
+                path: "Sources/EmbedAssetsPlugin"),
+        .target(name: "BulwarkAssets", plugins: ["EmbedAssets"]),
+
         // Domain: no terminal, no screens.
-        .target(name: "BulwarkCore", dependencies: ["CSQLite", "CCrypto", "CZxcvbn"]),
+        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.
@@ -30,7 +36,7 @@ let package = Package(
         // `make bench`: speed and memory figures on a release build.
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkTUI"]),
 
-        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"]),
+        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "EndToEndTests", dependencies: []),

@@ -1,0 +1,51 @@
+import BulwarkAssets
+import Foundation
+
+/// A password found in a breach corpus.
+public struct BreachHit: Sendable, Equatable {
+    /// Times seen in breaches; 0 when the corpus is a list of common
+    /// passwords without counts (the built-in one).
+    public let count: Int
+    public let corpus: String
+}
+
+/// Every breach corpus bulwark searches: the built-in list of common
+/// passwords, then any Pwned Passwords files given by flag or config.
+public struct BreachCorpus: Sendable {
+    public static let builtInName = "built-in list of common passwords"
+    public let files: [PwnedPasswordsFile]
+
+    public init(files: [PwnedPasswordsFile]) { self.files = files }
+
+    /// The built-in corpus plus the given files, each checked on open.
+    public static func load(paths: [String], includeBuiltIn: Bool = true) throws -> BreachCorpus {
+        var files: [PwnedPasswordsFile] = []
+        if includeBuiltIn { files.append(builtIn) }
+        for path in paths { files.append(try PwnedPasswordsFile(path: path)) }
+        return BreachCorpus(files: files)
+    }
+
+    /// The SHA-1s of Openwall's 3,546 common passwords (Assets/breach).
+    public static let builtIn: PwnedPasswordsFile = {
+        guard let data = Assets.data("breach/common-passwords.txt"),
+              let file = try? PwnedPasswordsFile(name: builtInName, data: data) else {
+            preconditionFailure("the built-in breach corpus is missing from the binary")
+        }
+        return file
+    }()
+
+    /// The largest count among the corpora that hold the password's SHA-1.
+    public func lookup(sha1 digest: [UInt8]) throws -> BreachHit? {
+        var best: BreachHit?
+        for file in files {
+            if let count = try file.count(ofSHA1: digest), best.map({ count > $0.count }) ?? true {
+                best = BreachHit(count: count, corpus: file.name)
+            }
+        }
+        return best
+    }
+
+    public func lookup(password: String) throws -> BreachHit? {
+        try lookup(sha1: Digest.sha1(Array(password.utf8)))
+    }
+}

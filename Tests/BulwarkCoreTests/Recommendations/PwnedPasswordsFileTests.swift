@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// A seeded generator, so a failing property run can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct PwnedPasswordsFileTests {
+    static func randomDigest(_ rng: inout SplitMix64) -> [UInt8] { (0..<20).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+
+    static func text(_ lines: [([UInt8], Int)], crlf: Bool, trailingNewline: Bool) -> Data {
+        let body = lines.map { String(decoding: PwnedPasswordsFile.upperHex($0.0), as: UTF8.self) + ":\($0.1)" }
+            .joined(separator: crlf ? "\r\n" : "\n")
+        return Data((body + (trailingNewline ? (crlf ? "\r\n" : "\n") : "")).utf8)
+    }
+
+    /// Property: for random sorted corpora of 1 to 300 lines, in every
+    /// combination of line end and final newline, the binary search agrees
+    /// with set membership for every present hash (the first and last lines
+    /// included, with their counts) and for absent ones (below the first,
+    /// above the last, and in between).
+    @Test(arguments: [false, true], [false, true])
+    func binarySearchAgreesWithSetMembership(crlf: Bool, trailingNewline: Bool) throws {
+        var rng = SplitMix64(state: crlf ? 7 : 11)
+        for round in 0..<150 {
+            let size = round < 3 ? round + 1 : Int.random(in: 1...300, using: &rng)
+            var table: [[UInt8]: Int] = [:]
+            while table.count < size { table[Self.randomDigest(&rng)] = Int.random(in: 1...5_000_000, using: &rng) }
+            let lines = table.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
+            let corpus = try PwnedPasswordsFile(name: "round \(round)",
+                                                data: Self.text(lines, crlf: crlf, trailingNewline: trailingNewline))
+            for (digest, count) in lines { #expect(try corpus.count(ofSHA1: digest) == count, "round \(round)") }
+            var absent = (0..<50).map { _ in Self.randomDigest(&rng) }.filter { table[$0] == nil }
+            absent += [[UInt8](repeating: 0, count: 20), [UInt8](repeating: 0xFF, count: 20)].filter { table[$0] == nil }
+            // Neighbours of present hashes: one more or one less in the last byte.
+            for (digest, _) in lines.prefix(5) + lines.suffix(5) {
+                for delta in [-1, 1] {
+                    var near = digest
+                    near[19] = UInt8(truncatingIfNeeded: Int(near[19]) + delta)
+                    if table[near] == nil { absent.append(near) }
+                }
+            }
+            for digest in absent { #expect(try corpus.count(ofSHA1: digest) == nil, "round \(round)") }
+        }
+    }
+
+    @Test func lowerCaseHexIsReadToo() throws {
+        let corpus = try PwnedPasswordsFile(name: "lower", data: Data("0000000000000000000000000000000000000a0b:3\nffffffffffffffffffffffffffffffffffffffff:9\n".utf8))
+        var digest = [UInt8](repeating: 0, count: 20)
+        digest[18] = 0x0A; digest[19] = 0x0B
+        #expect(try corpus.count(ofSHA1: digest) == 3)
+        #expect(try corpus.count(ofSHA1: [UInt8](repeating: 0xFF, count: 20)) == 9)
+    }
+
+    @Test(arguments: [
+        ("", "the file has no lines"),
+        ("\r\n\n", "the file has no lines"),
+        ("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF:1\n0000000000000000000000000000000000000000:1\n", "the lines are not sorted by hash"),
+        ("0000000000000000000000000000000000000000 1\n", "expected 40 hex digits and ':'"),
+        ("000000000000000000000000000000000000000G:1\n", "expected a hex digit"),
+        ("0000000000000000000000000000000000000000:\n", "expected a count"),
+        ("0000000000000000000000000000000000000000:12x\n", "expected a count"),
+    ])
+    func malformedFilesAreRefusedWithTheReason(text: String, reason: String) {
+        #expect(throws: PwnedPasswordsFile.FormatError.self) { try PwnedPasswordsFile(name: "x", data: Data(text.utf8)) }
+        do { _ = try PwnedPasswordsFile(name: "x", data: Data(text.utf8)) } catch let error as PwnedPasswordsFile.FormatError {
+            #expect(error.reason == reason)
+        } catch { Issue.record("\(error)") }
+    }
+
+    @Test func aBadLineMidFileIsReportedWhenASearchReachesIt() throws {
+        let text = "0000000000000000000000000000000000000001:1\nnot a line at all, but long enough to be read as one\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF:2\n"
+        let corpus = try PwnedPasswordsFile(name: "mid", data: Data(text.utf8))
+        #expect(throws: PwnedPasswordsFile.FormatError(file: "mid", offset: 43, reason: "expected 40 hex digits and ':'")) {
+            try corpus.count(ofSHA1: [UInt8](repeating: 0x80, count: 20))
+        }
+    }
+
+    @Test func filesOnDiskAreMappedAndMissingOnesNamed() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("pwned.txt")
+        try Data("5BAA61E4C9B93F3F0682250B6CF8331B7EE68FD8:52256179\r\n".utf8).write(to: path)
+        let corpus = try BreachCorpus.load(paths: [path.path], includeBuiltIn: false)
+        #expect(try corpus.lookup(password: "password") == BreachHit(count: 52256179, corpus: path.path))
+        #expect(try corpus.lookup(password: "passw0rd") == nil)
+        #expect(throws: PwnedPasswordsFile.FormatError(file: dir.file("absent.txt").path, offset: 0,
+                                                       reason: "\(dir.file("absent.txt").path): no such file")) {
+            try BreachCorpus.load(paths: [dir.file("absent.txt").path])
+        }
+        try Data().write(to: dir.file("empty.txt"))
+        #expect(throws: PwnedPasswordsFile.FormatError.self) { try BreachCorpus.load(paths: [dir.file("empty.txt").path]) }
+    }
+
+    @Test func theBuiltInCorpusHoldsOpenwallsList() throws {
+        let corpus = try BreachCorpus.load(paths: [])
+        for common in ["123456", "password", "qwerty", "letmein", "monkey"] {
+            #expect(try corpus.lookup(password: common) == BreachHit(count: 0, corpus: BreachCorpus.builtInName), "\(common)")
+        }
+        #expect(try corpus.lookup(password: "cytxup-Gyszi6-vozzab") == nil)
+        // Every one of the 3,546 lines is searchable.
+        let text = String(decoding: try Data(contentsOf: SharedData.repositoryRoot.appendingPathComponent("Assets/breach/common-passwords.txt")), as: UTF8.self)
+        let lines = text.split(separator: "\r\n")
+        #expect(lines.count == 3546)
+        for line in lines {
+            let hex = Array(line.utf8.prefix(40))
+            let digest = stride(from: 0, to: 40, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+            #expect(try BreachCorpus.builtIn.count(ofSHA1: digest) == 0)
+        }
+    }
+}
