@@ -21,3 +21,20 @@ public enum Domain {
         return (0...(labels.count - 2)).map { labels[$0...].joined(separator: ".") }
     }
 }
+
+extension Domain {
+    /// Second-level labels under which country registries sell names
+    /// (`bank.co.uk`, `shop.com.au`).
+    static let registryLabels: Set<String> = ["co", "com", "org", "net", "gov", "ac", "edu", "ne", "or", "go", "gob"]
+
+    /// The registrable part of a host, which decides whether two accounts
+    /// are on the same site: the last two labels, or three under a country
+    /// registry's second level. An approximation of the public suffix list,
+    /// which bulwark does not ship.
+    public static func site(of host: String) -> String {
+        let labels = normalize(host).split(separator: ".")
+        guard labels.count > 2 else { return labels.joined(separator: ".") }
+        let keep = labels.last!.count == 2 && registryLabels.contains(String(labels[labels.count - 2])) ? 3 : 2
+        return labels.suffix(keep).joined(separator: ".")
+    }
+}

@@ -11,6 +11,8 @@ public struct QuirksDirectory: Sendable {
 
     public private(set) var passwordRules: [String: RulesEntry] = [:]
     public private(set) var changePasswordURLs: [String: String] = [:]
+    /// Groups of domains that share one credential backend.
+    public private(set) var sharedCredentialGroups: [[String]] = []
 
     public init() {}
 
@@ -44,6 +46,17 @@ public struct QuirksDirectory: Sendable {
                 throw LoadError(file: "change-password-URLs.json", reason: "expected an object of domain → URL strings")
             }
             for (domain, url) in table { quirks.changePasswordURLs[Domain.normalize(domain)] = url }
+        }
+        for name in ["shared-credentials.json", "shared-credentials-historical.json"] {
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            do {
+                quirks.sharedCredentialGroups += try SharedCredentials.parse(Data(contentsOf: url))
+            } catch let error as LoadError {
+                throw LoadError(file: name, reason: error.reason)
+            } catch {
+                throw LoadError(file: name, reason: "not valid JSON")
+            }
         }
         return quirks
     }

@@ -8,6 +8,12 @@ public enum RequirementSource: String, Sendable, Equatable {
 public protocol ServiceRequirementsProvider: Sendable {
     func passwordRules(for host: String) -> String?
     func changePasswordURL(for host: String) -> String?
+    /// The two-factor method the service offers ("totp", "sms"), if any.
+    func twoFactorMethod(for host: String) -> String?
+}
+
+extension ServiceRequirementsProvider {
+    public func twoFactorMethod(for host: String) -> String? { nil }
 }
 
 /// Looks up what a site asks of passwords and where to change one: the

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Everything wrong with one account, ranked.
+public struct Recommendation: Sendable, Equatable, Identifiable {
+    public enum Priority: String, Sendable { case high, other }
+
+    public var id: String { entry.id }
+    public let entry: AccountRef
+    public let username: String
+    public let category: AccountCategory
+    public let severity: Severity
+    /// Worst first.
+    public let warnings: [Warning]
+    public let hidden: Bool
+    public let hiddenUntil: Date?
+
+    public var priority: Priority { severity >= .high ? .high : .other }
+    public var kinds: [WarningKind] { warnings.map(\.kind) }
+
+    /// The other accounts of a reuse group, when the password is reused.
+    public var group: [AccountRef] {
+        for case .reused(let others) in warnings { return others }
+        return []
+    }
+
+    public var breachCount: Int? {
+        for case .breached(let count, _) in warnings { return count }
+        return nil
+    }
+
+    /// The ranking (documented in the README): severity, then the worst
+    /// warning's kind (breached, reused, weak, insecure-url, old, no-2fa),
+    /// then sensitive accounts first, then the larger breach count, then
+    /// more warnings, then title (case-insensitive), then id.
+    public static func ranksBefore(_ a: Recommendation, _ b: Recommendation) -> Bool {
+        if a.severity != b.severity { return a.severity > b.severity }
+        let ka = a.warnings[0].kind, kb = b.warnings[0].kind
+        if ka != kb { return ka < kb }
+        if a.category.isSensitive != b.category.isSensitive { return a.category.isSensitive }
+        let ca = a.breachCount ?? -1, cb = b.breachCount ?? -1
+        if ca != cb { return ca > cb }
+        if a.warnings.count != b.warnings.count { return a.warnings.count > b.warnings.count }
+        let ta = a.entry.title.lowercased(), tb = b.entry.title.lowercased()
+        if ta != tb { return ta < tb }
+        return a.id < b.id
+    }
+}
+
+/// The result of an analysis: what to show, what is hidden, and counts.
+public struct RecommendationsReport: Sendable, Equatable {
+    /// Visible recommendations, ranked.
+    public let recommendations: [Recommendation]
+    /// Hidden ones (hidden, or hidden until a date still to come), ranked.
+    public let hidden: [Recommendation]
+
+    public init(recommendations: [Recommendation], hidden: [Recommendation]) {
+        self.recommendations = recommendations
+        self.hidden = hidden
+    }
+
+    public var highPriority: [Recommendation] { recommendations.filter { $0.priority == .high } }
+    public var other: [Recommendation] { recommendations.filter { $0.priority == .other } }
+
+    public func count(_ severity: Severity) -> Int { recommendations.count { $0.severity == severity } }
+    public func count(_ kind: WarningKind) -> Int { recommendations.count { $0.kinds.contains(kind) } }
+
+    /// The worst severity shown, nil when there is nothing to do.
+    public var worst: Severity? { recommendations.first?.severity }
+}

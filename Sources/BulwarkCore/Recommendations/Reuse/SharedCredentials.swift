@@ -1,0 +1,69 @@
+import BulwarkAssets
+import Foundation
+
+/// Groups of sites that accept one set of credentials (one account on one
+/// backend): the same password there is one account, not reuse. Read from
+/// password-manager-resources' `shared-credentials.json` and
+/// `shared-credentials-historical.json` (`{"shared": [...]}` or
+/// `{"from": [...], "to": [...]}` objects), plus the demo services'
+/// built-in set. Groups that share a domain merge.
+public struct SharedCredentials: Sendable {
+    private var groupOf: [String: Int] = [:]
+
+    public init(groups: [[String]] = []) {
+        for group in groups { add(group) }
+    }
+
+    /// The demo services' own shared backends (Assets/shared-credentials.json).
+    public static let builtIn: SharedCredentials = {
+        guard let data = Assets.data("shared-credentials.json"), let groups = try? parse(data) else {
+            preconditionFailure("the built-in shared-credentials set is missing from the binary")
+        }
+        return SharedCredentials(groups: groups)
+    }()
+
+    /// The built-in set, with a quirks directory's groups when one is given.
+    public static func with(_ quirks: QuirksDirectory?) -> SharedCredentials {
+        var merged = builtIn
+        for group in quirks?.sharedCredentialGroups ?? [] { merged.add(group) }
+        return merged
+    }
+
+    public mutating func add(_ domains: [String]) {
+        let domains = domains.map(Domain.normalize).filter { !$0.isEmpty }
+        guard !domains.isEmpty else { return }
+        let existing = Set(domains.compactMap { groupOf[$0] })
+        let id = existing.min() ?? (groupOf.values.max() ?? -1) + 1
+        if existing.count > 1 {
+            for (domain, group) in groupOf where existing.contains(group) { groupOf[domain] = id }
+        }
+        for domain in domains { groupOf[domain] = id }
+    }
+
+    /// What identifies an account's backend: its shared-credentials group
+    /// when the host or a parent is in one, else its registrable site.
+    public func backend(of host: String) -> String {
+        let host = Domain.normalize(host)
+        for candidate in Domain.selfAndParents(host) {
+            if let group = groupOf[candidate] { return "shared#\(group)" }
+        }
+        return Domain.site(of: host)
+    }
+
+    public func shareCredentials(_ a: String, _ b: String) -> Bool { backend(of: a) == backend(of: b) }
+
+    /// Reads the JSON array of group objects.
+    public static func parse(_ data: Data) throws -> [[String]] {
+        guard let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw QuirksDirectory.LoadError(file: "shared-credentials.json", reason: "expected an array of objects")
+        }
+        return try array.enumerated().map { index, object in
+            let shared = object["shared"] as? [String]
+            let from = object["from"] as? [String], to = object["to"] as? [String]
+            if let shared { return shared }
+            if let from, let to { return from + to }
+            throw QuirksDirectory.LoadError(file: "shared-credentials.json",
+                                            reason: "group \(index + 1) has neither \"shared\" nor \"from\" and \"to\"")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The kinds of security warning, in the order of their weight (the first
+/// is the worst); the ranking's tie-break uses this order.
+public enum WarningKind: String, Sendable, CaseIterable, Comparable {
+    case breached, reused, weak
+    case insecureURL = "insecure-url"
+    case old
+    case noTwoFactor = "no-2fa"
+
+    public var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
+}
+
+/// Another account in a reuse group, as a recommendation names it.
+public struct AccountRef: Sendable, Equatable, Hashable {
+    public let id: String
+    public let title: String
+    public let site: String
+}
+
+/// One thing wrong with an account's sign-in, with what a person needs to
+/// understand it. No case carries the password or any part of it.
+public enum Warning: Sendable, Equatable {
+    /// Seen `count` times in a breach corpus (0: on a list of common passwords).
+    case breached(count: Int, corpus: String)
+    /// The same password on accounts of other sites.
+    case reused(with: [AccountRef])
+    /// Estimated bits (nil for a PIN) and what makes it guessable.
+    case weak(bits: Double?, pattern: String, why: String)
+    case insecureURL(String)
+    case old(changed: Date, days: Int)
+    /// The service offers this 2FA method, but the vault holds no code.
+    case noTwoFactor(method: String)
+
+    public var kind: WarningKind {
+        switch self {
+        case .breached: .breached
+        case .reused: .reused
+        case .weak: .weak
+        case .insecureURL: .insecureURL
+        case .old: .old
+        case .noTwoFactor: .noTwoFactor
+        }
+    }
+
+    /// One plain sentence.
+    public var reason: String {
+        switch self {
+        case .breached(let count, _) where count == 0:
+            "This password is on a list of the most common passwords, which attackers try first."
+        case .breached(let count, _):
+            "This password has appeared in a data breach \(Self.grouped(count)) \(count == 1 ? "time" : "times"), so attackers try it first."
+        case .reused(let others):
+            "This password is also used for \(others.count == 1 ? "1 other account" : "\(others.count) other accounts"): "
+                + others.map(\.title).joined(separator: ", ") + ". A breach of one exposes them all."
+        case .weak(_, _, let why):
+            "This password is easy to guess: \(why)."
+        case .insecureURL(let url):
+            "The sign-in page \(url) is not encrypted (http), so the password can be read on the way."
+        case .old(_, let days):
+            "This password has not been changed in \(days / 365 == 1 ? "over a year" : "over \(days / 365) years")."
+        case .noTwoFactor(let method):
+            "The service offers two-factor authentication (\(method)) but no verification code is set up here."
+        }
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// The README's severity table, row by row.
+@Suite struct SeverityRulesTests {
+    static let breached = Warning.breached(count: 10, corpus: "c")
+    static let reused = Warning.reused(with: [AccountRef(id: "x", title: "X", site: "x.example")])
+    static let weak = Warning.weak(bits: 10, pattern: "sequence", why: "w")
+    static let insecure = Warning.insecureURL("http://x.example")
+    static let old = Warning.old(changed: Date(timeIntervalSinceReferenceDate: 0), days: 400)
+    static let noTwoFactor = Warning.noTwoFactor(method: "totp")
+
+    @Test(arguments: [
+        // warnings, sensitive account, sensitive group, expected
+        ([breached], false, false, Severity.high),
+        ([breached], true, false, .critical),
+        ([reused], false, false, .medium),
+        ([reused], false, true, .high),
+        ([reused], true, false, .high),
+        ([weak], false, false, .medium),
+        ([weak], true, false, .high),
+        ([weak], false, true, .medium),          // a sensitive group raises reuse only
+        ([insecure], false, false, .low),
+        ([insecure], true, false, .medium),
+        ([old], false, false, .low),
+        ([old], true, false, .medium),
+        ([noTwoFactor], false, false, .low),
+        ([noTwoFactor], true, false, .medium),
+        ([breached, reused], false, false, .critical),
+        ([weak, old, insecure], false, false, .medium),
+        ([reused, weak], false, true, .high),
+        ([breached, weak], false, false, .high),
+    ] as [([Warning], Bool, Bool, Severity)])
+    func severityTable(warnings: [Warning], sensitiveAccount: Bool, sensitiveGroup: Bool, expected: Severity) {
+        #expect(SeverityRules.severity(of: warnings, sensitiveAccount: sensitiveAccount, sensitiveGroup: sensitiveGroup) == expected)
+    }
+
+    @Test func noWarningsNoSeverity() {
+        #expect(SeverityRules.severity(of: [], sensitiveAccount: true, sensitiveGroup: true) == nil)
+    }
+
+    @Test func highPriorityIsCriticalAndHigh() {
+        func rec(_ s: Severity) -> Recommendation {
+            Recommendation(entry: AccountRef(id: "a", title: "A", site: ""), username: "", category: .other, severity: s,
+                           warnings: [Self.weak], hidden: false, hiddenUntil: nil)
+        }
+        #expect(Severity.allCases.map { rec($0).priority } == [.other, .other, .high, .high])
+    }
+}
