@@ -87,6 +87,23 @@ enum Commands {
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv")],
                     details: "The file is written 0600 and holds every password in plain text."),
         CommandSpec(
+            name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",
+            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--include-hidden]",
+            options: [
+                OptionSpec(name: "--json", valueName: nil, help: "JSON: a summary and the ranked recommendations"),
+                OptionSpec(name: "--breach-corpus", valueName: "FILE", help: "A Pwned Passwords file (repeat for more; replaces the config file's)"),
+                OptionSpec(name: "--include-hidden", valueName: nil, help: "Also list hidden recommendations"),
+            ],
+            details: """
+            The built-in list of common passwords is always searched. Exit status: 0 when there is
+            nothing to do, 10 when the worst is low or medium, 11 when high, 12 when critical.
+            """),
+        CommandSpec(name: "hide", summary: "Hide an entry's recommendations.", usage: "bulwark hide ENTRY [--until YYYY-MM-DD]",
+                    options: [OptionSpec(name: "--until", valueName: "DATE", help: "Show them again from this day (UTC)")],
+                    details: "Hidden recommendations are still counted, and listed by 'analyze --include-hidden'."),
+        CommandSpec(name: "unhide", summary: "Show an entry's recommendations again.", usage: "bulwark unhide ENTRY",
+                    options: [], details: ""),
+        CommandSpec(
             name: "demo", summary: "Open the full-screen demo.", usage: "bulwark demo [options]",
             options: [], details: "Keys: j/k or the arrows move, ? lists every key, q quits, Ctrl-C quits from anywhere."),
         CommandSpec(

@@ -13,14 +13,34 @@ enum Output {
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
-    /// Loads `--quirks DIR` when given; nil when not. Exits through the
-    /// returned code on a bad directory.
+    /// The config file's settings with the command line's flags applied
+    /// over them. A malformed config file exits 2 with its line.
+    static func configuration(_ parsed: ParsedCommandLine) -> Result<Configuration, ExitCode> {
+        var config: Configuration
+        do { config = try Configuration.load() } catch {
+            Output.error("config \(error)")
+            return .failure(ExitCode(2))
+        }
+        if let quirks = parsed.globals.quirks { config.quirks = quirks }
+        if let corpora = parsed.repeated["--breach-corpus"] { config.breachCorpora = corpora }
+        return .success(config)
+    }
+
+    /// Loads the quirks directory from `--quirks DIR` or the config file;
+    /// nil when neither names one. Exits through the returned code on a bad
+    /// directory.
     static func loadQuirks(_ parsed: ParsedCommandLine) -> Result<QuirksDirectory?, ExitCode> {
-        guard let path = parsed.globals.quirks else { return .success(nil) }
+        let config: Configuration
+        switch configuration(parsed) {
+        case .failure(let exit): return .failure(exit)
+        case .success(let loaded): config = loaded
+        }
+        guard let path = config.quirks else { return .success(nil) }
         do {
             return .success(try QuirksDirectory.load(from: URL(fileURLWithPath: path)))
         } catch {
-            Output.error("--quirks \(path): \(error)")
+            let origin = parsed.globals.quirks != nil ? "--quirks" : "quirks (config file)"
+            Output.error("\(origin) \(path): \(error)")
             return .failure(ExitCode(1))
         }
     }

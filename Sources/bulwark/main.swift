@@ -57,6 +57,9 @@ func runMain(_ args: [String]) -> Int32 {
     case "passwd": return VaultCommands.passwd(parsed)
     case "import": return VaultCommands.importFile(parsed)
     case "export": return VaultCommands.exportFile(parsed)
+    case "analyze": return AnalyzeCommand.run(parsed)
+    case "hide": return HideCommand.run(parsed, hide: true)
+    case "unhide": return HideCommand.run(parsed, hide: false)
     default:
         printError(Usage.main)
         return 2

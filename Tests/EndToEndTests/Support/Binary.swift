@@ -22,6 +22,8 @@ enum Binary {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        // The tester's own config file must not change what a test sees.
+        env["BULWARK_CONFIG"] = "/nonexistent/bulwark-test-config"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let input = Pipe(), output = Pipe(), error = Pipe()

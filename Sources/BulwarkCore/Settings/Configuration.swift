@@ -1,0 +1,92 @@
+import Foundation
+
+/// Settings kept in `$XDG_CONFIG_HOME/bulwark/config` (else
+/// `~/.config/bulwark/config`; `BULWARK_CONFIG` names another file). One
+/// `key = value` per line, `#` starts a comment; relative paths are read
+/// from the file's directory and `~/` is the home directory. Command-line
+/// flags override what is set here, and the TUI reads the same file.
+///
+///     breach-corpus = ~/pwned/pwned-passwords-sha1-ordered-by-hash-v8.txt
+///     quirks = ~/src/password-manager-resources/quirks
+///     services = ~/bulwark-services
+///     weak-below-bits = 35
+///     old-after-days = 365
+///     lock-after-minutes = 5
+public struct Configuration: Sendable, Equatable {
+    /// Pwned Passwords files searched after the built-in list (repeatable).
+    public var breachCorpora: [String] = []
+    public var quirks: String?
+    public var services: String?
+    public var analysis = AnalysisSettings()
+    /// Idle time after which an open vault locks.
+    public var lockAfterMinutes: Double = 5
+
+    public init() {}
+
+    public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes"]
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let file: String
+        public let line: Int
+        public let reason: String
+        public var description: String { "\(file):\(line): \(reason)" }
+    }
+
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment["BULWARK_CONFIG"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+            return URL(fileURLWithPath: base).appendingPathComponent("bulwark/config")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".config/bulwark/config")
+    }
+
+    /// The configuration at the default path; the defaults when there is no file.
+    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Configuration {
+        let url = defaultPath(environment: environment)
+        guard FileManager.default.fileExists(atPath: url.path) else { return Configuration() }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ParseError(file: url.path, line: 0, reason: "cannot be read")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: url.path,
+                         home: environment["HOME"] ?? NSHomeDirectory())
+    }
+
+    public static func parse(_ text: String, file: String, home: String) throws -> Configuration {
+        var config = Configuration()
+        let directory = (file as NSString).deletingLastPathComponent
+        func path(_ value: String) -> String {
+            if value == "~" { return home }
+            if value.hasPrefix("~/") { return home + value.dropFirst(1) }
+            return value.hasPrefix("/") ? value : (directory as NSString).appendingPathComponent(value)
+        }
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let eq = line.firstIndex(of: "=") else {
+                throw ParseError(file: file, line: lineNumber, reason: "expected 'key = value'")
+            }
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard !value.isEmpty else { throw ParseError(file: file, line: lineNumber, reason: "'\(key)' has no value") }
+            func number<T: LosslessStringConvertible & Comparable>(_ range: ClosedRange<T>) throws -> T {
+                guard let n = T(value), range.contains(n) else {
+                    throw ParseError(file: file, line: lineNumber, reason: "'\(key)' must be a number from \(range.lowerBound) to \(range.upperBound)")
+                }
+                return n
+            }
+            switch key {
+            case "breach-corpus": config.breachCorpora.append(path(value))
+            case "quirks": config.quirks = path(value)
+            case "services": config.services = path(value)
+            case "weak-below-bits": config.analysis.weakBelowBits = try number(0.0...200.0)
+            case "old-after-days": config.analysis.oldAfterDays = try number(1...36_500)
+            case "lock-after-minutes": config.lockAfterMinutes = try number(0.5...1440.0)
+            default:
+                throw ParseError(file: file, line: lineNumber, reason: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
+            }
+        }
+        return config
+    }
+}

@@ -1,0 +1,150 @@
+import BulwarkCore
+import Foundation
+
+/// `bulwark analyze`: Security Recommendations for the vault, as text or
+/// JSON. Exit 0 when there is nothing to do, 10 when the worst is low or
+/// medium, 11 when high, 12 when critical, so scripts can gate on it.
+enum AnalyzeCommand {
+    static func exitCode(for worst: Severity?) -> Int32 {
+        switch worst {
+        case nil: 0
+        case .low?, .medium?: 10
+        case .high?: 11
+        case .critical?: 12
+        }
+    }
+
+    static func run(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.isEmpty else { Output.error("analyze takes no arguments."); return 2 }
+        let config: Configuration, quirks: QuirksDirectory?
+        switch Output.configuration(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): config = loaded
+        }
+        switch Output.loadQuirks(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): quirks = loaded
+        }
+        let corpus: BreachCorpus
+        do { corpus = try BreachCorpus.load(paths: config.breachCorpora) } catch {
+            Output.error("breach corpus: \(error)")
+            return 1
+        }
+        return VaultCommands.withVault(parsed) { vault, _ in
+            let analyzer = SecurityAnalyzer(settings: config.analysis, breaches: corpus, sharing: .with(quirks))
+            try analyzer.load(vault.entries)
+            let report = analyzer.report()
+            let includeHidden = parsed.options["--include-hidden"] != nil
+            if parsed.options["--json"] != nil {
+                Output.json(json(report, corpus: corpus, includeHidden: includeHidden))
+            } else {
+                print(text(report, includeHidden: includeHidden), terminator: "")
+            }
+            return exitCode(for: report.worst)
+        }
+    }
+
+    // MARK: JSON
+
+    static func json(_ report: RecommendationsReport, corpus: BreachCorpus, includeHidden: Bool) -> [String: Any] {
+        let summary: [String: Any] = [
+            "total": report.recommendations.count,
+            "high_priority": report.highPriority.count,
+            "hidden": report.hidden.count,
+            "by_severity": Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.label, report.count($0)) }),
+            "by_kind": Dictionary(uniqueKeysWithValues: WarningKind.allCases.map { ($0.rawValue, report.count($0)) }),
+            "corpora": corpus.files.map(\.name),
+        ]
+        var rows = report.recommendations.map { json($0) }
+        if includeHidden { rows += report.hidden.map { json($0) } }
+        return ["summary": summary, "recommendations": rows]
+    }
+
+    static func json(_ r: Recommendation) -> [String: Any] {
+        var object: [String: Any] = [
+            "entry": r.id, "title": r.entry.title, "site": r.entry.site, "username": r.username,
+            "category": r.category.rawValue, "severity": r.severity.label, "priority": r.priority.rawValue,
+            "warnings": r.warnings.map(json), "group": r.group.map(\.title), "hidden": r.hidden,
+        ]
+        if let until = r.hiddenUntil { object["hidden_until"] = VaultCommands.iso.string(from: until) }
+        return object
+    }
+
+    static func json(_ w: Warning) -> [String: Any] {
+        var object: [String: Any] = ["kind": w.kind.rawValue, "reason": w.reason]
+        switch w {
+        case .breached(let count, let corpus):
+            object["count"] = count
+            object["corpus"] = corpus
+        case .reused(let others): object["accounts"] = others.map(\.id)
+        case .weak(let bits, let pattern, _):
+            object["bits"] = bits.map { ($0 * 10).rounded() / 10 as Any } ?? NSNull()
+            object["pattern"] = pattern
+        case .insecureURL(let url): object["url"] = url
+        case .old(let changed, let days):
+            object["changed"] = VaultCommands.iso.string(from: changed)
+            object["days"] = days
+        case .noTwoFactor(let method): object["method"] = method
+        }
+        return object
+    }
+
+    // MARK: Text
+
+    static func text(_ report: RecommendationsReport, includeHidden: Bool) -> String {
+        let counts = Severity.allCases.reversed().map { "\(report.count($0)) \($0.label)" }.joined(separator: ", ")
+        var out = "\(report.recommendations.count) recommendation\(report.recommendations.count == 1 ? "" : "s"), "
+            + "\(report.highPriority.count) high priority (\(counts)); \(report.hidden.count) hidden.\n"
+        func section(_ title: String, _ rows: [Recommendation]) {
+            guard !rows.isEmpty else { return }
+            out += "\n\(title)\n"
+            for r in rows {
+                let who = [r.entry.title, r.username, r.entry.site].filter { !$0.isEmpty }.joined(separator: "  ")
+                out += "  " + r.severity.label.uppercased().padding(toLength: 10, withPad: " ", startingAt: 0) + who + "\n"
+                for w in r.warnings { out += "            " + w.reason + "\n" }
+            }
+        }
+        section("High Priority", report.highPriority)
+        section("Other", report.other)
+        if includeHidden { section("Hidden", report.hidden) }
+        return out
+    }
+}
+
+/// `bulwark hide ENTRY [--until DATE]` and `bulwark unhide ENTRY`.
+enum HideCommand {
+    static func run(_ parsed: ParsedCommandLine, hide: Bool) -> Int32 {
+        guard parsed.arguments.count == 1 else {
+            Output.error(hide ? "usage: bulwark hide ENTRY [--until YYYY-MM-DD]" : "usage: bulwark unhide ENTRY")
+            return 2
+        }
+        var until: Date?
+        if let text = parsed.options["--until"] {
+            guard let date = parseDay(text) else { Output.error("--until takes a date as YYYY-MM-DD."); return 2 }
+            until = date
+        }
+        return VaultCommands.withVault(parsed) { vault, _ in
+            var entry = try vault.find(parsed.arguments[0])
+            entry.hiddenFromRecommendations = hide
+            entry.hiddenUntil = hide ? until : nil
+            try vault.save(entry)
+            if hide {
+                print("Hid recommendations for \(entry.title)" + (until.map { " until \(VaultCommands.iso.string(from: $0))" } ?? "") + ".")
+            } else {
+                print("Recommendations for \(entry.title) are shown again.")
+            }
+            return 0
+        }
+    }
+
+    /// Midnight UTC at the start of the given day.
+    static func parseDay(_ text: String) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
+    }
+}

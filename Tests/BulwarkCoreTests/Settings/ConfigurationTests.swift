@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+@Suite struct ConfigurationTests {
+    @Test func everyKeyIsReadAndPathsAreResolved() throws {
+        let text = """
+        # bulwark
+        breach-corpus = ~/pwned/v8.txt
+        breach-corpus = local.txt
+          quirks=/srv/quirks   
+        services = ../services
+        weak-below-bits = 40.5
+        old-after-days = 180
+        lock-after-minutes = 2
+        """
+        let config = try Configuration.parse(text, file: "/etc/bulwark/config", home: "/home/jane")
+        #expect(config.breachCorpora == ["/home/jane/pwned/v8.txt", "/etc/bulwark/local.txt"])
+        #expect(config.quirks == "/srv/quirks")
+        #expect(config.services == "/etc/bulwark/../services")
+        #expect(config.analysis == AnalysisSettings(weakBelowBits: 40.5, oldAfterDays: 180))
+        #expect(config.lockAfterMinutes == 2)
+    }
+
+    @Test(arguments: [
+        ("quirks", 1, "expected 'key = value'"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes)"),
+        ("quirks =", 1, "'quirks' has no value"),
+        ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
+        ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),
+    ])
+    func malformedLinesNameTheLine(text: String, line: Int, reason: String) {
+        #expect(throws: Configuration.ParseError(file: "/c", line: line, reason: reason)) {
+            try Configuration.parse(text, file: "/c", home: "/h")
+        }
+    }
+
+    @Test func thePathFollowsXDGThenHomeAndAMissingFileIsTheDefaults() throws {
+        #expect(Configuration.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]).path == "/x/bulwark/config")
+        #expect(Configuration.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]).path == "/h/.config/bulwark/config")
+        #expect(Configuration.defaultPath(environment: ["BULWARK_CONFIG": "/c", "XDG_CONFIG_HOME": "/x"]).path == "/c")
+        #expect(try Configuration.load(environment: ["BULWARK_CONFIG": "/nonexistent/config"]) == Configuration())
+    }
+}
