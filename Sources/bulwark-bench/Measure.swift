@@ -35,6 +35,14 @@ enum Measure {
         return kib / 1024
     }
 
+    /// User and system CPU time of this process so far, every thread.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     static func format(_ seconds: Double) -> String {
         if seconds < 1e-3 { return String(format: "%.1f µs", seconds * 1e6) }
         if seconds < 1 { return String(format: "%.2f ms", seconds * 1e3) }

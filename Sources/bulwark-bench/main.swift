@@ -30,9 +30,23 @@ func frameBench(width: Int, height: Int, entries: Int) {
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries", stats, target: width == 200 ? "< 2 ms" : nil)
 }
 
-VaultBench.run()
+// BULWARK_BENCH_ONLY=vault, analysis or frames runs one group; BULWARK_BENCH_SIZES
+// (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
+let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
+if only == nil || only == "vault" {
+    VaultBench.run()
+    print("")
+}
+if only == nil || only == "analysis" {
+let analysisDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-analysis-\(getpid())")
+try! FileManager.default.createDirectory(at: analysisDirectory, withIntermediateDirectories: true)
+AnalysisBench.run(directory: analysisDirectory)
+try? FileManager.default.removeItem(at: analysisDirectory)
 print("")
-frameBench(width: 80, height: 24, entries: 12)
-frameBench(width: 200, height: 60, entries: 12)
-frameBench(width: 200, height: 60, entries: 100_000)
+}
+if only == nil || only == "frames" {
+    frameBench(width: 80, height: 24, entries: 12)
+    frameBench(width: 200, height: 60, entries: 12)
+    frameBench(width: 200, height: 60, entries: 100_000)
+}
 print(String(format: "\npeak RSS %.1f MiB", Measure.peakRSSMiB()))

@@ -76,7 +76,7 @@ enum AnalyzeCommand {
         case .breached(let count, let corpus):
             object["count"] = count
             object["corpus"] = corpus
-        case .reused(let others): object["accounts"] = others.map(\.id)
+        case .reused(let group): object["accounts"] = group.others.map(\.id)
         case .weak(let bits, let pattern, _):
             object["bits"] = bits.map { ($0 * 10).rounded() / 10 as Any } ?? NSNull()
             object["pattern"] = pattern

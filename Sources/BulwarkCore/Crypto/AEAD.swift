@@ -87,10 +87,25 @@ public final class AEAD {
 
 /// SHA-256 and SHA-1 digests from OpenSSL (EVP_Digest).
 public enum Digest {
-    public static func sha256(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha256(), 32) }
-    public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha1(), 20) }
+    public static func sha256(_ data: [UInt8]) -> [UInt8] { digest(data, algorithms.sha256, 32) }
+    public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, algorithms.sha1, 20) }
 
-    private static func digest(_ data: [UInt8], _ type: OpaquePointer?, _ size: Int) -> [UInt8] {
+    /// Fetched once: with OpenSSL 3's legacy `EVP_sha1()` every digest
+    /// fetches the provider's implementation again, under a lock, which is
+    /// most of the cost of hashing a short password.
+    private struct Fetched: @unchecked Sendable {  // immutable, and OpenSSL's EVP_MD is thread-safe to share
+        let sha1: OpaquePointer
+        let sha256: OpaquePointer
+    }
+
+    private static let algorithms: Fetched = {
+        guard let sha1 = EVP_MD_fetch(nil, "SHA1", nil), let sha256 = EVP_MD_fetch(nil, "SHA2-256", nil) else {
+            preconditionFailure("OpenSSL has no SHA-1 or SHA-256")
+        }
+        return Fetched(sha1: sha1, sha256: sha256)
+    }()
+
+    private static func digest(_ data: [UInt8], _ type: OpaquePointer, _ size: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0
         precondition(EVP_Digest(data, data.count, &out, &length, type, nil) == 1, "OpenSSL digest failed")

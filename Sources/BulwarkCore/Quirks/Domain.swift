@@ -4,13 +4,32 @@ import Foundation
 /// scheme, path or port. `https://Login.Example.COM:443/x` → `login.example.com`.
 public enum Domain {
     public static func normalize(_ text: String) -> String {
-        var host = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
-        if let scheme = host.range(of: "://") { host = host[scheme.upperBound...] }
-        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if let end = host.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { host = host[..<end] }
-        if let colon = host.lastIndex(of: ":"), !host.contains("]") { host = host[..<colon] }
-        while host.hasSuffix(".") { host = host.dropLast() }
-        return String(host)
+        // On UTF-8 bytes with the standard library only: the analysis runs
+        // this for every account on every core, and Foundation's string
+        // search is slow and takes locks.
+        var bytes = Array(text.utf8)
+        var low = 0, high = bytes.count
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        while low < high, isBlank(bytes[low]) { low += 1 }
+        while high > low, isBlank(bytes[high - 1]) { high -= 1 }
+        if high - low >= 3 {
+            for i in low..<(high - 2) where bytes[i] == 0x3A && bytes[i + 1] == 0x2F && bytes[i + 2] == 0x2F {
+                low = i + 3
+                break
+            }
+        }
+        if let end = (low..<high).first(where: { bytes[$0] == 0x2F || bytes[$0] == 0x3F || bytes[$0] == 0x23 }) { high = end }
+        if let at = (low..<high).last(where: { bytes[$0] == 0x40 }) { low = at + 1 }
+        if !(low..<high).contains(where: { bytes[$0] == 0x5D }), let colon = (low..<high).last(where: { bytes[$0] == 0x3A }) {
+            high = colon
+        }
+        while high > low, bytes[high - 1] == 0x2E { high -= 1 }
+        var ascii = true
+        for i in low..<high {
+            if bytes[i] >= 0x80 { ascii = false } else if bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }
+        }
+        let host = String(decoding: bytes[low..<high], as: UTF8.self)
+        return ascii ? host : host.lowercased()
     }
 
     /// The domain and each parent with at least two labels, nearest first:
@@ -31,8 +50,10 @@ extension Domain {
     /// are on the same site: the last two labels, or three under a country
     /// registry's second level. An approximation of the public suffix list,
     /// which bulwark does not ship.
-    public static func site(of host: String) -> String {
-        let labels = normalize(host).split(separator: ".")
+    public static func site(of host: String) -> String { site(ofNormalized: normalize(host)) }
+
+    static func site(ofNormalized host: String) -> String {
+        let labels = host.split(separator: ".")
         guard labels.count > 2 else { return labels.joined(separator: ".") }
         let keep = labels.last!.count == 2 && registryLabels.contains(String(labels[labels.count - 2])) ? 3 : 2
         return labels.suffix(keep).joined(separator: ".")

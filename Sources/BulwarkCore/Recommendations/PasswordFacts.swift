@@ -2,8 +2,18 @@ import Foundation
 
 /// Reuse is judged between passwords, and between PINs, never across.
 struct ReuseKey: Hashable, Sendable {
-    let sha1: [UInt8]
+    /// The SHA-1 in three integers: hashing a 20-byte array element by
+    /// element is slow at 100k entries.
+    let high: UInt64, middle: UInt64, low: UInt32
     let isPIN: Bool
+
+    init(sha1: [UInt8], isPIN: Bool) {
+        func word(_ range: Range<Int>) -> UInt64 { sha1[range].reduce(0) { $0 << 8 | UInt64($1) } }
+        high = word(0..<8)
+        middle = word(8..<16)
+        low = UInt32(word(16..<20))
+        self.isPIN = isPIN
+    }
 }
 
 /// The costly, per-password part of an analysis, kept between reports.
@@ -14,13 +24,22 @@ struct PasswordFacts: Sendable, Equatable {
         let accountWords: [String]
         let isPIN: Bool
 
-        init?(_ entry: Entry) {
+        init?(_ entry: Entry, _ profile: AccountProfile) {
             guard let password = entry.password, !password.isEmpty else { return nil }
             self.password = password
             isPIN = PINRules.isPIN(entry)
-            let site = Domain.site(of: entry.site).split(separator: ".").first.map(String.init) ?? ""
+            // Words of letters only: a password containing "jane" or
+            // "northwind" is weak for jane at Northwind, and digits in a
+            // username add nothing zxcvbn would not find as a sequence or
+            // date (each extra word costs every strength estimate time).
             let user = entry.username.split(separator: "@").first.map(String.init) ?? ""
-            accountWords = [user, site, entry.title].filter { !$0.isEmpty }
+            var words: [String] = []
+            for text in [user, profile.siteWord, entry.title] {
+                for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) where word.count >= 3 {
+                    if !words.contains(String(word)) { words.append(String(word)) }
+                }
+            }
+            accountWords = words
         }
     }
 
@@ -49,23 +68,25 @@ struct PasswordFacts: Sendable, Equatable {
                              pinWeakness: nil)
     }
 
-    /// Evaluates many entries on every core; nil for entries with no password.
-    static func evaluateConcurrently(_ entries: [Entry], breaches: BreachCorpus) throws -> [PasswordFacts?] {
-        let results = UnsafeMutableBufferPointer<PasswordFacts?>.allocate(capacity: entries.count)
+}
+
+/// Work spread over every core.
+enum Concurrently {
+    /// `transform` applied to every element, in order, in chunks across the
+    /// cores; the first error thrown is rethrown.
+    static func map<T: Sendable, R>(_ items: [T], chunk: Int = 64, _ transform: @Sendable (T) throws -> R) throws -> [R] {
+        let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
         results.initialize(repeating: nil)
         defer { results.deinitialize(); results.deallocate() }
         let failure = FirstFailure()
-        let chunk = 64
-        let chunks = (entries.count + chunk - 1) / chunk
         nonisolated(unsafe) let shared = results  // each chunk writes its own slots
-        DispatchQueue.concurrentPerform(iterations: chunks) { index in
-            for i in index * chunk..<min(entries.count, (index + 1) * chunk) {
-                guard let inputs = Inputs(entries[i]) else { continue }
-                do { shared[i] = try evaluate(inputs, breaches: breaches) } catch { failure.record(error) }
+        DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { index in
+            for i in index * chunk..<min(items.count, (index + 1) * chunk) {
+                do { shared[i] = try transform(items[i]) } catch { failure.record(error) }
             }
         }
         if let error = failure.error { throw error }
-        return Array(results)
+        return results.map { $0! }
     }
 }
 

@@ -13,13 +13,27 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     public let warnings: [Warning]
     public let hidden: Bool
     public let hiddenUntil: Date?
+    /// The title as the ranking compares it, computed once.
+    let titleKey: String
+
+    public init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
+                hidden: Bool, hiddenUntil: Date?, titleKey: String? = nil) {
+        self.entry = entry
+        self.username = username
+        self.category = category
+        self.severity = severity
+        self.warnings = warnings
+        self.hidden = hidden
+        self.hiddenUntil = hiddenUntil
+        self.titleKey = titleKey ?? entry.title.lowercased()
+    }
 
     public var priority: Priority { severity >= .high ? .high : .other }
     public var kinds: [WarningKind] { warnings.map(\.kind) }
 
     /// The other accounts of a reuse group, when the password is reused.
     public var group: [AccountRef] {
-        for case .reused(let others) in warnings { return others }
+        for case .reused(let group) in warnings { return group.others }
         return []
     }
 
@@ -40,8 +54,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         let ca = a.breachCount ?? -1, cb = b.breachCount ?? -1
         if ca != cb { return ca > cb }
         if a.warnings.count != b.warnings.count { return a.warnings.count > b.warnings.count }
-        let ta = a.entry.title.lowercased(), tb = b.entry.title.lowercased()
-        if ta != tb { return ta < tb }
+        if a.titleKey != b.titleKey { return a.titleKey < b.titleKey }
         return a.id < b.id
     }
 }

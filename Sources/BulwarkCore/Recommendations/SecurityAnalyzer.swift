@@ -17,6 +17,7 @@ public final class SecurityAnalyzer {
     private let clock: @Sendable () -> Date
 
     private var entries: [String: Entry] = [:]
+    private var profiles: [String: AccountProfile] = [:]
     private var facts: [String: PasswordFacts] = [:]
     private var groups: [ReuseKey: Set<String>] = [:]
 
@@ -35,27 +36,55 @@ public final class SecurityAnalyzer {
 
     // MARK: Changes
 
+    /// Seconds spent in each phase of the last `load`, for `make bench`.
+    public struct LoadPhases: Sendable {
+        /// Per account, on every core: site, backend, SHA-1, breach lookup, zxcvbn.
+        public var passwords = 0.0
+        /// Building the maps and the reuse index.
+        public var indexing = 0.0
+    }
+    public private(set) var lastLoad = LoadPhases()
+
     /// Analyses a whole vault, spreading the per-password work over the cores.
     public func load(_ all: [Entry]) throws {
+        var phases = LoadPhases()
+        var start = DispatchTime.now().uptimeNanoseconds
+        func lap() -> Double {
+            let now = DispatchTime.now().uptimeNanoseconds
+            defer { start = now }
+            return Double(now - start) / 1e9
+        }
         entries = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         facts = [:]
         groups = [:]
         let list = Array(entries.values)
-        let computed = try PasswordFacts.evaluateConcurrently(list, breaches: breaches)
-        evaluations += computed.count { $0 != nil }
-        for (entry, fact) in zip(list, computed) {
+        let sharing = sharing, services = services, breaches = breaches
+        let computed = try Concurrently.map(list) { entry in
+            let profile = AccountProfile(entry, sharing: sharing, services: services)
+            return (profile, try PasswordFacts.Inputs(entry, profile).map { try PasswordFacts.evaluate($0, breaches: breaches) })
+        }
+        phases.passwords = lap()
+        profiles.reserveCapacity(list.count)
+        facts.reserveCapacity(list.count)
+        for (entry, (profile, fact)) in zip(list, computed) {
+            profiles[entry.id] = profile
             guard let fact else { continue }
+            evaluations += 1
             facts[entry.id] = fact
             groups[fact.reuseKey, default: []].insert(entry.id)
         }
+        phases.indexing = lap()
+        lastLoad = phases
     }
 
     /// Adds or replaces one entry: only it is re-evaluated, and only if its
     /// password or what the strength depends on changed.
     public func update(_ entry: Entry) throws {
-        let previous = facts[entry.id]
         entries[entry.id] = entry
-        let inputs = PasswordFacts.Inputs(entry)
+        let profile = AccountProfile(entry, sharing: sharing, services: services)
+        profiles[entry.id] = profile
+        let previous = facts[entry.id]
+        let inputs = PasswordFacts.Inputs(entry, profile)
         if let previous, previous.inputs == inputs { return }
         if let previous { detach(entry.id, from: previous.reuseKey) }
         facts[entry.id] = nil
@@ -68,6 +97,7 @@ public final class SecurityAnalyzer {
 
     public func remove(id: String) {
         entries[id] = nil
+        profiles[id] = nil
         if let previous = facts.removeValue(forKey: id) { detach(id, from: previous.reuseKey) }
     }
 
@@ -80,9 +110,14 @@ public final class SecurityAnalyzer {
 
     public func report() -> RecommendationsReport {
         let now = clock()
+        var reuse: [ReuseKey: ReusedPassword] = [:]
+        for (key, members) in groups where members.count > 1 {
+            if let group = reusedPassword(members) { reuse[key] = group }
+        }
         var visible: [Recommendation] = [], hidden: [Recommendation] = []
         for entry in entries.values {
-            guard let recommendation = recommendation(for: entry, now: now) else { continue }
+            let group = facts[entry.id].flatMap { reuse[$0.reuseKey] }
+            guard let recommendation = recommendation(for: entry, reuse: group, now: now) else { continue }
             if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
         }
         visible.sort(by: Recommendation.ranksBefore)
@@ -92,57 +127,59 @@ public final class SecurityAnalyzer {
 
     /// The recommendation for one entry, or nil when nothing is wrong.
     public func recommendation(forEntry id: String) -> Recommendation? {
-        entries[id].flatMap { recommendation(for: $0, now: clock()) }
+        guard let entry = entries[id] else { return nil }
+        let group = facts[id].flatMap { groups[$0.reuseKey] }.flatMap(reusedPassword)
+        return recommendation(for: entry, reuse: group, now: clock())
     }
 
-    private func recommendation(for entry: Entry, now: Date) -> Recommendation? {
+    /// One password's accounts, when they span at least two backends (the
+    /// same site, or sites of one shared-credentials group, are one
+    /// account, not reuse). Then every member has another backend in it.
+    private struct ReusedPassword {
+        let members: [AccountRef]
+        let sensitive: Bool
+    }
+
+    private func reusedPassword(_ ids: Set<String>) -> ReusedPassword? {
+        guard ids.count > 1 else { return nil }
+        let members = ids.compactMap { id in profiles[id].map { (id, $0) } }
+        guard let first = members.first?.1.backend, members.contains(where: { $0.1.backend != first }) else { return nil }
+        let sorted = members.sorted { ($0.1.titleKey, $0.0) < ($1.1.titleKey, $1.0) }
+        return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.isSensitive })
+    }
+
+    private func recommendation(for entry: Entry, reuse: ReusedPassword?, now: Date) -> Recommendation? {
+        guard let profile = profiles[entry.id] else { return nil }
         var warnings: [Warning] = []
         var sensitiveGroup = false
         if let fact = facts[entry.id] {
             if let hit = fact.breach { warnings.append(.breached(count: hit.count, corpus: hit.corpus)) }
-            let others = reuseGroup(of: entry, key: fact.reuseKey)
-            if !others.isEmpty {
-                warnings.append(.reused(with: others.map { AccountRef(id: $0.id, title: $0.title, site: $0.site) }))
-                sensitiveGroup = others.contains { $0.category.isSensitive }
+            if let reuse {
+                warnings.append(.reused(ReuseGroup(members: reuse.members, owner: entry.id)))
+                sensitiveGroup = reuse.sensitive
             }
             if let weak = fact.weakness(below: settings.weakBelowBits) { warnings.append(weak) }
         }
-        if let url = entry.urls.first(where: Self.isInsecure) { warnings.append(.insecureURL(url)) }
+        if let url = profile.insecureURL { warnings.append(.insecureURL(url)) }
         if entry.password != nil {
             let days = Int(now.timeIntervalSince(entry.passwordChanged) / 86_400)
             if days > settings.oldAfterDays { warnings.append(.old(changed: entry.passwordChanged, days: days)) }
-            if entry.totpURI == nil, let host = entry.urls.first.map(Domain.normalize),
-               let method = services?.twoFactorMethod(for: host), method == "totp" {
+            if entry.totpURI == nil, let method = profile.twoFactorMethod, method == "totp" {
                 warnings.append(.noTwoFactor(method: method))
             }
         }
-        guard let severity = SeverityRules.severity(of: warnings, sensitiveAccount: entry.category.isSensitive,
+        guard let severity = SeverityRules.severity(of: warnings, sensitiveAccount: profile.isSensitive,
                                                     sensitiveGroup: sensitiveGroup) else { return nil }
         let isHidden = entry.hiddenFromRecommendations && (entry.hiddenUntil.map { $0 > now } ?? true)
-        return Recommendation(entry: AccountRef(id: entry.id, title: entry.title, site: entry.site), username: entry.username,
-                              category: entry.category, severity: severity, warnings: warnings.sorted { $0.kind < $1.kind },
-                              hidden: isHidden, hiddenUntil: isHidden ? entry.hiddenUntil : nil)
-    }
-
-    /// The other accounts with the same password, when at least one of them
-    /// is on another backend (same site or a shared-credentials group is
-    /// one account, not reuse). Ordered by title.
-    private func reuseGroup(of entry: Entry, key: ReuseKey) -> [Entry] {
-        guard let members = groups[key], members.count > 1 else { return [] }
-        let mine = backend(of: entry)
-        let others = members.filter { $0 != entry.id }.compactMap { entries[$0] }
-        guard others.contains(where: { backend(of: $0) != mine }) else { return [] }
-        return others.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
-    }
-
-    private func backend(of entry: Entry) -> String {
-        entry.urls.first.map { sharing.backend(of: $0) } ?? "untitled-site:" + entry.title.lowercased()
+        return Recommendation(entry: profile.ref, username: entry.username, category: entry.category, severity: severity,
+                              warnings: warnings.sorted { $0.kind < $1.kind }, hidden: isHidden,
+                              hiddenUntil: isHidden ? entry.hiddenUntil : nil, titleKey: profile.titleKey)
     }
 
     static func isInsecure(_ url: String) -> Bool {
-        let lower = url.trimmingCharacters(in: .whitespaces).lowercased()
-        guard lower.hasPrefix("http://") else { return false }
-        let host = Domain.normalize(lower)
+        let start = url.utf8.drop { $0 == 0x20 || $0 == 0x09 }
+        guard start.count > 7, start.prefix(7).map({ $0 | 0x20 }).elementsEqual("http://".utf8) else { return false }
+        let host = Domain.normalize(url)
         return !(host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "[::1]")
     }
 }

@@ -19,13 +19,32 @@ public struct AccountRef: Sendable, Equatable, Hashable {
     public let site: String
 }
 
+/// The accounts that share one password, as one account sees them. The
+/// member list is shared by every account of the group (copy-on-write), so
+/// a password reused on 5,000 accounts costs one list, not 5,000.
+public struct ReuseGroup: Sendable, Equatable {
+    /// Every account with the password, ordered by title.
+    public let members: [AccountRef]
+    /// The account this warning belongs to.
+    public let owner: String
+
+    public init(members: [AccountRef], owner: String) {
+        self.members = members
+        self.owner = owner
+    }
+
+    /// The other accounts, ordered by title.
+    public var others: [AccountRef] { members.filter { $0.id != owner } }
+    public var otherCount: Int { members.count - 1 }
+}
+
 /// One thing wrong with an account's sign-in, with what a person needs to
 /// understand it. No case carries the password or any part of it.
 public enum Warning: Sendable, Equatable {
     /// Seen `count` times in a breach corpus (0: on a list of common passwords).
     case breached(count: Int, corpus: String)
     /// The same password on accounts of other sites.
-    case reused(with: [AccountRef])
+    case reused(ReuseGroup)
     /// Estimated bits (nil for a PIN) and what makes it guessable.
     case weak(bits: Double?, pattern: String, why: String)
     case insecureURL(String)
@@ -51,9 +70,9 @@ public enum Warning: Sendable, Equatable {
             "This password is on a list of the most common passwords, which attackers try first."
         case .breached(let count, _):
             "This password has appeared in a data breach \(Self.grouped(count)) \(count == 1 ? "time" : "times"), so attackers try it first."
-        case .reused(let others):
-            "This password is also used for \(others.count == 1 ? "1 other account" : "\(others.count) other accounts"): "
-                + others.map(\.title).joined(separator: ", ") + ". A breach of one exposes them all."
+        case .reused(let group):
+            "This password is also used for \(group.otherCount == 1 ? "1 other account" : "\(Self.grouped(group.otherCount)) other accounts"): "
+                + Self.names(group) + ". A breach of one exposes them all."
         case .weak(_, _, let why):
             "This password is easy to guess: \(why)."
         case .insecureURL(let url):
@@ -63,6 +82,17 @@ public enum Warning: Sendable, Equatable {
         case .noTwoFactor(let method):
             "The service offers two-factor authentication (\(method)) but no verification code is set up here."
         }
+    }
+
+    /// Up to five titles, then how many more.
+    static func names(_ group: ReuseGroup) -> String {
+        var titles: [String] = []
+        for member in group.members where member.id != group.owner {
+            if titles.count == 5 { break }
+            titles.append(member.title)
+        }
+        let more = group.otherCount - titles.count
+        return titles.joined(separator: ", ") + (more > 0 ? " and \(grouped(more)) more" : "")
     }
 
     static func grouped(_ n: Int) -> String {

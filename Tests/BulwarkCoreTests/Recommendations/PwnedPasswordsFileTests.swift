@@ -36,8 +36,10 @@ struct SplitMix64: RandomNumberGenerator {
             var table: [[UInt8]: Int] = [:]
             while table.count < size { table[Self.randomDigest(&rng)] = Int.random(in: 1...5_000_000, using: &rng) }
             let lines = table.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
-            let corpus = try PwnedPasswordsFile(name: "round \(round)",
-                                                data: Self.text(lines, crlf: crlf, trailingNewline: trailingNewline))
+            let data = Self.text(lines, crlf: crlf, trailingNewline: trailingNewline)
+            // Odd rounds read the file whole and bisect the index; even ones search the bytes.
+            let corpus = try PwnedPasswordsFile(name: "round \(round)", data: data,
+                                                wholeReadLimit: round % 2 == 1 ? PwnedPasswordsFile.wholeReadLimit : 0)
             for (digest, count) in lines { #expect(try corpus.count(ofSHA1: digest) == count, "round \(round)") }
             var absent = (0..<50).map { _ in Self.randomDigest(&rng) }.filter { table[$0] == nil }
             absent += [[UInt8](repeating: 0, count: 20), [UInt8](repeating: 0xFF, count: 20)].filter { table[$0] == nil }
@@ -50,6 +52,35 @@ struct SplitMix64: RandomNumberGenerator {
                 }
             }
             for digest in absent { #expect(try corpus.count(ofSHA1: digest) == nil, "round \(round)") }
+        }
+    }
+
+    /// Larger files, where the first probes are interpolated: uniform
+    /// hashes, and skewed ones (clustered in a few narrow bands, or all
+    /// sharing their first 60 bits) that make interpolation guess badly.
+    @Test(arguments: ["uniform", "clustered", "shared-prefix"])
+    func interpolatedProbesStillFindEverything(distribution: String) throws {
+        var rng = SplitMix64(state: 99)
+        for round in 0..<3 {
+            var table: [[UInt8]: Int] = [:]
+            while table.count < 4000 + round * 3000 {
+                var digest = Self.randomDigest(&rng)
+                switch distribution {
+                case "clustered": digest[0] = [0x00, 0x01, 0x7F, 0xFE][Int.random(in: 0..<4, using: &rng)]
+                case "shared-prefix": for i in 0..<7 { digest[i] = 0xA5 }; digest[7] &= 0x0F
+                default: break
+                }
+                table[digest] = Int.random(in: 1...99, using: &rng)
+            }
+            let lines = table.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
+            let corpus = try PwnedPasswordsFile(name: "\(distribution) \(round)", data: Self.text(lines, crlf: round % 2 == 0, trailingNewline: round < 2),
+                                                wholeReadLimit: 0)
+            for (digest, count) in lines { #expect(try corpus.count(ofSHA1: digest) == count) }
+            for _ in 0..<2000 {
+                var digest = lines.randomElement(using: &rng)!.0
+                digest[19] ^= UInt8.random(in: 1...255, using: &rng)
+                #expect(try corpus.count(ofSHA1: digest) == table[digest])
+            }
         }
     }
 
@@ -77,9 +108,20 @@ struct SplitMix64: RandomNumberGenerator {
         } catch { Issue.record("\(error)") }
     }
 
+    @Test func aSmallFileIsCheckedWholeOnLoad() throws {
+        let bad = "0000000000000000000000000000000000000001:1\nnot a line at all, but long enough to be read as one\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF:2\n"
+        #expect(throws: PwnedPasswordsFile.FormatError(file: "small", offset: 43, reason: "expected 40 hex digits and ':'")) {
+            try PwnedPasswordsFile(name: "small", data: Data(bad.utf8))
+        }
+        let unsorted = "0000000000000000000000000000000000000001:1\nC000000000000000000000000000000000000000:1\n8000000000000000000000000000000000000000:1\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF:2\n"
+        #expect(throws: PwnedPasswordsFile.FormatError(file: "small", offset: 86, reason: "the lines are not sorted by hash")) {
+            try PwnedPasswordsFile(name: "small", data: Data(unsorted.utf8))
+        }
+    }
+
     @Test func aBadLineMidFileIsReportedWhenASearchReachesIt() throws {
         let text = "0000000000000000000000000000000000000001:1\nnot a line at all, but long enough to be read as one\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF:2\n"
-        let corpus = try PwnedPasswordsFile(name: "mid", data: Data(text.utf8))
+        let corpus = try PwnedPasswordsFile(name: "mid", data: Data(text.utf8), wholeReadLimit: 0)
         #expect(throws: PwnedPasswordsFile.FormatError(file: "mid", offset: 43, reason: "expected 40 hex digits and ':'")) {
             try corpus.count(ofSHA1: [UInt8](repeating: 0x80, count: 20))
         }

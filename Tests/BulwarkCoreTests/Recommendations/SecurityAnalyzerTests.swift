@@ -107,6 +107,16 @@ import Testing
         for id in ["s1", "s2", "s3", "p1", "p2", "p3", "p4", "k2"] { #expect(analyzer.recommendation(forEntry: id) == nil, "\(id)") }
     }
 
+    @Test func aLargeGroupNamesFiveAccountsAndCountsTheRest() throws {
+        let dir = TemporaryDirectory()
+        let entries = (1...8).map { Self.entry("g\($0)", "Site \($0)", "https://site\($0).example", password: Self.strong(0)) }
+        let recommendation = try #require(try Self.analyzer(dir, entries).recommendation(forEntry: "g1"))
+        #expect(recommendation.warnings.map(\.reason) == [
+            "This password is also used for 7 other accounts: Site 2, Site 3, Site 4, Site 5, Site 6 and 2 more. A breach of one exposes them all.",
+        ])
+        #expect(recommendation.group.map(\.id) == ["g2", "g3", "g4", "g5", "g6", "g7", "g8"])
+    }
+
     @Test func quirksSharedCredentialsAreNotReuse() throws {
         let dir = TemporaryDirectory()
         let pair = [Self.entry("a", "Amazon", "https://www.amazon.com", password: Self.strong(0)),

@@ -5,7 +5,8 @@ import Testing
 /// The README's severity table, row by row.
 @Suite struct SeverityRulesTests {
     static let breached = Warning.breached(count: 10, corpus: "c")
-    static let reused = Warning.reused(with: [AccountRef(id: "x", title: "X", site: "x.example")])
+    static let reused = Warning.reused(ReuseGroup(members: [AccountRef(id: "x", title: "X", site: "x.example"),
+                                                              AccountRef(id: "y", title: "Y", site: "y.example")], owner: "y"))
     static let weak = Warning.weak(bits: 10, pattern: "sequence", why: "w")
     static let insecure = Warning.insecureURL("http://x.example")
     static let old = Warning.old(changed: Date(timeIntervalSinceReferenceDate: 0), days: 400)

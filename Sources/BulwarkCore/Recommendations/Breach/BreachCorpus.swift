@@ -36,13 +36,17 @@ public struct BreachCorpus: Sendable {
 
     /// The largest count among the corpora that hold the password's SHA-1.
     public func lookup(sha1 digest: [UInt8]) throws -> BreachHit? {
-        var best: BreachHit?
-        for file in files {
-            if let count = try file.count(ofSHA1: digest), best.map({ count > $0.count }) ?? true {
-                best = BreachHit(count: count, corpus: file.name)
+        precondition(digest.count == 20)
+        let key = PwnedPasswordsFile.key(digest)
+        return try PwnedPasswordsFile.upperHex(digest).withUnsafeBufferPointer { target in
+            var best: BreachHit?
+            for file in files {
+                if let count = try file.count(ofUpperHex: target, key: key), best.map({ count > $0.count }) ?? true {
+                    best = BreachHit(count: count, corpus: file.name)
+                }
             }
+            return best
         }
-        return best
     }
 
     public func lookup(password: String) throws -> BreachHit? {

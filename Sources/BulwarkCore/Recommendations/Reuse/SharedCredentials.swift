@@ -43,11 +43,20 @@ public struct SharedCredentials: Sendable {
     /// What identifies an account's backend: its shared-credentials group
     /// when the host or a parent is in one, else its registrable site.
     public func backend(of host: String) -> String {
-        let host = Domain.normalize(host)
-        for candidate in Domain.selfAndParents(host) {
-            if let group = groupOf[candidate] { return "shared#\(group)" }
+        backend(ofNormalized: Domain.normalize(host))
+    }
+
+    /// The same for a host already normalized (the analysis has it).
+    func backend(ofNormalized host: String) -> String {
+        if !groupOf.isEmpty {
+            var candidate = Substring(host)
+            while candidate.contains(".") {
+                if let group = groupOf[String(candidate)] { return "shared#\(group)" }
+                guard let dot = candidate.firstIndex(of: ".") else { break }
+                candidate = candidate[candidate.index(after: dot)...]
+            }
         }
-        return Domain.site(of: host)
+        return Domain.site(ofNormalized: host)
     }
 
     public func shareCredentials(_ a: String, _ b: String) -> Bool { backend(of: a) == backend(of: b) }

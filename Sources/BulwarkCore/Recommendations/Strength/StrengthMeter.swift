@@ -40,8 +40,10 @@ public struct Strength: Sendable, Equatable {
 /// name as a user dictionary, so "alice1990" for alice is judged weak.
 public enum StrengthMeter {
     public static func measure(_ password: String, accountWords: [String] = []) -> Strength {
-        // zxcvbn reads C strings: a NUL would cut the password short.
-        let password = password.replacingOccurrences(of: "\0", with: "")
+        // zxcvbn reads C strings: a NUL would cut the password short. (No
+        // Foundation here: its string search takes locks, and this runs on
+        // every core at once.)
+        let password = password.utf8.contains(0) ? String(password.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : password
         let words = accountWords.map { $0.lowercased() }.filter { $0.count >= 3 }
         var info: UnsafeMutablePointer<ZxcMatch_t>?
         let bits = withCStringArray(words) { dictionary in ZxcvbnMatch(password, dictionary, &info) }

@@ -1,0 +1,155 @@
+import BulwarkCore
+import Foundation
+
+/// Security Recommendations figures: a 10-million-line Pwned Passwords
+/// corpus generated here (never committed), analyses of 1k, 10k and 100k
+/// entries with each phase timed, warm lookups per second, and
+/// `keepassxc-cli analyze --hibp` on the same entries and corpus when it is
+/// installed (Debian package keepassxc).
+enum AnalysisBench {
+    static let corpusLines = Int(ProcessInfo.processInfo.environment["BULWARK_BENCH_CORPUS_LINES"] ?? "") ?? 10_000_000
+
+    /// A realistic mix: most passwords strong and unique, some reused in
+    /// pairs, one habit password on 1% of the accounts, some weak, some
+    /// breached (planted in the corpus); changed in the last year or two.
+    static func entries(_ count: Int) -> (entries: [Entry], breached: [String]) {
+        var generator = try! PasswordGenerator()
+        var entries: [Entry] = [], breached: [String] = []
+        let words = ["sunflower", "mercury", "blanket", "harbour", "pickle", "rocket", "violet", "walnut"]
+        for i in 0..<count {
+            let password: String
+            switch i % 10 {
+            case 0 where i % 100 == 0: password = "Habit-Pass-2019"                   // one password on 1%
+            case 0: password = "\(words[i % words.count])\(i)"                        // weak
+            case 1: password = "Breached-\(i)-x"; breached.append(password)          // in the corpus
+            case 2, 3: password = "shared-\(i / 10)-Zq8#pL"                           // reused in pairs
+            default: password = generator.next()                                      // strong, unique
+            }
+            entries.append(Entry(id: "e\(i)", title: "Account \(i)", urls: ["https://site\(i).example/login"],
+                                 username: "user\(i)@mail.example", password: password,
+                                 created: Date(timeIntervalSinceNow: -Double(i % 700) * 86_400)))
+        }
+        return (entries, breached)
+    }
+
+    static func run(directory: URL) {
+        let sizes = (ProcessInfo.processInfo.environment["BULWARK_BENCH_SIZES"] ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
+        let samples = sizes.map { entries($0) }
+        let planted = Set(samples.flatMap(\.breached))
+        let corpusPath = directory.appendingPathComponent("pwned-\(corpusLines).txt").path
+        let start = Measure.now()
+        let size = writeCorpus(to: corpusPath, lines: corpusLines, planted: planted)
+        print("corpus: \(corpusLines) lines, \(size / 1_000_000) MB, generated in \(Measure.format(seconds(since: start)))")
+        let corpus = try! BreachCorpus.load(paths: [corpusPath])
+
+        lookups(corpus, planted: Array(planted))
+        for (count, sample) in zip(sizes, samples) {
+            analyse(count, sample.entries, corpus: corpus, expectBreached: sample.breached.count)
+        }
+        KeePassXCComparison.run(samples: Array(zip(sizes, samples.map(\.entries))), corpusPath: corpusPath, directory: directory, corpus: corpus)
+    }
+
+    static func seconds(since start: UInt64) -> Double { Double(Measure.now() - start) / 1e9 }
+
+    static func analyse(_ count: Int, _ entries: [Entry], corpus: BreachCorpus, expectBreached: Int) {
+        var start = Measure.now()
+        var hits = 0
+        for entry in entries where try! corpus.lookup(password: entry.password!) != nil { hits += 1 }
+        let breach = seconds(since: start)
+        start = Measure.now()
+        for entry in entries { _ = StrengthMeter.measure(entry.password!, accountWords: [entry.username]) }
+        let strength = seconds(since: start)
+        start = Measure.now()
+        let cpuBefore = Measure.cpuSeconds()
+        let analyzer = SecurityAnalyzer(breaches: corpus)
+        try! analyzer.load(entries)
+        let loaded = seconds(since: start)
+        let loadCPU = Measure.cpuSeconds() - cpuBefore
+        start = Measure.now()
+        let report = analyzer.report()
+        let reporting = seconds(since: start)
+        precondition(hits >= expectBreached && report.count(.breached) >= expectBreached, "planted breaches not found")
+        var edited = entries[entries.count / 2]
+        edited.changePassword(to: "shared-0-Zq8#pL", reason: "bench")
+        start = Measure.now()
+        try! analyzer.update(edited)
+        _ = analyzer.report()
+        let incremental = seconds(since: start)
+        print("analyse \(count) entries: total \(Measure.format(loaded + reporting)) (2 cores)"
+              + (count == 100_000 ? "  target < 2 s" : ""))
+        print("    one core: SHA-1 + breach lookups \(Measure.format(breach)), zxcvbn \(Measure.format(strength))")
+        let phases = analyzer.lastLoad
+        print("    analyzer on 2 cores: per account (site, SHA-1, lookups, zxcvbn) \(Measure.format(phases.passwords)),"
+              + " indexing \(Measure.format(phases.indexing)), reuse + severity + ranking \(Measure.format(reporting));"
+              + " load used \(Measure.format(loadCPU)) of CPU")
+        print("    one edit re-analysed and re-ranked: \(Measure.format(incremental)); \(report.recommendations.count) recommendations")
+    }
+
+    static func lookups(_ corpus: BreachCorpus, planted: [String]) {
+        var rng = SystemRandomNumberGenerator()
+        let present = planted.prefix(100_000).map { Digest.sha1(Array($0.utf8)) }
+        let absent = (0..<100_000).map { _ in (0..<20).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        let probes = (present + absent).shuffled()
+        for (label, searched) in [("built-in list only", BreachCorpus(files: [corpus.files[0]])),
+                                  ("10M-line file only", BreachCorpus(files: Array(corpus.files.dropFirst()))),
+                                  ("both, as the analysis searches", corpus)] {
+            for digest in probes { _ = try! searched.lookup(sha1: digest) }  // warm the pages
+            let start = Measure.now()
+            var found = 0
+            for digest in probes where try! searched.lookup(sha1: digest) != nil { found += 1 }
+            let each = seconds(since: start) / Double(probes.count)
+            print("warm lookup, \(label) (\(probes.count) probes, half present): \(Measure.format(each)) each,"
+                  + " \(Int(1 / each)) lookups/s  target < 5 µs")
+        }
+    }
+
+    /// Random SHA-1s, sorted, with the planted passwords' SHA-1s among
+    /// them, written in HIBP's format (CRLF). Sorting 64-bit prefixes keeps
+    /// it to a few seconds; the rest of each hash is random.
+    static func writeCorpus(to path: String, lines: Int, planted: Set<String>) -> Int {
+        var rng = SystemRandomNumberGenerator()
+        var plantedByPrefix: [UInt64: [UInt8]] = [:]
+        for password in planted {
+            let digest = Digest.sha1(Array(password.utf8))
+            plantedByPrefix[digest.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }] = digest
+        }
+        var prefixes = [UInt64](repeating: 0, count: lines - plantedByPrefix.count)
+        for i in prefixes.indices { prefixes[i] = rng.next() }
+        prefixes += plantedByPrefix.keys
+        prefixes.sort()
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = FileHandle(forWritingAtPath: path)!
+        defer { try? handle.close() }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var buffer = [UInt8](repeating: 0, count: 1 << 22)
+        var used = 0, written = 0
+        func flush() {
+            handle.write(Data(buffer[0..<used]))
+            written += used
+            used = 0
+        }
+        func put(_ value: UInt64, nibbles: Int) {
+            for n in stride(from: nibbles - 1, through: 0, by: -1) {
+                buffer[used] = hex[Int((value >> (4 * UInt64(n))) & 15)]
+                used += 1
+            }
+        }
+        for prefix in prefixes {
+            if used > buffer.count - 64 { flush() }
+            if let digest = plantedByPrefix[prefix] {
+                for byte in digest { buffer[used] = hex[Int(byte >> 4)]; buffer[used + 1] = hex[Int(byte & 15)]; used += 2 }
+            } else {
+                put(prefix, nibbles: 16)
+                put(rng.next(), nibbles: 16)
+                put(rng.next(), nibbles: 8)
+            }
+            buffer[used] = 0x3A
+            used += 1
+            for digit in String(1 + Int(prefix % 5000)).utf8 { buffer[used] = digit; used += 1 }
+            buffer[used] = 0x0D; buffer[used + 1] = 0x0A
+            used += 2
+        }
+        flush()
+        return written
+    }
+}

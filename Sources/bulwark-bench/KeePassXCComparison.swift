@@ -1,0 +1,72 @@
+import BulwarkCore
+import Foundation
+
+/// Runs `keepassxc-cli analyze --hibp` on the same entries and corpus as
+/// bulwark's breach check, and reports the ratio. The entries go in through
+/// `keepassxc-cli import` of a KeePass 2 XML file, with a key file and no
+/// password so nothing prompts.
+enum KeePassXCComparison {
+    static let cli = "/usr/bin/keepassxc-cli"
+
+    static func run(samples: [(Int, [Entry])], corpusPath: String, directory: URL, corpus: BreachCorpus) {
+        guard FileManager.default.isExecutableFile(atPath: cli) else {
+            print("keepassxc-cli: not installed (apt-get install keepassxc); comparison skipped")
+            return
+        }
+        let key = directory.appendingPathComponent("kpx.key")
+        try! Data((0..<64).map { _ in UInt8.random(in: 0...255) }).write(to: key)
+        for (count, entries) in samples where count <= 10_000 {
+            let xml = directory.appendingPathComponent("kpx-\(count).xml")
+            let database = directory.appendingPathComponent("kpx-\(count).kdbx")
+            try? FileManager.default.removeItem(at: database)
+            try! Data(keepassXML(entries).utf8).write(to: xml)
+            guard run([cli, "import", "-q", "--set-key-file", key.path, xml.path, database.path]) != nil else {
+                print("keepassxc-cli import failed; comparison skipped")
+                return
+            }
+            let start = Measure.now()
+            guard let output = run([cli, "analyze", "-q", "--no-password", "-k", key.path, "--hibp", corpusPath, database.path]) else {
+                print("keepassxc-cli analyze failed; comparison skipped")
+                return
+            }
+            let theirs = AnalysisBench.seconds(since: start)
+            let flagged = output.split(separator: "\n").count { $0.contains("been seen") || $0.contains("pwned") || $0.contains("Password for") }
+            let ourStart = Measure.now()
+            var ours = 0
+            for entry in entries where try! corpus.lookup(password: entry.password!) != nil { ours += 1 }
+            let mine = AnalysisBench.seconds(since: ourStart)
+            print("breach check, \(count) entries: keepassxc-cli \(Measure.format(theirs)) (\(flagged) flagged),"
+                  + " bulwark \(Measure.format(mine)) (\(ours) found): \(Int(theirs / mine))x faster  target ≥ 50x")
+        }
+    }
+
+    /// Runs a command; its standard output, or nil when it fails.
+    static func run(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    static func keepassXML(_ entries: [Entry]) -> String {
+        func escape(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        func uuid() -> String { Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
+        func field(_ key: String, _ value: String) -> String { "<String><Key>\(key)</Key><Value>\(escape(value))</Value></String>" }
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile><Meta><Generator>bulwark-bench</Generator></Meta><Root>"
+        xml += "<Group><UUID>\(uuid())</UUID><Name>Root</Name>\n"
+        for e in entries {
+            xml += "<Entry><UUID>\(uuid())</UUID>" + field("Title", e.title) + field("UserName", e.username)
+                + field("Password", e.password ?? "") + field("URL", e.urls.first ?? "") + "</Entry>\n"
+        }
+        return xml + "</Group></Root></KeePassFile>\n"
+    }
+}
