@@ -26,7 +26,7 @@ let package = Package(
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn"]),
         // The modification protocol, flow engine and mock service adapters.
-        .target(name: "BulwarkUpgrades", dependencies: ["BulwarkCore"]),
+        .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.
         .target(name: "BulwarkTUI", dependencies: ["BulwarkCore", "BulwarkUpgrades"]),
         // The ncurses backend and the run loop.
@@ -37,6 +37,7 @@ let package = Package(
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkTUI"]),
 
         .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus"]),
+        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "EndToEndTests", dependencies: []),

@@ -32,6 +32,24 @@ public struct SignInWithAppleLink: Sendable, Equatable, Codable {
     }
 }
 
+/// An upgrade written to the vault before the service commits it, so that
+/// a crash at any moment leaves the vault holding the credential the
+/// service accepts: on the next start the change is settled or dropped
+/// after asking the service (see BulwarkUpgrades' reconciler).
+public struct PendingChange: Sendable, Equatable {
+    public enum Kind: String, Sendable { case strongPassword = "strong-password", signInWithApple = "sign-in-with-apple" }
+    public var kind: Kind
+    /// The proposed password (strong-password upgrades only).
+    public var newPassword: String?
+    public var startedAt: Date
+
+    public init(kind: Kind, newPassword: String?, startedAt: Date) {
+        self.kind = kind
+        self.newPassword = newPassword
+        self.startedAt = startedAt
+    }
+}
+
 /// A vault entry: an account and everything bulwark knows about it.
 public struct Entry: Sendable, Equatable, Identifiable {
     public var id: String
@@ -53,6 +71,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var hiddenFromRecommendations: Bool
     public var hiddenUntil: Date?
     public var signInWithApple: SignInWithAppleLink?
+    /// An upgrade staged and not yet settled.
+    public var pendingChange: PendingChange?
 
     public init(id: String = UUID().uuidString.lowercased(), title: String, urls: [String] = [], username: String = "",
                 password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],

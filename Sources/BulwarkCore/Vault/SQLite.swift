@@ -1,13 +1,14 @@
 import CSQLite
 import Foundation
 
-/// A thin wrapper over sqlite3: statements with positional binds, rows as
+/// A thin wrapper over sqlite3 (public for the mock service backends, which
+/// keep their own files and may not import sqlite themselves): statements with positional binds, rows as
 /// values, and every failure as an error (never a crash on a damaged file).
-final class SQLiteDatabase {
-    struct Failure: Error, CustomStringConvertible {
-        let code: Int32
-        let message: String
-        var description: String { message }
+public final class SQLiteDatabase {
+    public struct Failure: Error, CustomStringConvertible {
+        public let code: Int32
+        public let message: String
+        public var description: String { message }
         /// Whether the file itself is at fault. Only failures of the
         /// surroundings (permissions, locks, I/O, a full disk) are not; a
         /// corrupt page, "not a database" or an unsupported format are.
@@ -18,7 +19,7 @@ final class SQLiteDatabase {
         }
     }
 
-    enum Value: Equatable {
+    public enum Value: Equatable, Sendable {
         case null, integer(Int64), real(Double), text(String), blob([UInt8])
     }
 
@@ -27,7 +28,7 @@ final class SQLiteDatabase {
     /// `SQLITE_TRANSIENT` does not import: it is the destructor value -1.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(path: String, create: Bool) throws {
+    public init(path: String, create: Bool) throws {
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK else {
@@ -43,13 +44,13 @@ final class SQLiteDatabase {
 
     deinit { close() }
 
-    func close() {
+    public func close() {
         guard let handle else { return }
         sqlite3_close_v2(handle)
         self.handle = nil
     }
 
-    func execute(_ sql: String) throws {
+    public func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &error)
         if code != SQLITE_OK {
@@ -61,7 +62,7 @@ final class SQLiteDatabase {
 
     /// Runs a statement, returning every row.
     @discardableResult
-    func query(_ sql: String, _ bindings: [Value] = []) throws -> [[Value]] {
+    public func query(_ sql: String, _ bindings: [Value] = []) throws -> [[Value]] {
         var rows: [[Value]] = []
         try each(sql, bindings) { rows.append($0) }
         return rows
@@ -110,7 +111,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction: all of it lands, or none of it.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -128,7 +129,7 @@ final class SQLiteDatabase {
 }
 
 extension SQLiteDatabase.Value {
-    var blob: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
-    var text: String? { if case .text(let t) = self { return t }; return nil }
-    var integer: Int64? { if case .integer(let i) = self { return i }; return nil }
+    public var blob: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
+    public var text: String? { if case .text(let t) = self { return t }; return nil }
+    public var integer: Int64? { if case .integer(let i) = self { return i }; return nil }
 }

@@ -248,7 +248,7 @@ public final class Vault {
         guard v.count == fields.count,
               let urls = FieldCoding.decode(field(.urls)), let tags = FieldCoding.decode(field(.tags)),
               let historyParts = FieldCoding.decode(field(.history)), historyParts.count % 3 == 0,
-              let details = FieldCoding.decode(field(.details)), details.count == 11,
+              let details = FieldCoding.decode(field(.details)), details.count == 11 || details.count == 14,
               case .some(let password) = FieldCoding.decodeOptional(field(.password)),
               case .some(let totp) = FieldCoding.decodeOptional(field(.totp)),
               let category = AccountCategory(rawValue: details[0]),
@@ -272,6 +272,10 @@ public final class Vault {
             guard let state = SignInWithAppleLink.CredentialState(rawValue: details[10]) else { return nil }
             entry.signInWithApple = SignInWithAppleLink(user: details[7], email: details[8], isPrivateRelay: details[9] == "1", state: state)
         }
+        if details.count == 14, !details[11].isEmpty {
+            guard let kind = PendingChange.Kind(rawValue: details[11]), let started = FieldCoding.date(details[13]) else { return nil }
+            entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? details[12] : nil, startedAt: started)
+        }
         return entry
     }
 
@@ -282,6 +286,7 @@ public final class Vault {
                        FieldCoding.date(e.passwordChanged), e.hiddenFromRecommendations ? "1" : "0",
                        e.hiddenUntil.map(FieldCoding.date) ?? "", link?.user ?? "", link?.email ?? "",
                        link?.isPrivateRelay == true ? "1" : "0", link?.state.rawValue ?? ""]
+            + (e.pendingChange.map { [$0.kind.rawValue, $0.newPassword ?? "", FieldCoding.date($0.startedAt)] } ?? [])
         return [
             Array(e.title.utf8), Array(e.username.utf8), FieldCoding.encodeOptional(e.password),
             FieldCoding.encode(e.urls), Array(e.notes.utf8), FieldCoding.encodeOptional(e.totpURI),

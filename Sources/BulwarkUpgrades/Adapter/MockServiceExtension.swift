@@ -1,0 +1,176 @@
+import BulwarkCore
+import Foundation
+
+/// The extension of one mock service: it speaks the modification protocol
+/// to the host and its backend's API behind it, as a real adapter would
+/// speak to a service's HTTP API.
+public final class MockServiceExtension: AccountModificationExtension {
+    public let manifest: ServiceManifest
+    private let backend: MockBackend
+    private let sleep: @Sendable (Int) -> Void
+
+    // One request's state.
+    private enum Goal { case password(String), signInWithApple }
+    private var user = ""
+    private var password: String?
+    private var session: String?
+    private var goal: Goal = .signInWithApple
+    private var challenge: MockBackend.Challenge?
+    private var expected: (state: String, nonce: String)?
+
+    init(manifest: ServiceManifest, backend: MockBackend, sleep: @escaping @Sendable (Int) -> Void) {
+        self.manifest = manifest
+        self.backend = backend
+        self.sleep = sleep
+    }
+
+    private func begin(_ credential: ExistingCredential?, _ userInfo: [String: String]?, _ goal: Goal) {
+        user = credential?.user ?? userInfo?["user"] ?? ""
+        password = credential?.password
+        session = userInfo?["session"]
+        self.goal = goal
+        challenge = nil
+        expected = nil
+    }
+
+    private func network() { sleep(manifest.behaviour.latencyMs) }
+
+    // MARK: Non-interactive entries
+
+    public func changePasswordWithoutUserInteraction(for credential: ExistingCredential?, newPassword: String, service: ServiceIdentifier,
+                                                     userInfo: [String: String]?, context: ModificationContext) {
+        begin(credential, userInfo, .password(newPassword))
+        authorise(context, stepUpPassed: false)
+    }
+
+    public func convertToSignInWithAppleWithoutUserInteraction(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                               userInfo: [String: String]?, context: ModificationContext) {
+        begin(credential, userInfo, .signInWithApple)
+        authorise(context, stepUpPassed: false)
+    }
+
+    private func authorise(_ context: ModificationContext, stepUpPassed: Bool) {
+        network()
+        do {
+            switch try backend.authorize(user: user, password: password, sessionToken: session, stepUpPassed: stepUpPassed) {
+            case .refused(let reason): context.cancelRequest(withError: .failed(reason: reason))
+            case .stepUpRequired: context.cancelRequest(withError: .userInteractionRequired)
+            case .authorized: proceed(context)
+            }
+        } catch {
+            context.cancelRequest(withError: .failed(reason: nil))
+        }
+    }
+
+    /// Authorised: commit the password, or ask the host for Sign in with Apple.
+    private func proceed(_ context: ModificationContext) {
+        switch goal {
+        case .password(let proposed):
+            do {
+                var final = proposed
+                if let own = try backend.substitutePassword() {
+                    final = own
+                    try context.stageUpdatedCredential(ExistingCredential(user: user, password: own))
+                }
+                let committed = try backend.commitPassword(user: user, newPassword: final)
+                context.completeChangePasswordRequest(updatedCredential: ExistingCredential(user: user, password: committed))
+            } catch let refusal as MockBackend.Refusal {
+                context.cancelRequest(withError: .failed(reason: refusal.reason))
+            } catch {
+                context.cancelRequest(withError: .failed(reason: nil))
+            }
+        case .signInWithApple:
+            let state = SecureRandom.bytes(16).hex, nonce = SecureRandom.bytes(16).hex
+            expected = (state, nonce)
+            context.requestSignInWithAppleAuthorization(state: state, nonce: nonce)
+        }
+    }
+
+    // MARK: Step-up
+
+    public func prepareInterfaceToChangePassword(for credential: ExistingCredential?, newPassword: String, service: ServiceIdentifier,
+                                                 userInfo: [String: String]?) -> StepUpScreen {
+        begin(credential, userInfo, .password(newPassword))
+        return startChallenge(fresh: false, message: nil)
+    }
+
+    public func prepareInterfaceToConvertToSignInWithApple(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                           userInfo: [String: String]?) -> StepUpScreen {
+        begin(credential, userInfo, .signInWithApple)
+        return startChallenge(fresh: false, message: nil)
+    }
+
+    private func startChallenge(fresh: Bool, message: String?) -> StepUpScreen {
+        network()
+        challenge = try? backend.challenge(user: user, fresh: fresh)
+        return screen(message: message)
+    }
+
+    private func screen(message: String?) -> StepUpScreen {
+        let method = challenge?.method ?? (manifest.twoFactor == .sms ? .sms : .totp)
+        let prompt = method == .sms
+            ? "\(manifest.name) sent a code to your phone\(challenge?.phoneHint.map { " (\($0))" } ?? ""). Enter it to continue."
+            : "Enter the 6-digit code from your authenticator for \(manifest.name)."
+        return StepUpScreen(serviceName: manifest.name, method: method, prompt: prompt, attemptsLeft: challenge?.attemptsLeft ?? 0,
+                            expiresAt: challenge?.expiresAt ?? Date(), message: message, canResend: true,
+                            domain: manifest.primaryDomain)
+    }
+
+    public func submitStepUpCode(_ code: String, context: ModificationContext) -> StepUpScreen? {
+        guard let current = challenge else {
+            context.cancelRequest(withError: .failed(reason: nil))
+            return nil
+        }
+        network()
+        let result = (try? backend.verify(challenge: current.id, code: code)) ?? .expired
+        switch result {
+        case .passed:
+            authorise(context, stepUpPassed: true)
+            return nil
+        case .wrong(let left):
+            challenge = MockBackend.Challenge(id: current.id, method: current.method, attemptsLeft: left, expiresAt: current.expiresAt,
+                                              phoneHint: current.phoneHint)
+            return screen(message: "That code is not right. \(left) \(left == 1 ? "attempt" : "attempts") left.")
+        case .locked:
+            context.cancelRequest(withError: .failed(reason: "Too many wrong codes. For your security, try again later."))
+            return nil
+        case .expired:
+            return screen(message: "That code has expired. Ask for a new one.")
+        }
+    }
+
+    public func resendStepUpCode() -> StepUpScreen {
+        startChallenge(fresh: true, message: manifest.twoFactor == .sms ? "A new code is on its way." : "Use the code your authenticator shows now.")
+    }
+
+    // MARK: Sign in with Apple
+
+    public func signInWithAppleFinished(_ result: Result<AppleIDCredential, ModificationError>, context: ModificationContext) {
+        switch result {
+        case .failure(.userCanceled):
+            context.cancelRequest(withError: .userCanceled)
+        case .failure:
+            context.cancelRequest(withError: .failed(reason: "Sign in with Apple could not finish because the network connection was lost."))
+        case .success(let credential):
+            guard let expected, credential.state == expected.state else {
+                context.cancelRequest(withError: .failed(reason: "The Sign in with Apple response did not belong to this request."))
+                return
+            }
+            network()
+            do {
+                try backend.linkSignInWithApple(user: user, credential: credential, nonce: expected.nonce)
+                context.completeUpgradeToSignInWithApple()
+            } catch let refusal as MockBackend.Refusal {
+                context.cancelRequest(withError: .failed(reason: refusal.reason))
+            } catch {
+                context.cancelRequest(withError: .failed(reason: nil))
+            }
+        }
+    }
+
+    public func cancelRequest(context: ModificationContext) {
+        challenge = nil
+        expected = nil
+        context.cancelRequest(withError: .userCanceled)
+    }
+}

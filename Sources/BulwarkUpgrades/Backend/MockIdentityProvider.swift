@@ -1,0 +1,183 @@
+import BulwarkCore
+import Foundation
+
+/// The mock "Sign in with Apple": team-scoped user ids, a private relay
+/// address stable per user and team, identity tokens signed with HMAC-SHA256
+/// (the backend verifies them with the provider's key), single-use
+/// authorization codes, credential states and server notifications.
+public final class MockIdentityProvider {
+    public static let issuer = "https://appleid.example"
+    public enum CredentialState: String, Sendable { case authorized, revoked, notFound = "not-found", transferred }
+    public enum Notification: String, Sendable, CaseIterable {
+        case emailDisabled = "email-disabled", emailEnabled = "email-enabled", consentRevoked = "consent-revoked", accountDelete = "account-delete"
+    }
+
+    public struct TokenClaims: Sendable, Equatable {
+        public let subject: String, audience: String, nonce: String, email: String, isPrivateEmail: Bool
+        public let issuedAt: Date, expires: Date
+    }
+
+    public enum Refusal: Error, Sendable, Equatable {
+        case badSignature, expired, wrongAudience, wrongNonce, codeReused, unknownCode
+        public var reason: String {
+            switch self {
+            case .badSignature: "the identity token's signature does not verify"
+            case .expired: "the identity token has expired"
+            case .wrongAudience: "the identity token is for another app"
+            case .wrongNonce: "the identity token's nonce does not match the request"
+            case .codeReused: "the authorization code was already used"
+            case .unknownCode: "the authorization code is unknown"
+            }
+        }
+    }
+
+    private let db: SQLiteDatabase
+    private let clock: @Sendable () -> Date
+    private let key: [UInt8]
+
+    public init(path: String, clock: @escaping @Sendable () -> Date) throws {
+        db = try SQLiteDatabase(path: path, create: true)
+        self.clock = clock
+        try db.execute("""
+            PRAGMA journal_mode=WAL;
+            CREATE TABLE IF NOT EXISTS keys(id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS users(apple_id TEXT NOT NULL, team TEXT NOT NULL, user TEXT NOT NULL, relay TEXT NOT NULL,
+                                             state TEXT NOT NULL DEFAULT 'authorized', email_enabled INTEGER NOT NULL DEFAULT 1,
+                                             named INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (apple_id, team));
+            CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL, used INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE IF NOT EXISTS notifications(id INTEGER PRIMARY KEY, team TEXT NOT NULL, user TEXT NOT NULL, kind TEXT NOT NULL);
+            """)
+        if let row = try db.query("SELECT secret FROM keys WHERE id = 1").first, let secret = row[0].blob {
+            key = secret
+        } else {
+            key = SecureRandom.bytes(32)
+            try db.query("INSERT INTO keys(id, secret) VALUES (1, ?)", [.blob(key)])
+        }
+    }
+
+    /// The team-scoped user and relay for an Apple ID, made on first use.
+    private func account(appleID: String, team: String) throws -> (user: String, relay: String, firstTime: Bool) {
+        if let row = try db.query("SELECT user, relay, named FROM users WHERE apple_id = ? AND team = ?", [.text(appleID), .text(team)]).first,
+           let user = row[0].text, let relay = row[1].text {
+            return (user, relay, row[2].integer == 0)
+        }
+        let user = "000\(Int.random(in: 100...999)).\(SecureRandom.bytes(16).hex).\(Int.random(in: 1000...9999))"
+        let relay = "\(Base32Lower.encode(SecureRandom.bytes(6)))@privaterelay.appleid.example"
+        try db.query("INSERT INTO users(apple_id, team, user, relay) VALUES (?, ?, ?, ?)", [.text(appleID), .text(team), .text(user), .text(relay)])
+        return (user, relay, true)
+    }
+
+    /// What the sheet returns when the person continues: the credential for
+    /// this app, with the shared or the relay e-mail.
+    public func authorize(appleID: String, fullName: String, team: String, audience: String, nonce: String, state: String,
+                          hideEmail: Bool) throws -> AppleIDCredential {
+        let account = try account(appleID: appleID, team: team)
+        try db.query("UPDATE users SET named = 1, state = 'authorized' WHERE apple_id = ? AND team = ?", [.text(appleID), .text(team)])
+        let email = hideEmail ? account.relay : appleID
+        let now = clock()
+        let claims = TokenClaims(subject: account.user, audience: audience, nonce: nonce, email: email, isPrivateEmail: hideEmail,
+                                 issuedAt: now, expires: now.addingTimeInterval(600))
+        let code = "c" + SecureRandom.bytes(16).hex
+        try db.query("INSERT INTO codes(code, user, audience) VALUES (?, ?, ?)", [.text(code), .text(account.user), .text(audience)])
+        return AppleIDCredential(user: account.user, email: email, isPrivateRelay: hideEmail,
+                                 fullName: account.firstTime ? fullName : nil, state: state,
+                                 identityToken: sign(claims), authorizationCode: code)
+    }
+
+    // MARK: Tokens
+
+    func sign(_ claims: TokenClaims) -> String {
+        let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let object: [String: Any] = ["iss": Self.issuer, "sub": claims.subject, "aud": claims.audience, "nonce": claims.nonce,
+                                     "email": claims.email, "is_private_email": claims.isPrivateEmail,
+                                     "iat": claims.issuedAt.timeIntervalSince1970, "exp": claims.expires.timeIntervalSince1970]
+        let payload = Base64URL.encode(Array((try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data()))
+        let signature = HMAC.authenticate(Array("\(header).\(payload)".utf8), key: key, digest: .sha256)
+        return "\(header).\(payload).\(Base64URL.encode(signature))"
+    }
+
+    /// Checks an identity token's signature, audience, nonce and expiry.
+    public func verify(token: String, audience: String, nonce: String) throws(Refusal) -> TokenClaims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
+              signature == HMAC.authenticate(Array("\(parts[0]).\(parts[1])".utf8), key: key, digest: .sha256),
+              let payload = Base64URL.decode(parts[1]),
+              let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+              let sub = object["sub"] as? String, let aud = object["aud"] as? String, let tokenNonce = object["nonce"] as? String,
+              let email = object["email"] as? String, let iat = object["iat"] as? Double, let exp = object["exp"] as? Double else {
+            throw .badSignature
+        }
+        let claims = TokenClaims(subject: sub, audience: aud, nonce: tokenNonce, email: email,
+                                 isPrivateEmail: object["is_private_email"] as? Bool ?? false,
+                                 issuedAt: Date(timeIntervalSince1970: iat), expires: Date(timeIntervalSince1970: exp))
+        guard claims.audience == audience else { throw .wrongAudience }
+        guard claims.nonce == nonce else { throw .wrongNonce }
+        guard claims.expires > clock() else { throw .expired }
+        return claims
+    }
+
+    /// Exchanges an authorization code: once only, for its own app.
+    public func redeem(code: String, audience: String) throws(Refusal) -> String {
+        guard let row = try? db.query("SELECT user, audience, used FROM codes WHERE code = ?", [.text(code)]).first,
+              let user = row[0].text, let codeAudience = row[1].text else { throw .unknownCode }
+        guard codeAudience == audience else { throw .wrongAudience }
+        guard row[2].integer == 0 else { throw .codeReused }
+        _ = try? db.query("UPDATE codes SET used = 1 WHERE code = ?", [.text(code)])
+        return user
+    }
+
+    // MARK: States and notifications
+
+    public func credentialState(user: String, team: String) throws -> CredentialState {
+        guard let row = try db.query("SELECT state FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)]).first,
+              let text = row[0].text else { return .notFound }
+        return CredentialState(rawValue: text) ?? .notFound
+    }
+
+    /// A server-to-server notification, as the person's Apple ID settings send them.
+    public func notify(_ kind: Notification, user: String, team: String) throws {
+        switch kind {
+        case .consentRevoked: try db.query("UPDATE users SET state = 'revoked' WHERE user = ? AND team = ?", [.text(user), .text(team)])
+        case .accountDelete: try db.query("DELETE FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)])
+        case .emailDisabled: try db.query("UPDATE users SET email_enabled = 0 WHERE user = ? AND team = ?", [.text(user), .text(team)])
+        case .emailEnabled: try db.query("UPDATE users SET email_enabled = 1 WHERE user = ? AND team = ?", [.text(user), .text(team)])
+        }
+        try db.query("INSERT INTO notifications(team, user, kind) VALUES (?, ?, ?)", [.text(team), .text(user), .text(kind.rawValue)])
+    }
+
+    /// Notifications not yet taken, oldest first; taking them clears them.
+    public func takeNotifications() throws -> [(team: String, user: String, kind: Notification)] {
+        let rows = try db.query("SELECT team, user, kind FROM notifications ORDER BY id")
+        try db.execute("DELETE FROM notifications")
+        return rows.compactMap { row in
+            guard let team = row[0].text, let user = row[1].text, let kind = row[2].text.flatMap(Notification.init) else { return nil }
+            return (team, user, kind)
+        }
+    }
+
+    public func isEmailEnabled(user: String, team: String) throws -> Bool {
+        try db.query("SELECT email_enabled FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)]).first?[0].integer != 0
+    }
+}
+
+/// Base64 with the URL alphabet and no padding (the JWT encoding).
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map(Array.init)
+    }
+}
+
+/// Lower-case letters and digits for relay addresses.
+enum Base32Lower {
+    static func encode(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
+        return String(bytes.map { alphabet[Int($0) % 32] })
+    }
+}

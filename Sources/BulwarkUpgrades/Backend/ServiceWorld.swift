@@ -1,0 +1,66 @@
+import BulwarkCore
+import Foundation
+
+/// The mock services' side of the world, in a directory beside the vault
+/// (`services/` next to `vault.db`): one SQLite file per service backend,
+/// the identity provider's, and the Messages inbox's. Nothing here is in
+/// the vault, as a real service's data would not be.
+public final class ServiceWorld {
+    public let directory: URL
+    public let catalog: ServiceCatalog
+    public let identityProvider: MockIdentityProvider
+    public let inbox: MessagesInbox
+    public let clock: @Sendable () -> Date
+    /// Waits a manifest's latency (tests pass one that does not wait).
+    public let sleep: @Sendable (Int) -> Void
+    private var backends: [String: MockBackend] = [:]
+
+    public static func directory(besideVault vault: URL) -> URL {
+        vault.deletingLastPathComponent().appendingPathComponent("services")
+    }
+
+    public init(directory: URL, catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
+                sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        self.directory = directory
+        self.catalog = catalog
+        self.clock = clock
+        self.sleep = sleep
+        identityProvider = try MockIdentityProvider(path: directory.appendingPathComponent("identity-provider.db").path, clock: clock)
+        inbox = try MessagesInbox(path: directory.appendingPathComponent("messages.db").path, clock: clock)
+        restrictModes()
+    }
+
+    public func backend(for manifest: ServiceManifest) throws -> MockBackend {
+        if let existing = backends[manifest.id] { return existing }
+        let backend = try MockBackend(manifest: manifest, path: directory.appendingPathComponent("\(manifest.id).db").path,
+                                      inbox: inbox, identityProvider: identityProvider, clock: clock)
+        backends[manifest.id] = backend
+        restrictModes()
+        return backend
+    }
+
+    /// A fresh extension for one request.
+    public func makeExtension(for manifest: ServiceManifest) throws -> MockServiceExtension {
+        MockServiceExtension(manifest: manifest, backend: try backend(for: manifest), sleep: sleep)
+    }
+
+    /// The entry's service, when a manifest covers its site.
+    public func backend(for entry: Entry) throws -> MockBackend? {
+        try catalog.manifest(forHost: entry.site).map(backend(for:))
+    }
+
+    /// Signs the entry's account up at its service with its current
+    /// credential (and its TOTP secret, when it holds one).
+    public func enroll(_ entry: Entry, phone: String? = "+1 555 0100 42") throws -> ServiceManifest? {
+        guard let manifest = catalog.manifest(forHost: entry.site), let password = entry.password else { return nil }
+        try backend(for: manifest).enroll(user: entry.username, password: password, totpSecret: entry.totpURI,
+                                          phone: manifest.twoFactor == .sms ? phone : nil)
+        return manifest
+    }
+
+    private func restrictModes() {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in files { chmod(directory.appendingPathComponent(name).path, 0o600) }
+    }
+}

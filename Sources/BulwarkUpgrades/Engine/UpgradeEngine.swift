@@ -1,0 +1,239 @@
+import BulwarkCore
+import Foundation
+
+/// The host side of an upgrade: an explicit state machine that generates
+/// the new password, stages it durably in the vault before the service
+/// commits, drives the extension through the protocol (step-up, the Sign in
+/// with Apple sheet, cancel), and settles or drops the staged change. One
+/// request at a time; every call returns the state to draw next.
+public final class UpgradeEngine {
+    public let vault: Vault
+    public let world: ServiceWorld
+    public let appleID: AppleIDAccount
+    public let requirements: SiteRequirements
+
+    public private(set) var state: UpgradeState?
+    public private(set) var request: UpgradeRequest?
+    public private(set) var manifest: ServiceManifest?
+    private var extensionInstance: AccountModificationExtension?
+    private var context = ModificationContext()
+    private var credential: ExistingCredential?
+    private var proposed = ""
+
+    public init(vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo, quirks: QuirksDirectory? = nil) {
+        self.vault = vault
+        self.world = world
+        self.appleID = appleID
+        requirements = SiteRequirements(quirks: quirks, services: world.catalog)
+    }
+
+    public var catalog: ServiceCatalog { world.catalog }
+
+    // MARK: Starting
+
+    /// Starts an upgrade and runs it until it ends or needs the person.
+    @discardableResult
+    public func start(_ request: UpgradeRequest) -> UpgradeState {
+        self.request = request
+        manifest = nil
+        guard var entry = vault.entries.first(where: { $0.id == request.entryID }) else { return finish(.failed(reason: "The entry no longer exists.")) }
+        if request.origin == .inApp {
+            // An app's own request: the account's password is not passed, only its session.
+            guard let found = catalog.manifest(forHost: entry.site) else { return finish(.failed(reason: "no service extension is associated with \(entry.site)")) }
+            manifest = found
+        } else {
+            switch catalog.availability(request.kind, for: entry) {
+            case .unavailable(let reason): return finish(.failed(reason: reason.prefix(1).uppercased() + reason.dropFirst() + "."))
+            case .offered(let found): manifest = found
+            }
+        }
+        guard let manifest else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+        do {
+            let ext = try world.makeExtension(for: manifest)
+            extensionInstance = ext
+            credential = request.origin == .inApp ? nil : entry.password.map { ExistingCredential(user: entry.username, password: $0) }
+            let service = ServiceIdentifier(domain: entry.site)
+            var userInfo = request.userInfo ?? [:]
+            if request.origin == .inApp { userInfo["user"] = entry.username }
+            context = makeContext()
+            switch request.kind {
+            case .strongPassword:
+                proposed = try generatePassword(for: entry.site)
+                entry.pendingChange = PendingChange(kind: .strongPassword, newPassword: proposed, startedAt: world.clock())
+                try vault.save(entry)
+                KillPoint.reach("staged")
+                state = .authorising
+                ext.changePasswordWithoutUserInteraction(for: credential, newPassword: proposed, service: service,
+                                                         userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
+            case .signInWithApple:
+                entry.pendingChange = PendingChange(kind: .signInWithApple, newPassword: nil, startedAt: world.clock())
+                try vault.save(entry)
+                KillPoint.reach("staged")
+                state = .authorising
+                ext.convertToSignInWithAppleWithoutUserInteraction(for: credential, service: service,
+                                                                   userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
+            }
+            return handleReply(service: service, userInfo: userInfo)
+        } catch {
+            dropStaged()
+            return finish(.failed(reason: "\(error)"))
+        }
+    }
+
+    private func makeContext() -> ModificationContext {
+        ModificationContext { [weak self] updated in
+            // A service that sets its own password: keep it before it commits.
+            guard let self, var entry = self.entry() else { return }
+            entry.pendingChange?.newPassword = updated.password
+            try self.vault.save(entry)
+        }
+    }
+
+    private func generatePassword(for site: String) throws -> String {
+        let text = requirements.passwordRules(for: site)?.rules ?? ""
+        var generator = try PasswordGenerator(rules: try PasswordRules.parse(text))
+        return generator.next()
+    }
+
+    private func entry() -> Entry? { request.flatMap { r in vault.entries.first { $0.id == r.entryID } } }
+
+    // MARK: The person's actions
+
+    /// A code typed, or filled from the vault or Messages.
+    @discardableResult
+    public func submitCode(_ code: String) -> UpgradeState {
+        guard case .stepUp(let screen) = state, let ext = extensionInstance else { return state ?? .cancelled }
+        state = .verifying(screen)
+        context.reset()
+        if let next = ext.submitStepUpCode(code, context: context) {
+            state = .stepUp(next)
+            return state!
+        }
+        return handleReply(service: ServiceIdentifier(domain: entry()?.site ?? ""), userInfo: request?.userInfo)
+    }
+
+    @discardableResult
+    public func resendCode() -> UpgradeState {
+        guard case .stepUp = state, let ext = extensionInstance else { return state ?? .cancelled }
+        state = .stepUp(ext.resendStepUpCode())
+        return state!
+    }
+
+    /// Share My Email or Hide My Email on the sheet.
+    @discardableResult
+    public func chooseEmail(hide: Bool) -> UpgradeState {
+        guard case .sheet(var sheet) = state else { return state ?? .cancelled }
+        sheet.hideEmail = hide
+        state = .sheet(sheet)
+        return state!
+    }
+
+    /// Continue on the sheet: the identity provider answers, the extension
+    /// exchanges the credential with its backend.
+    @discardableResult
+    public func continueWithApple() -> UpgradeState {
+        guard case .sheet(let sheet) = state, let ext = extensionInstance, let manifest,
+              case .signInWithAppleRequested(let requestState, let nonce)? = pendingSheetRequest else { return state ?? .cancelled }
+        state = .exchanging
+        let result: Result<AppleIDCredential, ModificationError>
+        if manifest.behaviour.networkLossAtSheet {
+            result = .failure(.failed(reason: nil))
+        } else {
+            do {
+                result = .success(try world.identityProvider.authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
+                                                                       audience: manifest.appID, nonce: nonce, state: requestState,
+                                                                       hideEmail: sheet.hideEmail))
+            } catch {
+                result = .failure(.failed(reason: nil))
+            }
+        }
+        lastCredential = try? result.get()
+        context.reset()
+        ext.signInWithAppleFinished(result, context: context)
+        return handleReply(service: ServiceIdentifier(domain: entry()?.site ?? ""), userInfo: request?.userInfo)
+    }
+
+    private var pendingSheetRequest: ModificationContext.Reply?
+    private var lastCredential: AppleIDCredential?
+
+    /// The host's Cancel, from any interactive state.
+    @discardableResult
+    public func cancel() -> UpgradeState {
+        guard let current = state, !current.isFinished else { return state ?? .cancelled }
+        context.reset()
+        extensionInstance?.cancelRequest(context: context)
+        dropStaged()
+        return finish(.cancelled)
+    }
+
+    // MARK: Replies
+
+    private func handleReply(service: ServiceIdentifier, userInfo: [String: String]?) -> UpgradeState {
+        guard let reply = context.reply else { return state ?? .authorising }
+        switch reply {
+        case .passwordChanged(let updated):
+            return settlePassword(updated.password)
+        case .signInWithAppleRequested:
+            pendingSheetRequest = reply
+            return presentSheet()
+        case .convertedToSignInWithApple:
+            return settleSignInWithApple()
+        case .cancelled(.userInteractionRequired):
+            guard let ext = extensionInstance, request?.kind != nil else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+            let screen = request?.kind == .strongPassword
+                ? ext.prepareInterfaceToChangePassword(for: credential, newPassword: proposed, service: service, userInfo: userInfo)
+                : ext.prepareInterfaceToConvertToSignInWithApple(for: credential, service: service, userInfo: userInfo)
+            state = .stepUp(screen)
+            return state!
+        case .cancelled(.userCanceled):
+            dropStaged()
+            return finish(.cancelled)
+        case .cancelled(.failed(let reason)):
+            dropStaged()
+            return finish(.failed(reason: reason ?? UpgradeState.defaultFailure))
+        }
+    }
+
+    private func presentSheet() -> UpgradeState {
+        // Step-up UI, if any, is dismissed first: the sheet replaces it.
+        state = .sheet(SignInWithAppleSheet(serviceName: manifest?.name ?? "", fullName: appleID.fullName,
+                                            sharedEmail: appleID.email, hideEmail: false))
+        return state!
+    }
+
+    private func settlePassword(_ password: String) -> UpgradeState {
+        guard var entry = entry(), let request, let manifest else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+        let reason = request.origin == .inApp ? "upgraded to a strong password in \(manifest.name)" : "upgraded to a strong password"
+        entry.changePassword(to: password, reason: reason, at: world.clock())
+        entry.pendingChange = nil
+        do { try vault.save(entry) } catch { return finish(.failed(reason: "The service changed the password but the vault could not save it: \(error). It is kept staged and will be settled on the next start.")) }
+        KillPoint.reach("settled")
+        return finish(.completed(UpgradeOutcome(kind: .strongPassword, entryID: entry.id, serviceName: manifest.name,
+                                                substituted: password != proposed, email: nil, isPrivateRelay: false)))
+    }
+
+    private func settleSignInWithApple() -> UpgradeState {
+        guard var entry = entry(), let manifest, let credential = lastCredential else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+        entry.changePassword(to: nil, reason: "converted to Sign in with Apple", at: world.clock())
+        entry.signInWithApple = SignInWithAppleLink(user: credential.user, email: credential.email, isPrivateRelay: credential.isPrivateRelay)
+        entry.pendingChange = nil
+        do { try vault.save(entry) } catch { return finish(.failed(reason: "Linked, but the vault could not save it: \(error). It will be settled on the next start.")) }
+        KillPoint.reach("settled")
+        return finish(.completed(UpgradeOutcome(kind: .signInWithApple, entryID: entry.id, serviceName: manifest.name, substituted: false,
+                                                email: credential.email, isPrivateRelay: credential.isPrivateRelay)))
+    }
+
+    /// A cancelled or failed upgrade leaves the vault as it was.
+    private func dropStaged() {
+        guard var entry = entry(), entry.pendingChange != nil else { return }
+        entry.pendingChange = nil
+        try? vault.save(entry)
+    }
+
+    private func finish(_ end: UpgradeState) -> UpgradeState {
+        state = end
+        extensionInstance = nil
+        pendingSheetRequest = nil
+        return end
+    }
+}

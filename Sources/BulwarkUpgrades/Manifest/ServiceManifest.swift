@@ -1,0 +1,110 @@
+import BulwarkCore
+import Foundation
+
+/// A service's manifest: what an extension's Info.plist and its app's
+/// apple-app-site-association file say, plus how the mock backend behaves.
+/// One JSON file per service in Assets/services/ or a `--services` directory.
+public struct ServiceManifest: Sendable, Equatable, Codable {
+    public enum TwoFactor: String, Sendable, Codable { case none, totp, sms }
+
+    /// How the mock backend behaves, for demos and tests.
+    public struct Behaviour: Sendable, Equatable, Codable {
+        public enum StepUp: String, Sendable, Codable { case never, always }
+        /// A failure the backend reports instead of authorising; `reason`
+        /// nil is a failure without a localized reason.
+        public struct Failure: Sendable, Equatable, Codable { public var reason: String? }
+
+        public var latencyMs: Int = 0
+        public var stepUp: StepUp = .never
+        public var failure: Failure? = nil
+        /// The Sign in with Apple sheet returns no credential (the network dropped).
+        public var networkLossAtSheet: Bool = false
+        /// The backend sets a password of its own instead of the proposed one.
+        public var substitutesPassword: Bool = false
+
+        public init() {}
+    }
+
+    public var id: String
+    public var name: String
+    /// `TEAMID.bundle.id`: the team scopes Sign in with Apple's user ids and relay addresses.
+    public var appID: String
+    /// `webcredentials:DOMAIN` or `webcredentials:*.DOMAIN`.
+    public var associatedDomains: [String]
+    public var supportsStrongPassword: Bool
+    public var supportsSignInWithApple: Bool
+    public var passwordRules: String?
+    public var changePasswordURL: String?
+    public var twoFactor: TwoFactor
+    public var behaviour: Behaviour
+
+    public var teamID: String { String(appID.split(separator: ".").first ?? "") }
+    /// The domains the manifest's app is associated with, `*.` kept.
+    public var domains: [String] {
+        associatedDomains.compactMap { $0.hasPrefix("webcredentials:") ? String($0.dropFirst("webcredentials:".count)).lowercased() : nil }
+    }
+    /// The first associated domain: where the service lives.
+    public var primaryDomain: String { domains.first.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 } ?? id }
+
+    /// Whether the app's associated domains cover a host: an exact domain,
+    /// or `*.domain` for the domain and every subdomain. `www.` is the bare domain.
+    public func covers(_ host: String) -> Bool {
+        var host = Domain.normalize(host)
+        if host.hasPrefix("www.") { host = String(host.dropFirst(4)) }
+        return domains.contains { domain in
+            if domain.hasPrefix("*.") {
+                let base = String(domain.dropFirst(2))
+                return host == base || host.hasSuffix("." + base)
+            }
+            return host == domain
+        }
+    }
+
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public let file: String
+        public let reason: String
+        public var description: String { "\(file): \(reason)" }
+    }
+
+    /// Decodes and checks one manifest.
+    public static func decode(_ data: Data, file: String) throws -> ServiceManifest {
+        let manifest: ServiceManifest
+        do { manifest = try JSONDecoder().decode(ServiceManifest.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
+            throw Invalid(file: file, reason: "missing \"\(key.stringValue)\"")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw Invalid(file: file, reason: context.codingPath.isEmpty ? "not valid JSON" : "bad \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw Invalid(file: file, reason: "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
+        } catch {
+            throw Invalid(file: file, reason: "not a service manifest")
+        }
+        guard !manifest.id.isEmpty, manifest.id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw Invalid(file: file, reason: "\"id\" must be letters, digits and hyphens")
+        }
+        guard manifest.appID.contains("."), !manifest.teamID.isEmpty else {
+            throw Invalid(file: file, reason: "\"appID\" must be TEAMID.bundle.id")
+        }
+        guard !manifest.domains.isEmpty, manifest.domains.count == manifest.associatedDomains.count else {
+            throw Invalid(file: file, reason: "\"associatedDomains\" must be webcredentials:DOMAIN entries")
+        }
+        if let rules = manifest.passwordRules {
+            do { _ = try PasswordRules.parse(rules) } catch {
+                throw Invalid(file: file, reason: "\"passwordRules\": \(error)")
+            }
+        }
+        return manifest
+    }
+}
+
+extension ServiceManifest.Behaviour {
+    enum CodingKeys: String, CodingKey { case latencyMs, stepUp, failure, networkLossAtSheet, substitutesPassword }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        latencyMs = try c.decodeIfPresent(Int.self, forKey: .latencyMs) ?? 0
+        stepUp = try c.decodeIfPresent(StepUp.self, forKey: .stepUp) ?? .never
+        failure = try c.decodeIfPresent(Failure.self, forKey: .failure)
+        networkLossAtSheet = try c.decodeIfPresent(Bool.self, forKey: .networkLossAtSheet) ?? false
+        substitutesPassword = try c.decodeIfPresent(Bool.self, forKey: .substitutesPassword) ?? false
+    }
+}

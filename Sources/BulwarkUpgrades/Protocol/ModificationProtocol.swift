@@ -1,0 +1,124 @@
+import Foundation
+
+// The account modification protocol, modelled on Apple's Account
+// Authentication Modification Extension: the host (bulwark) calls these
+// entries; an extension answers through its context. The engine knows
+// extensions only through this protocol, so an adapter that calls a real
+// service's API can replace a mock without touching the engine, the screens
+// or the vault.
+
+/// The site an upgrade is for (`ASCredentialServiceIdentifier`'s analog).
+public struct ServiceIdentifier: Sendable, Equatable {
+    public let domain: String
+    public init(domain: String) { self.domain = domain }
+}
+
+/// The credential the vault holds today.
+public struct ExistingCredential: Sendable, Equatable {
+    public let user: String
+    public let password: String
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
+/// Sign in with Apple's answer: what the sheet returns to the extension.
+public struct AppleIDCredential: Sendable, Equatable {
+    public let user: String              // team-scoped
+    public let email: String             // shared, or the private relay
+    public let isPrivateRelay: Bool
+    public let fullName: String?         // on the first authorization only
+    public let state: String
+    public let identityToken: String
+    public let authorizationCode: String
+}
+
+/// How a request ends without completing.
+public enum ModificationError: Error, Sendable, Equatable {
+    /// Optionally with a localized reason to show; without one the host shows a default.
+    case failed(reason: String?)
+    /// The host must start an interactive request for the same upgrade.
+    case userInteractionRequired
+    /// The user backed out: show nothing more.
+    case userCanceled
+}
+
+/// The extension's own step-up screen, which the host draws inside its
+/// frame (titled with the service's name, Esc is Cancel).
+public struct StepUpScreen: Sendable, Equatable {
+    public enum Method: String, Sendable { case totp, sms }
+    public let serviceName: String
+    public let method: Method
+    /// What to do, in the service's words.
+    public let prompt: String
+    public let attemptsLeft: Int
+    public let expiresAt: Date
+    /// The result of the last try ("That code is not right. 4 attempts left."), if any.
+    public let message: String?
+    public let canResend: Bool
+    /// The domain an SMS code is bound to (for "fill from Messages").
+    public let domain: String
+}
+
+/// What the extension answers through. Exactly one of the four reports
+/// ends a request; `stageUpdatedCredential` is bulwark's addition for crash
+/// safety (a service that sets its own password announces it before
+/// committing, so the host can keep it durably first).
+public final class ModificationContext: @unchecked Sendable {  // used by one request on one thread at a time
+    public enum Reply: Sendable, Equatable {
+        case passwordChanged(ExistingCredential)
+        case signInWithAppleRequested(state: String, nonce: String)
+        case convertedToSignInWithApple
+        case cancelled(ModificationError)
+    }
+
+    public private(set) var reply: Reply?
+    private let onStage: (ExistingCredential) throws -> Void
+
+    public init(onStage: @escaping (ExistingCredential) throws -> Void = { _ in }) { self.onStage = onStage }
+
+    public func completeChangePasswordRequest(updatedCredential: ExistingCredential) { reply = .passwordChanged(updatedCredential) }
+    public func requestSignInWithAppleAuthorization(state: String, nonce: String) { reply = .signInWithAppleRequested(state: state, nonce: nonce) }
+    public func completeUpgradeToSignInWithApple() { reply = .convertedToSignInWithApple }
+    public func cancelRequest(withError error: ModificationError) { reply = .cancelled(error) }
+    public func stageUpdatedCredential(_ credential: ExistingCredential) throws { try onStage(credential) }
+    /// Clears the reply between calls of one request.
+    func reset() { reply = nil }
+}
+
+/// An app's own request (in-app upgrade): no password, a session token in userInfo.
+public struct InAppRequest: Sendable, Equatable {
+    public let user: String
+    public let service: ServiceIdentifier
+    public let userInfo: [String: String]
+    public init(user: String, service: ServiceIdentifier, userInfo: [String: String]) {
+        self.user = user
+        self.service = service
+        self.userInfo = userInfo
+    }
+}
+
+/// The protocol an extension conforms to.
+public protocol AccountModificationExtension: AnyObject {
+    /// Change the password with no UI: complete, or cancel (`userInteractionRequired` for step-up).
+    func changePasswordWithoutUserInteraction(for credential: ExistingCredential?, newPassword: String, service: ServiceIdentifier,
+                                              userInfo: [String: String]?, context: ModificationContext)
+    /// Convert with no UI: request a Sign in with Apple authorization, or cancel.
+    func convertToSignInWithAppleWithoutUserInteraction(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                        userInfo: [String: String]?, context: ModificationContext)
+    /// Get the step-up screen ready for a password change the backend would not authorise silently.
+    func prepareInterfaceToChangePassword(for credential: ExistingCredential?, newPassword: String, service: ServiceIdentifier,
+                                          userInfo: [String: String]?) -> StepUpScreen
+    /// The same for a conversion.
+    func prepareInterfaceToConvertToSignInWithApple(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                    userInfo: [String: String]?) -> StepUpScreen
+    /// The step-up screen's own actions: a code typed or filled; a new code asked for.
+    /// Returns the screen to show next, or nil when the context has a reply.
+    func submitStepUpCode(_ code: String, context: ModificationContext) -> StepUpScreen?
+    func resendStepUpCode() -> StepUpScreen
+    /// The host's sheet finished: a credential, or an error (`userCanceled`, or `failed` for no credential).
+    func signInWithAppleFinished(_ result: Result<AppleIDCredential, ModificationError>, context: ModificationContext)
+    /// The host's Cancel: clean up, and end with `userCanceled`.
+    func cancelRequest(context: ModificationContext)
+}
