@@ -1,4 +1,5 @@
 import BulwarkCore
+import BulwarkUpgrades
 import Foundation
 
 /// `bulwark analyze`: Security Recommendations for the vault, as text or
@@ -30,8 +31,13 @@ enum AnalyzeCommand {
             Output.error("breach corpus: \(error)")
             return 1
         }
+        let catalog: ServiceCatalog
+        switch UpgradeCommand.catalog(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): catalog = loaded
+        }
         return VaultCommands.withVault(parsed) { vault, _ in
-            let analyzer = SecurityAnalyzer(settings: config.analysis, breaches: corpus, sharing: .with(quirks))
+            let analyzer = SecurityAnalyzer(settings: config.analysis, breaches: corpus, sharing: .with(quirks), services: catalog)
             try analyzer.load(vault.entries)
             let report = analyzer.report()
             let includeHidden = parsed.options["--include-hidden"] != nil

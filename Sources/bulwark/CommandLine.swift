@@ -57,6 +57,8 @@ enum CommandLineParser {
                 parsed.globals.vault = try takeValue()
             } else if arg == "--quirks" {
                 parsed.globals.quirks = try takeValue()
+            } else if arg == "--services" {
+                parsed.globals.services = try takeValue()
             } else if arg == "--password-stdin" {
                 parsed.globals.passwordStdin = true
             } else if let spec = parsed.command.flatMap(Commands.named), let option = spec.option(named: arg) {

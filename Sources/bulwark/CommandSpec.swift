@@ -40,11 +40,13 @@ struct GlobalOptions {
     var vault: String?
     var passwordStdin = false
     var quirks: String?
+    var services: String?
 
     static let specs = [
         OptionSpec(name: "--vault", valueName: "PATH", help: "The vault file (default: $BULWARK_VAULT, else $XDG_DATA_HOME/bulwark/vault.db)"),
         OptionSpec(name: "--password-stdin", valueName: nil, help: "Read the master password from standard input (never from arguments)"),
         OptionSpec(name: "--quirks", valueName: "DIR", help: "A password-manager-resources quirks directory"),
+        OptionSpec(name: "--services", valueName: "DIR", help: "More service manifests (*.json) beside the built-in ones"),
         OptionSpec(name: "--help", valueName: nil, help: "Show help"),
     ]
 }
@@ -103,6 +105,30 @@ enum Commands {
                     details: "Hidden recommendations are still counted, and listed by 'analyze --include-hidden'."),
         CommandSpec(name: "unhide", summary: "Show an entry's recommendations again.", usage: "bulwark unhide ENTRY",
                     options: [], details: ""),
+        CommandSpec(
+            name: "upgrade", summary: "Upgrade an account: a strong password, or Sign in with Apple.",
+            usage: "bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code CODE | --code-from-vault | --code-from-messages] | bulwark upgrade --all-high-priority",
+            options: [
+                OptionSpec(name: "--strong-password", valueName: nil, help: "Change the password to a strong one the service accepts"),
+                OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "Convert the account to Sign in with Apple (its password is removed)"),
+                OptionSpec(name: "--hide-email", valueName: nil, help: "Give the service a private relay address instead of your e-mail"),
+                OptionSpec(name: "--code", valueName: "CODE", help: "The verification code, when the service asks for one"),
+                OptionSpec(name: "--code-from-vault", valueName: nil, help: "Fill the code from the entry's TOTP"),
+                OptionSpec(name: "--code-from-messages", valueName: nil, help: "Fill the code from a text message bound to the site"),
+                OptionSpec(name: "--all-high-priority", valueName: nil, help: "Upgrade every eligible High Priority account in turn"),
+            ],
+            details: """
+            Exit status: 0 completed, 3 failed (the reason on standard error), 4 the service asks for a
+            code and none was given, 5 cancelled. With --password-stdin a code may follow the master
+            password as the next line (an empty line cancels).
+            """),
+        CommandSpec(name: "signin", summary: "Sign in to an entry's (mock) service with the stored credential.",
+                    usage: "bulwark signin ENTRY", options: [],
+                    details: "Exit 0 when the service accepts the credential, 1 when it refuses (with its reason)."),
+        CommandSpec(name: "services", summary: "List the service manifests, or sign an entry up at its mock service.",
+                    usage: "bulwark services [--json] | bulwark services enroll ENTRY",
+                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest and its capabilities")],
+                    details: "enroll creates the entry's account at its mock service with its current credential (and TOTP secret)."),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo.", usage: "bulwark demo [options]",
             options: [], details: "Keys: j/k or the arrows move, ? lists every key, q quits, Ctrl-C quits from anywhere."),

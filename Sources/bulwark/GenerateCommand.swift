@@ -1,4 +1,5 @@
 import BulwarkCore
+import BulwarkUpgrades
 import Foundation
 
 enum GenerateCommand {
@@ -23,7 +24,12 @@ enum GenerateCommand {
             case .success(let loaded): quirks = loaded
             case .failure(let exit): return exit.code
             }
-            if let found = SiteRequirements(quirks: quirks).passwordRules(for: domain) {
+            let catalog: ServiceCatalog
+            switch UpgradeCommand.catalog(parsed) {
+            case .success(let loaded): catalog = loaded
+            case .failure(let exit): return exit.code
+            }
+            if let found = SiteRequirements(quirks: quirks, services: catalog).passwordRules(for: domain) {
                 rulesText = found.rules
                 source = found.source.rawValue
             }

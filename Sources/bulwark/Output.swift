@@ -22,6 +22,7 @@ enum Output {
             return .failure(ExitCode(2))
         }
         if let quirks = parsed.globals.quirks { config.quirks = quirks }
+        if let services = parsed.globals.services { config.services = services }
         if let corpora = parsed.repeated["--breach-corpus"] { config.breachCorpora = corpora }
         return .success(config)
     }

@@ -1,4 +1,5 @@
 import BulwarkCore
+import BulwarkUpgrades
 import Foundation
 
 /// init, list, show, add, edit, rm, passwd, import, export.
@@ -118,7 +119,11 @@ enum VaultCommands {
             let e = try vault.find(parsed.arguments[0])
             let reveal = parsed.options["--reveal"] != nil
             if parsed.options["--json"] != nil {
-                Output.json(json(e, reveal: reveal))
+                var object = json(e, reveal: reveal)
+                if case .success(let catalog) = UpgradeCommand.catalog(parsed) {
+                    object["upgrades"] = catalog.offeredUpgrades(for: e).map(\.rawValue)
+                }
+                Output.json(object)
                 return 0
             }
             var rows: [(String, String)] = [("Title", e.title), ("Username", e.username), ("URLs", e.urls.joined(separator: " ")),

@@ -60,10 +60,15 @@ func runMain(_ args: [String]) -> Int32 {
     case "analyze": return AnalyzeCommand.run(parsed)
     case "hide": return HideCommand.run(parsed, hide: true)
     case "unhide": return HideCommand.run(parsed, hide: false)
+    case "upgrade": return UpgradeCommand.run(parsed)
+    case "signin": return UpgradeCommand.signIn(parsed)
+    case "services": return UpgradeCommand.services(parsed)
     default:
         printError(Usage.main)
         return 2
     }
 }
 
+// Every file bulwark makes (vault, journals, service state) is the owner's alone.
+umask(0o077)
 exit(runMain(Array(CommandLine.arguments.dropFirst())))

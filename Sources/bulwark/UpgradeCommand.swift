@@ -1,0 +1,233 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// `bulwark upgrade`, `bulwark signin` and `bulwark services`.
+enum UpgradeCommand {
+    static let completed: Int32 = 0, failed: Int32 = 3, needsCode: Int32 = 4, cancelled: Int32 = 5
+
+    /// The built-in manifests plus `--services DIR` (or the config file's).
+    static func catalog(_ parsed: ParsedCommandLine) -> Result<ServiceCatalog, ExitCode> {
+        let config: Configuration
+        switch Output.configuration(parsed) {
+        case .failure(let exit): return .failure(exit)
+        case .success(let loaded): config = loaded
+        }
+        do { return .success(try ServiceCatalog.load(extraDirectory: config.services)) } catch {
+            Output.error("services: \(error)")
+            return .failure(ExitCode(2))
+        }
+    }
+
+    /// Opens the vault and its services, settles any upgrade a crash left
+    /// staged, then runs `body`.
+    static func withServices(_ parsed: ParsedCommandLine, _ body: (Vault, ServiceWorld, PasswordInput) throws -> Int32) -> Int32 {
+        let catalog: ServiceCatalog
+        switch Self.catalog(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): catalog = loaded
+        }
+        return VaultCommands.withVault(parsed) { vault, input in
+            let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vault.path), catalog: catalog)
+            for outcome in try Reconciler.reconcile(vault: vault, world: world) {
+                FileHandle.standardError.write(Data("bulwark: \(describe(outcome))\n".utf8))
+            }
+            _ = try Reconciler.applyNotifications(vault: vault, world: world)
+            return try body(vault, world, input)
+        }
+    }
+
+    static func describe(_ outcome: Reconciler.Outcome) -> String {
+        switch outcome {
+        case .settledNewPassword(let title): "settled an interrupted upgrade of \(title): the service has the new password."
+        case .keptOldPassword(let title): "dropped an interrupted upgrade of \(title): the service kept the old password."
+        case .settledSignInWithApple(let title): "settled an interrupted conversion of \(title) to Sign in with Apple."
+        case .keptPassword(let title): "dropped an interrupted conversion of \(title): the service kept the password."
+        }
+    }
+
+    // MARK: upgrade
+
+    static func run(_ parsed: ParsedCommandLine) -> Int32 {
+        let all = parsed.options["--all-high-priority"] != nil
+        let strong = parsed.options["--strong-password"] != nil, apple = parsed.options["--sign-in-with-apple"] != nil
+        let codeSources = ["--code", "--code-from-vault", "--code-from-messages"].filter { parsed.options[$0] != nil }
+        guard codeSources.count <= 1 else { Output.error("give at most one of --code, --code-from-vault and --code-from-messages."); return 2 }
+        if all {
+            guard parsed.arguments.isEmpty, !apple else { Output.error("usage: bulwark upgrade --all-high-priority"); return 2 }
+            return allHighPriority(parsed)
+        }
+        guard parsed.arguments.count == 1, strong != apple else {
+            Output.error("usage: bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code CODE | --code-from-vault | --code-from-messages]")
+            return 2
+        }
+        return withServices(parsed) { vault, world, input in
+            let entry = try vault.find(parsed.arguments[0])
+            let engine = UpgradeEngine(vault: vault, world: world)
+            let request = UpgradeRequest(entryID: entry.id, kind: strong ? .strongPassword : .signInWithApple, origin: .entry)
+            return finish(drive(engine, request, parsed, input))
+        }
+    }
+
+    /// Runs one upgrade to its end with what the command line provides.
+    static func drive(_ engine: UpgradeEngine, _ request: UpgradeRequest, _ parsed: ParsedCommandLine, _ input: PasswordInput?) -> UpgradeState {
+        var state = engine.start(request)
+        var triedCode = false
+        while !state.isFinished {
+            switch state {
+            case .stepUp(let screen):
+                if let message = screen.message { FileHandle.standardError.write(Data("bulwark: \(screen.serviceName): \(message)\n".utf8)) }
+                if triedCode {
+                    // One try from the command line; the person can run it again with another code.
+                    state = engine.cancel()
+                    return .failed(reason: screen.message ?? UpgradeState.defaultFailure)
+                }
+                triedCode = true
+                switch code(for: screen, engine: engine, parsed, input) {
+                case .code(let code): state = engine.submitCode(code)
+                case .cancel: state = engine.cancel()
+                case .none:
+                    _ = engine.cancel()
+                    return .stepUp(screen)
+                }
+            case .sheet:
+                _ = engine.chooseEmail(hide: parsed.options["--hide-email"] != nil)
+                state = engine.continueWithApple()
+            default:
+                return state
+            }
+        }
+        return state
+    }
+
+    enum CodeAnswer { case code(String), cancel, none }
+
+    static func code(for screen: StepUpScreen, engine: UpgradeEngine, _ parsed: ParsedCommandLine, _ input: PasswordInput?) -> CodeAnswer {
+        if let code = parsed.options["--code"] { return .code(code) }
+        let entry = engine.vault.entries.first { $0.id == engine.request?.entryID }
+        if parsed.options["--code-from-vault"] != nil {
+            guard let uri = entry?.totpURI, let config = try? OTPAuthURL.parse(uri) else { return .none }
+            return .code(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
+        }
+        if parsed.options["--code-from-messages"] != nil {
+            guard let code = try? engine.world.inbox.latestCode(forSite: entry?.site ?? screen.domain) else { return .none }
+            return .code(code)
+        }
+        guard parsed.globals.passwordStdin, let input, let line = try? input.next(prompt: "Code") else { return .none }
+        return line.isEmpty ? .cancel : .code(line)
+    }
+
+    static func finish(_ state: UpgradeState) -> Int32 {
+        switch state {
+        case .completed(let outcome):
+            print(outcome.summary)
+            return completed
+        case .failed(let reason):
+            Output.error(reason)
+            return failed
+        case .cancelled:
+            Output.error("upgrade cancelled; nothing was changed.")
+            return cancelled
+        case .stepUp(let screen):
+            Output.error("\(screen.serviceName) asks for a verification code: \(screen.prompt) Run again with --code CODE "
+                         + "or " + (screen.method == .totp ? "--code-from-vault" : "--code-from-messages") + ". Nothing was changed.")
+            return needsCode
+        default:
+            Output.error(UpgradeState.defaultFailure)
+            return failed
+        }
+    }
+
+    static func allHighPriority(_ parsed: ParsedCommandLine) -> Int32 {
+        withServices(parsed) { vault, world, _ in
+            let analyzer = SecurityAnalyzer(breaches: try BreachCorpus.load(paths: []), services: world.catalog)
+            try analyzer.load(vault.entries)
+            let engine = UpgradeEngine(vault: vault, world: world)
+            var done = 0, skipped = 0, failures = 0
+            for recommendation in analyzer.report().highPriority {
+                guard let entry = vault.entries.first(where: { $0.id == recommendation.id }) else { continue }
+                guard case .offered = world.catalog.availability(.strongPassword, for: entry) else {
+                    print("skipped   \(entry.title): \(world.catalog.availability(.strongPassword, for: entry).reason ?? "")")
+                    skipped += 1
+                    continue
+                }
+                switch drive(engine, UpgradeRequest(entryID: entry.id, kind: .strongPassword, origin: .recommendation), parsed, nil) {
+                case .completed(let outcome):
+                    print("upgraded  \(entry.title): \(outcome.summary)")
+                    done += 1
+                case .failed(let reason):
+                    print("failed    \(entry.title): \(reason)")
+                    failures += 1
+                case .stepUp(let screen):
+                    print("skipped   \(entry.title): \(screen.serviceName) asks for a verification code")
+                    skipped += 1
+                default:
+                    print("cancelled \(entry.title)")
+                    failures += 1
+                }
+            }
+            print("\(done) upgraded, \(failures) failed, \(skipped) skipped.")
+            return failures > 0 ? failed : completed
+        }
+    }
+
+    // MARK: signin
+
+    static func signIn(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark signin ENTRY"); return 2 }
+        return withServices(parsed) { vault, world, _ in
+            let entry = try vault.find(parsed.arguments[0])
+            switch try SignInSimulator.signIn(entry, world: world) {
+            case .accepted:
+                print("Signed in to \(entry.title)" + (entry.signInWithApple != nil ? " with Apple." : "."))
+                return 0
+            case .refused(let reason):
+                Output.error("\(entry.title) refused the sign-in: \(reason).")
+                return 1
+            }
+        }
+    }
+
+    // MARK: services
+
+    static func services(_ parsed: ParsedCommandLine) -> Int32 {
+        if parsed.arguments.first == "enroll" {
+            guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
+            return withServices(parsed) { vault, world, _ in
+                let entry = try vault.find(parsed.arguments[1])
+                guard let manifest = try world.enroll(entry) else {
+                    Output.error("no service extension is associated with \(entry.site.isEmpty ? entry.title : entry.site), or the entry has no password.")
+                    return 1
+                }
+                print("Signed \(entry.username) up at \(manifest.name) (mock).")
+                return 0
+            }
+        }
+        guard parsed.arguments.isEmpty else { Output.error("usage: bulwark services [--json] | bulwark services enroll ENTRY"); return 2 }
+        let catalog: ServiceCatalog
+        switch Self.catalog(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): catalog = loaded
+        }
+        if parsed.options["--json"] != nil {
+            Output.json(catalog.manifests.map { m -> [String: Any] in
+                var behaviour: [String: Any] = ["latency_ms": m.behaviour.latencyMs, "step_up": m.behaviour.stepUp.rawValue,
+                                                "network_loss_at_sheet": m.behaviour.networkLossAtSheet,
+                                                "substitutes_password": m.behaviour.substitutesPassword]
+                behaviour["failure"] = m.behaviour.failure.map { ["reason": $0.reason.map { $0 as Any } ?? NSNull()] as Any } ?? NSNull()
+                return ["id": m.id, "name": m.name, "app_id": m.appID, "associated_domains": m.associatedDomains,
+                        "upgrades": UpgradeKind.allCases.filter { $0 == .strongPassword ? m.supportsStrongPassword : m.supportsSignInWithApple }.map(\.rawValue),
+                        "password_rules": m.passwordRules.map { $0 as Any } ?? NSNull(), "two_factor": m.twoFactor.rawValue,
+                        "change_password_url": SiteRequirements(services: catalog).changePasswordURL(for: m.primaryDomain).url,
+                        "behaviour": behaviour]
+            })
+            return 0
+        }
+        for m in catalog.manifests {
+            let upgrades = [m.supportsStrongPassword ? "strong password" : nil, m.supportsSignInWithApple ? "Sign in with Apple" : nil].compactMap { $0 }
+            print("\(m.id.padding(toLength: 16, withPad: " ", startingAt: 0))\(m.name) (\(m.domains.joined(separator: ", "))): "
+                  + (upgrades.isEmpty ? "no upgrades" : upgrades.joined(separator: " and ")) + "; 2FA \(m.twoFactor.rawValue)")
+        }
+        return 0
+    }
+}

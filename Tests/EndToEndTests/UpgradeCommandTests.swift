@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `bulwark upgrade`, `signin` and `services` through the real binary,
+/// and the crash test: the upgrade killed at every step of each flow.
+@Suite struct UpgradeCommandTests {
+    typealias Fixture = VaultCommandTests.Fixture
+    static let totp = "otpauth://totp/Northwind:jane?secret=JBSWY3DPEHPK3PXP&issuer=Northwind"
+
+    /// A vault with one entry at a demo service, signed up there.
+    static func fixture(_ title: String, _ url: String, password: String = "old-password-1", totp: String? = nil) throws -> Fixture {
+        let f = try Fixture()
+        let added = try f.run(["add", "--title", title, "--url", url, "--username", "jane", "--entry-password-stdin"] + (totp.map { ["--totp", $0] } ?? []),
+                              stdin: "master\n\(password)\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let enrolled = try f.run(["services", "enroll", title])
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        return f
+    }
+
+    @Test func exitCodesOfEachOutcome() throws {
+        let shiny = try Self.fixture("Shiny", "https://shiny.example")
+        let done = try shiny.run(["upgrade", "Shiny", "--strong-password"])
+        #expect(done.status == 0 && done.stdout == "Shiny now uses a strong password, saved in bulwark.\n")
+        #expect(try shiny.run(["signin", "Shiny"]).stdout == "Signed in to Shiny.\n")
+        let shown = try shiny.json(["show", "Shiny", "--json", "--reveal"]) as! [String: Any]
+        #expect(shown["upgrades"] as? [String] == ["strong-password", "sign-in-with-apple"])
+        #expect((shown["history"] as? [[String: Any]])?.first?["password"] as? String == "old-password-1")
+        #expect(!done.stdout.contains(shown["password"] as! String))
+
+        let grocer = try Self.fixture("Grocer", "https://grocer.example")
+        let refused = try grocer.run(["upgrade", "Grocer", "--strong-password"])
+        #expect(refused.status == 3 && refused.stderr == "bulwark: Password changes are paused for maintenance until 6 pm.\n")
+
+        let chirp = try Self.fixture("Chirp", "https://chirp.example")
+        let needs = try chirp.run(["upgrade", "Chirp", "--strong-password"])
+        #expect(needs.status == 4)
+        #expect(needs.stderr == "bulwark: Chirp asks for a verification code: Chirp sent a code to your phone (•••• 42). Enter it to continue. Run again with --code CODE or --code-from-messages. Nothing was changed.\n")
+        let cancelled = try chirp.run(["upgrade", "Chirp", "--strong-password"], stdin: "master\n\n")
+        #expect(cancelled.status == 5 && cancelled.stderr == "bulwark: upgrade cancelled; nothing was changed.\n")
+        let wrong = try chirp.run(["upgrade", "Chirp", "--strong-password", "--code", "12345x"])
+        #expect(wrong.status == 3 && wrong.stderr.contains("That code is not right. 4 attempts left."))
+        #expect(try chirp.run(["upgrade", "Chirp", "--strong-password", "--code-from-messages"]).status == 0)
+        #expect(try chirp.run(["signin", "Chirp"]).status == 0)
+
+        let forum = try Self.fixture("Forum", "https://forum.example")
+        let unsupported = try forum.run(["upgrade", "Forum", "--strong-password"])
+        #expect(unsupported.status == 3 && unsupported.stderr == "bulwark: Forum does not support upgrading to a strong password.\n")
+    }
+
+    @Test func signInWithAppleRemovesThePassword() throws {
+        let f = try Self.fixture("City Health Portal", "https://health.city.example")
+        let converted = try f.run(["upgrade", "City Health Portal", "--sign-in-with-apple", "--hide-email"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stdout == "City Health Portal now uses Sign in with Apple with a hidden e-mail. Its password was removed.\n")
+        let shown = try f.json(["show", "City Health Portal", "--json", "--reveal"]) as! [String: Any]
+        #expect(shown["password"] is NSNull && (shown["upgrades"] as? [String]) == [])
+        let link = shown["sign_in_with_apple"] as! [String: Any]
+        #expect((link["email"] as! String).hasSuffix("@privaterelay.appleid.example") && link["state"] as? String == "authorized")
+        #expect(try f.run(["signin", "City Health Portal"]).stdout == "Signed in to City Health Portal with Apple.\n")
+    }
+
+    @Test func servicesListsEveryManifest() throws {
+        let result = try Binary.run(["services", "--json"])
+        let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        #expect(list.map { $0["id"] as! String } == ["chirp", "city-health", "cloudnotes", "forum", "grocer", "northwind-bank", "oldgame", "scooters", "shiny"])
+        let bank = list.first { $0["id"] as? String == "northwind-bank" }!
+        #expect(bank["upgrades"] as? [String] == ["strong-password"] && bank["two_factor"] as? String == "totp")
+        #expect(bank["change_password_url"] as? String == "https://northwind.example/.well-known/change-password")
+    }
+
+    @Test func badManifestsAreRefusedWithTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-services-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"id": "x", "name": "X"}"#.utf8).write(to: dir.appendingPathComponent("x.json"))
+        let result = try Binary.run(["services", "--services", dir.path])
+        #expect(result.status == 2 && result.stderr == "bulwark: services: \(dir.path)/x.json: missing \"appID\"\n")
+    }
+
+    /// The upgrade killed with SIGKILL at each kill point of each flow;
+    /// after restart (which reconciles) the stored credential signs in.
+    static let flows: [(title: String, url: String, args: [String], totp: String?)] = [
+            ("Shiny", "https://shiny.example", ["--strong-password"], nil),
+            ("Northwind Bank", "https://bank.northwind.example", ["--strong-password", "--code-from-vault"], Self.totp),
+            ("Chirp", "https://chirp.example", ["--strong-password", "--code-from-messages"], nil),
+            ("Scooter Share", "https://scooters.example", ["--strong-password"], nil),
+            ("Shiny", "https://shiny.example", ["--sign-in-with-apple"], nil),
+            ("City Health Portal", "https://health.city.example", ["--sign-in-with-apple", "--hide-email"], nil),
+    ]
+
+    /// One flow per case, so the six run in parallel.
+    @Test(arguments: 0..<6)
+    func killedAtEveryStepTheVaultStillSignsIn(flowIndex: Int) throws {
+        let flow = Self.flows[flowIndex]
+        let points = ["staged", "backend-authorised", "backend-committed", "linked", "settled"]
+        var killed = 0, runs = 0
+        do {
+            for point in points {
+                let f = try Self.fixture(flow.title, flow.url, totp: flow.totp)
+                var args = ["upgrade", flow.title] + flow.args
+                if flow.title == "Chirp" && point != "staged" {
+                    // The first SMS comes when the step-up starts; the second run fills it.
+                    _ = try f.run(["upgrade", flow.title, "--strong-password"])
+                    args = ["upgrade", flow.title] + flow.args
+                }
+                let result = try Binary.run(args + ["--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                            environment: ["BULWARK_KILL_AT": point])
+                runs += 1
+                if result.status == 9 { killed += 1 } else {
+                    #expect(result.status == 0, "\(flow.title) \(flow.args) at \(point): \(result.stderr)")
+                }
+                let signIn = try f.run(["signin", flow.title])
+                #expect(signIn.status == 0, "\(flow.title) \(flow.args) killed at \(point): \(signIn.stderr)")
+                // Nothing stays staged.
+                let shown = try f.json(["show", flow.title, "--json"]) as! [String: Any]
+                #expect((shown["upgrades"] as? [String])?.isEmpty == false || shown["sign_in_with_apple"] is [String: Any])
+            }
+        }
+        print("crash test: \(flow.title) \(flow.args.joined(separator: " ")): \(runs) runs at \(points.count) kill points, \(killed) killed mid-upgrade")
+        // Every flow passes staging and settling; step-up flows reach authorisation, SIWA flows the link.
+        #expect(killed >= 3)
+    }
+}
