@@ -12,6 +12,7 @@ import Testing
         entry.hiddenFromRecommendations = true
         entry.hiddenUntil = Date(timeIntervalSince1970: 1_800_000_000.5)
         entry.signInWithApple = SignInWithAppleLink(user: "001234.abcd", email: "x7@relay.example", isPrivateRelay: true, state: .revoked)
+        entry.pendingChange = PendingChange(kind: .strongPassword, newPassword: "staged ⚡ secret", startedAt: Date(timeIntervalSince1970: 1_750_000_000))
         return entry
     }
 
@@ -21,6 +22,7 @@ import Testing
         let entry = Self.fullEntry()
         var plain = Entry(title: "Plain", category: nil)
         plain.password = nil
+        plain.pendingChange = PendingChange(kind: .signInWithApple, newPassword: nil, startedAt: Date(timeIntervalSince1970: 1_750_000_001))
         do {
             let vault = try Vault.create(at: path, masterPassword: "master ünïcode", parameters: testParameters)
             try vault.save([entry, plain])
