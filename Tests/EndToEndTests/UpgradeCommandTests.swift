@@ -60,6 +60,25 @@ import Testing
         #expect(try f.run(["signin", "City Health Portal"]).stdout == "Signed in to City Health Portal with Apple.\n")
     }
 
+    @Test func allHighPriorityUpgradesWhatItCanAndSaysWhy() throws {
+        let f = try Self.fixture("Shiny", "https://shiny.example", password: "password1")  // on the common list: high
+        for (title, url) in [("Grocer", "https://grocer.example"), ("Forum", "https://forum.example"), ("Chirp", "https://chirp.example")] {
+            _ = try f.run(["add", "--title", title, "--url", url, "--username", "jane", "--entry-password-stdin"], stdin: "master\nletmein\n")
+            _ = try f.run(["services", "enroll", title])
+        }
+        let result = try f.run(["upgrade", "--all-high-priority"])
+        #expect(result.status == 3)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(Set(lines.dropLast()) == [
+            "upgraded  Shiny: Shiny now uses a strong password, saved in bulwark.",
+            "failed    Grocer: Password changes are paused for maintenance until 6 pm.",
+            "skipped   Forum: Forum does not support upgrading to a strong password",
+            "skipped   Chirp: Chirp asks for a verification code",
+        ])
+        #expect(lines.last == "1 upgraded, 1 failed, 2 skipped.")
+        #expect(try f.run(["signin", "Shiny"]).status == 0 && f.run(["signin", "Grocer"]).status == 0)
+    }
+
     @Test func servicesListsEveryManifest() throws {
         let result = try Binary.run(["services", "--json"])
         let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
