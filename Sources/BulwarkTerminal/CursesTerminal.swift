@@ -1,5 +1,6 @@
 import BulwarkTUI
 import CNcurses
+import Foundation
 import Glibc
 
 /// The ncurses screen. Only this type calls curses; it must be used from one
@@ -27,6 +28,21 @@ public final class CursesTerminal {
     public func close() { bw_close() }
 
     public var size: (width: Int, height: Int) { (Int(bw_cols()), Int(bw_lines())) }
+
+    /// Whether the terminal is likely to take an OSC 52 clipboard write
+    /// (the Linux console and dumb terminals do not).
+    public var canCopy: Bool {
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        return !(term == "linux" || term.hasPrefix("vt") || term.isEmpty)
+    }
+
+    /// Puts text on the terminal's clipboard with OSC 52 (written straight
+    /// to the terminal: it moves no cursor, so curses' picture stays true).
+    public func copyToClipboard(_ text: String) {
+        let sequence = "\u{1b}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        fflush(nil)
+        _ = sequence.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+    }
 
     /// Waits up to `timeoutMilliseconds` for a key or a resize.
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {

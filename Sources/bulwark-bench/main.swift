@@ -12,11 +12,12 @@ if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--load" {
 print("bulwark bench (release build)\n")
 
 func frameBench(width: Int, height: Int, entries: Int) {
-    let rows = (0..<entries).map { i in
-        EntrySummary(id: "e\(i)", title: "Account \(i)", username: "user\(i)@mail.example",
-                     site: "site\(i).example", category: AccountCategory.allCases[i % AccountCategory.allCases.count])
+    var snapshot = SessionSnapshot()
+    snapshot.entries = (0..<entries).map { i in
+        Entry(id: "e\(i)", title: "Account \(i)", urls: ["https://site\(i).example"], username: "user\(i)@mail.example",
+              password: "pw\(i)", category: AccountCategory.allCases[i % AccountCategory.allCases.count])
     }
-    let store = Store(state: AppState(width: width, height: height, entries: rows, lockLabel: "unlocked"))
+    let store = Store(state: AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "unlocked"))
     var previous = AppView.render(store.state)
     var keys: [Key] = [.char("j"), .char("j"), .char("k")]
     let stats = Measure.repeated(2000) {

@@ -17,27 +17,15 @@ enum AnalyzeCommand {
 
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.isEmpty else { Output.error("analyze takes no arguments."); return 2 }
-        let config: Configuration, quirks: QuirksDirectory?
-        switch Output.configuration(parsed) {
+        let context: AnalysisContext
+        switch AnalysisContext.load(parsed) {
         case .failure(let exit): return exit.code
-        case .success(let loaded): config = loaded
+        case .success(let loaded): context = loaded
         }
-        switch Output.loadQuirks(parsed) {
-        case .failure(let exit): return exit.code
-        case .success(let loaded): quirks = loaded
-        }
-        let corpus: BreachCorpus
-        do { corpus = try BreachCorpus.load(paths: config.breachCorpora) } catch {
-            Output.error("breach corpus: \(error)")
-            return 1
-        }
-        let catalog: ServiceCatalog
-        switch UpgradeCommand.catalog(parsed) {
-        case .failure(let exit): return exit.code
-        case .success(let loaded): catalog = loaded
-        }
+        let corpus = context.breaches
         return VaultCommands.withVault(parsed) { vault, _ in
-            let analyzer = SecurityAnalyzer(settings: config.analysis, breaches: corpus, sharing: .with(quirks), services: catalog)
+            let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: corpus, sharing: .with(context.quirks),
+                                            services: context.catalog)
             try analyzer.load(vault.entries)
             let report = analyzer.report()
             let includeHidden = parsed.options["--include-hidden"] != nil

@@ -130,8 +130,16 @@ enum Commands {
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest and its capabilities")],
                     details: "enroll creates the entry's account at its mock service with its current credential (and TOTP secret)."),
         CommandSpec(
-            name: "demo", summary: "Open the full-screen demo.", usage: "bulwark demo [options]",
-            options: [], details: "Keys: j/k or the arrows move, ? lists every key, q quits, Ctrl-C quits from anywhere."),
+            name: "demo", summary: "Open the full-screen demo on an embedded vault.", usage: "bulwark demo [--no-lock] [--keep DIR] | bulwark demo --setup DIR",
+            options: [
+                OptionSpec(name: "--no-lock", valueName: nil, help: "Skip the unlock screen"),
+                OptionSpec(name: "--keep", valueName: "DIR", help: "Keep the demo vault and services in DIR (reused when there)"),
+                OptionSpec(name: "--setup", valueName: "DIR", help: "Write the demo vault and services into DIR and exit"),
+            ],
+            details: "The demo's master password is \"demo\". ? lists every key of a screen; q quits; Ctrl-C quits from anywhere."),
+        CommandSpec(
+            name: "open", summary: "Open the full-screen app on your vault.", usage: "bulwark open [--vault PATH]",
+            options: [], details: "The first run creates the vault (the master password is typed twice)."),
         CommandSpec(
             name: "generate", summary: "Generate strong passwords.",
             usage: "bulwark generate [--rules RULES | --domain DOMAIN] [--count N] [--json]",

@@ -42,6 +42,8 @@ func runMain(_ args: [String]) -> Int32 {
         return 0
     case "demo":
         return DemoCommand.run(parsed)
+    case "open":
+        return DemoCommand.open(parsed)
     case "generate":
         return GenerateCommand.run(parsed)
     case "rules":

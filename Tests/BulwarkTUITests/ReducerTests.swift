@@ -1,10 +1,16 @@
 import BulwarkCore
+import BulwarkUpgrades
+import Foundation
 import Testing
 @testable import BulwarkTUI
 
 @Suite struct ReducerTests {
+    static let demo = try! DemoSetup.entries(now: Date(timeIntervalSince1970: 1_800_000_000)).prefix(12)
+
     static func state(width: Int = 80, height: Int = 24) -> AppState {
-        AppState(width: width, height: height, entries: DemoCatalog.entries, lockLabel: "demo")
+        var snapshot = SessionSnapshot()
+        snapshot.entries = Array(demo).sorted { $0.title < $1.title }
+        return AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "demo")
     }
 
     @Test func jkAndArrowsMoveTheSelectionWithinBounds() {
@@ -16,7 +22,7 @@ import Testing
         store.send(.key(.up))
         #expect(store.state.list.selected == 0)
         store.send(.key(.end))
-        #expect(store.state.list.selected == DemoCatalog.entries.count - 1)
+        #expect(store.state.list.selected == Self.demo.count - 1)
         store.send(.key(.char("g")))
         #expect(store.state.list.selected == 0)
     }
@@ -26,12 +32,12 @@ import Testing
         store.send(.key(.char("G")))
         let rows = AppView.listHeight(store.state)
         #expect(rows == 11)
-        #expect(store.state.list.offset == DemoCatalog.entries.count - rows)
+        #expect(store.state.list.offset == Self.demo.count - rows)
         store.send(.key(.char("k")))
-        #expect(store.state.list.offset == DemoCatalog.entries.count - rows)
+        #expect(store.state.list.offset == Self.demo.count - rows)
         store.send(.resize(width: 120, height: 40))
         #expect(store.state.list.offset == 0)
-        #expect(store.state.list.selected == DemoCatalog.entries.count - 2)
+        #expect(store.state.list.selected == Self.demo.count - 2)
     }
 
     @Test func questionMarkOpensHelpAndEscClosesIt() {
@@ -58,23 +64,25 @@ import Testing
 
     @Test func ctrlCAsksFirstWhileAnUpgradeIsInFlight() {
         var state = Self.state()
-        state.upgradeInFlight = true
+        state.upgrade = UpgradeUI(request: UpgradeRequest(entryID: "d02", kind: .strongPassword, origin: .entry), title: "Shiny", state: .authorising)
         let store = Store(state: state)
         store.send(.key(.ctrl("c")))
         #expect(store.exitCode == nil)
         #expect(store.state.overlay == .confirmQuit)
         store.send(.key(.char("n")))
         #expect(store.exitCode == nil && store.state.overlay == nil)
-        store.send(.key(.char("q")))
+        store.send(.key(.char("q")))  // q is not a key while the service works
+        #expect(store.state.overlay == nil && store.exitCode == nil)
+        store.send(.key(.ctrl("c")))
         #expect(store.state.overlay == .confirmQuit)
         store.send(.key(.char("y")))
         #expect(store.exitCode == 0)
     }
 
     @Test func aDisabledKeySaysWhy() {
-        let store = Store(state: AppState(entries: []))
+        let store = Store(state: AppState(unlocked: true))
         store.send(.key(.char("j")))
-        #expect(store.state.status == "Move down: unavailable. The vault is empty.")
+        #expect(store.state.status == "Move down: unavailable. The list is empty.")
         store.send(.key(.char("?")))
         #expect(store.state.status == nil)
     }
@@ -93,7 +101,7 @@ import Testing
 
     @Test func footerHelpAndKeyHandlingComeFromOneTable() {
         let keymap = Keymaps.vault(Self.state())
-        #expect(keymap.footerHints.map(\.key) == ["↑↓", "?", "q"])
+        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "v", "Tab", "?", "q"])
         for binding in keymap.bindings {
             for key in binding.keys { #expect(keymap.binding(for: key)?.help == binding.help) }
         }

@@ -154,3 +154,16 @@ import Testing
         #expect(Rect(x: 0, y: 0, width: 10, height: 4).centered(width: 4, height: 2) == Rect(x: 3, y: 1, width: 4, height: 2))
     }
 }
+
+@Suite struct FooterPinningTests {
+    @Test func helpAndQuitStayWhenTheLineIsTooNarrow() {
+        var buffer = Buffer(width: 40, height: 1)
+        let hints = [(key: "↑↓", label: "move"), (key: "/", label: "search"), (key: "v", label: "reveal"),
+                     (key: "u", label: "upgrade"), (key: "?", label: "help"), (key: "q", label: "quit")]
+        Footer.render(into: &buffer, area: buffer.area, hints: hints, pinned: 2)
+        #expect(buffer.rowText(0) == "↑↓ move  / search  ? help  q quit")
+        var wide = Buffer(width: 60, height: 1)
+        Footer.render(into: &wide, area: wide.area, hints: hints, pinned: 2)
+        #expect(wide.rowText(0) == "↑↓ move  / search  v reveal  u upgrade  ? help  q quit")
+    }
+}

@@ -1,9 +1,13 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
 /// Everything that can happen to the app: keys, resizes, ticks, and the
 /// results of effects. Keys are mapped to the other cases through keymaps.
-public enum AppAction: Sendable, Hashable {
+public enum AppAction: Sendable, Equatable {
     case key(Key)
     case resize(width: Int, height: Int)
-    case tick
+    case tick(Date)
     case moveSelection(Int)
     case selectFirst
     case selectLast
@@ -14,4 +18,52 @@ public enum AppAction: Sendable, Hashable {
     case interrupt            // Ctrl-C: quits, asking first if an upgrade is in flight
     case confirmQuit(Bool)
     case setStatus(String?)
+    case switchScreen
+    case showRecommendations
+
+    // Unlock
+    case submitUnlock
+    case unlocked(SessionSnapshot)
+    case unlockFailed(String)
+    case lock
+
+    // Vault
+    case startSearch
+    case endSearch(keep: Bool)
+    case cycleCategory
+    case cycleOrder
+    case toggleReveal
+    case copy(CopyField)
+    case askDelete
+    case confirmDelete(Bool)
+    case openEntry
+    case updated(SessionSnapshot, banner: Banner?)
+    case failed(String)
+
+    // Recommendations and upgrades
+    case startUpgrade(UpgradeKind, UpgradeOrigin)
+    case upgradeStepped(UpgradeState, SessionSnapshot)
+    case setRelay(String?)
+    case submitCode
+    case fillCodeFromVault
+    case openMessages
+    case fillFromMessage
+    case resendCode
+    case cancelUpgrade
+    case toggleEmail
+    case continueSheet
+    case showChangePasswordURL
+    case askHide
+    case confirmHide
+
+    // Signing in, and a service's own app
+    case signIn
+    case signedIn(entryID: String, AppSession.SignInResult)
+    case openServiceApp
+    case startInApp(UpgradeKind)
+}
+
+/// What `c`, `y` and `t` copy.
+public enum CopyField: String, Sendable, Equatable {
+    case username, password, code
 }

@@ -1,41 +1,194 @@
 import BulwarkCore
+import BulwarkUpgrades
+import Foundation
 
-/// Which main view is showing.
+/// The two main views; Tab switches, `r` jumps to Security Recommendations.
 public enum Screen: String, Sendable, Hashable {
     case vault
+    case recommendations
 }
 
-/// A dialog that takes the keys until it is answered.
+/// A dialog that takes the keys until it is answered. The upgrade's own
+/// dialogs (progress, step-up, sheet) come from `AppState.upgrade`.
 public enum Overlay: Sendable, Hashable {
     case help
     case confirmQuit
+    case confirmDelete
+    case messages
+    case hide
+    case signInPrompt
+    case serviceApp
+}
+
+/// The unlock screen's form.
+public struct UnlockForm: Sendable, Equatable {
+    public var password = TextField(masked: true)
+    public var repeated = TextField(masked: true)
+    /// First run: no vault yet, so the password is typed twice.
+    public var creating = false
+    public var onRepeat = false
+    public var error: String?
+    public var busy = false
+    /// Shown under the field (the demo's password).
+    public var hint: String?
+
+    public init(creating: Bool = false, hint: String? = nil) {
+        self.creating = creating
+        self.hint = hint
+    }
+}
+
+/// An upgrade on screen: its request, the engine's state, the code field.
+public struct UpgradeUI: Sendable, Equatable {
+    public var request: UpgradeRequest
+    public var title: String
+    public var state: UpgradeState
+    public var code = TextField(placeholder: "6 digits")
+    /// The relay address the sheet shows for Hide My Email.
+    public var relay: String?
+
+    public init(request: UpgradeRequest, title: String, state: UpgradeState) {
+        self.request = request
+        self.title = title
+        self.state = state
+    }
+}
+
+/// A result line shown until the next key.
+public struct Banner: Sendable, Equatable {
+    public var ok: Bool
+    public var text: String
+    public init(ok: Bool, text: String) {
+        self.ok = ok
+        self.text = text
+    }
+}
+
+/// What the vault list shows: a search, a category, an order.
+public struct VaultFilter: Sendable, Equatable {
+    public enum Order: String, Sendable, CaseIterable { case title, site, changed }
+    public var query = ""
+    public var category: AccountCategory?
+    public var order: Order = .title
+    public init() {}
+}
+
+/// Text the run loop copies to the terminal's clipboard (OSC 52).
+public struct ClipboardRequest: Sendable, Equatable {
+    public let text: String
+    public let label: String
+    public let id: Int
 }
 
 /// Everything the screen shows is derived from this value; `render` is a
-/// pure function of it and the terminal size.
+/// pure function of it.
 public struct AppState: Sendable {
     public var width: Int
     public var height: Int
+    public var unlocked: Bool
+    public var unlock: UnlockForm
     public var screen: Screen = .vault
     public var overlay: Overlay?
-    public var entries: [EntrySummary]
+    public var snapshot = SessionSnapshot()
+    public var filter = VaultFilter()
+    /// Indices into `snapshot.entries` that the filter lets through, in order.
+    public var visible: [Int] = []
     public var list = ListScroll()
-    /// A one-line message in the status row (never a secret).
+    public var recommendationList = ListScroll()
+    public var messageList = ListScroll()
+    /// Non-nil while `/` search has the keyboard.
+    public var search: TextField?
+    public var revealed = false
+    public var upgrade: UpgradeUI?
+    public var banner: Banner?
     public var status: String?
-    /// Set while an upgrade talks to a service: quitting then asks first.
-    public var upgradeInFlight = false
+    public var hideField = TextField(placeholder: "YYYY-MM-DD, or empty for always")
+    /// The entry a sign-in or a service's app screen is about.
+    public var focusEntryID: String?
+    public var appSession: String?
+    public var clipboard: ClipboardRequest?
+    public var now: Date
+    public var spinner = 0
     /// The lock state as the status line shows it.
     public var lockLabel: String
+    /// An effect other than an upgrade is running (unlock, a save).
+    public var busy = false
 
-    public init(width: Int = 80, height: Int = 24, entries: [EntrySummary] = [], lockLabel: String = "unlocked") {
+    public init(width: Int = 80, height: Int = 24, unlocked: Bool = false, unlock: UnlockForm = UnlockForm(),
+                snapshot: SessionSnapshot = SessionSnapshot(), lockLabel: String = "unlocked", now: Date = Date()) {
         self.width = width
         self.height = height
-        self.entries = entries
+        self.unlocked = unlocked
+        self.unlock = unlock
         self.lockLabel = lockLabel
+        self.now = now
+        apply(snapshot)
     }
 
-    public var selectedEntry: EntrySummary? {
-        entries.indices.contains(list.selected) ? entries[list.selected] : nil
+    /// Takes a new snapshot, keeping the selection on the same entry.
+    public mutating func apply(_ new: SessionSnapshot) {
+        let selectedID = selectedEntry?.id
+        let selectedRecommendation = selectedRecommendation?.id
+        snapshot = new
+        refilter()
+        if let selectedID, let index = visible.firstIndex(where: { snapshot.entries[$0].id == selectedID }) {
+            list.select(index, count: visible.count)
+        } else {
+            list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
+        }
+        let recommendations = snapshot.report.recommendations
+        if let selectedRecommendation, let index = recommendations.firstIndex(where: { $0.id == selectedRecommendation }) {
+            recommendationList.select(index, count: recommendations.count)
+        } else {
+            recommendationList.select(min(recommendationList.selected, max(0, recommendations.count - 1)), count: recommendations.count)
+        }
+    }
+
+    /// Recomputes `visible` from the filter: fuzzy search over title,
+    /// username and site (the query's characters in order), category, order.
+    public mutating func refilter() {
+        let query = Array(filter.query.lowercased())
+        var indices = Array(snapshot.entries.indices)
+        if !query.isEmpty || filter.category != nil {
+            indices = indices.filter { index in
+                let entry = snapshot.entries[index]
+                if let category = filter.category, entry.category != category { return false }
+                return query.isEmpty || Self.fuzzyMatch(query, entry.title + " " + entry.username + " " + entry.site)
+            }
+        }
+        switch filter.order {
+        case .title: break  // the snapshot is by title
+        case .site: indices.sort { (snapshot.entries[$0].site, $0) < (snapshot.entries[$1].site, $1) }
+        case .changed: indices.sort { (snapshot.entries[$0].passwordChanged, $0) < (snapshot.entries[$1].passwordChanged, $1) }
+        }
+        visible = indices
+        list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
+    }
+
+    static func fuzzyMatch(_ query: [Character], _ text: String) -> Bool {
+        var wanted = query.makeIterator()
+        var next = wanted.next()
+        for c in text.lowercased() where c == next {
+            next = wanted.next()
+            if next == nil { return true }
+        }
+        return next == nil
+    }
+
+    public var selectedEntry: Entry? {
+        visible.indices.contains(list.selected) ? snapshot.entries[visible[list.selected]] : nil
+    }
+
+    public var selectedRecommendation: Recommendation? {
+        let all = snapshot.report.recommendations
+        return all.indices.contains(recommendationList.selected) ? all[recommendationList.selected] : nil
+    }
+
+    public func entry(id: String?) -> Entry? { id.flatMap { id in snapshot.entries.first { $0.id == id } } }
+
+    /// The entry the keys act on: the recommendation's on that screen.
+    public var currentEntry: Entry? {
+        screen == .recommendations ? entry(id: selectedRecommendation?.id) : selectedEntry
     }
 
     /// The smallest window the app draws into; below it, a notice.
@@ -44,5 +197,19 @@ public struct AppState: Sendable {
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
     /// True when a text field owns the keyboard, so `q` types a letter.
-    public var textFieldFocused: Bool { false }
+    public var textFieldFocused: Bool { !unlocked || search != nil || overlay == .hide }
+
+    /// Set while an upgrade talks to a service: quitting then asks first.
+    public var upgradeInFlight: Bool {
+        guard let state = upgrade?.state else { return false }
+        return !state.isFinished
+    }
+
+    /// The service is working (the spinner turns).
+    public var upgradeWorking: Bool {
+        switch upgrade?.state {
+        case .authorising?, .verifying?, .exchanging?: true
+        default: false
+        }
+    }
 }

@@ -4,9 +4,12 @@ import Foundation
 /// tests run the same effects against a fixed clock and mock services.
 public struct AppEnvironment: Sendable {
     public var now: @Sendable () -> Date
+    /// The vault, analysis and services; nil in screen-only tests.
+    public var session: AppSession?
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(now: @escaping @Sendable () -> Date = { Date() }, session: AppSession? = nil) {
         self.now = now
+        self.session = session
     }
 
     public static let live = AppEnvironment()

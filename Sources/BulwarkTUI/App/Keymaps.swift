@@ -1,55 +1,225 @@
-/// The key tables, one per screen and overlay. Built from the state so that
+import BulwarkCore
+import BulwarkUpgrades
+
+/// The key tables, one per screen and dialog. Built from the state so that
 /// a binding can say why it is disabled right now.
 public enum Keymaps {
-    /// Keys that work on every screen without a text field in focus.
-    static func global(_ state: AppState) -> [KeyBinding<AppAction>] {
+    typealias B = KeyBinding<AppAction>
+
+    /// Keys that work on both main views.
+    static func global(_ state: AppState) -> [B] {
         [
-            KeyBinding([.char("?")], .showHelp, help: "Show this help", hint: "help"),
-            KeyBinding([.char("q")], .requestQuit, help: "Quit bulwark", hint: "quit"),
-            KeyBinding([.ctrl("c")], .interrupt, help: "Quit (asks first while an upgrade runs)"),
+            B([.tab], .switchScreen, help: state.screen == .vault ? "Security Recommendations" : "Back to the vault",
+              hint: state.screen == .vault ? "recommendations" : "vault"),
+            B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations"),
+            B([.char("L")], .lock, help: "Lock the vault"),
+            B([.char("?")], .showHelp, help: "Show this help", hint: "help"),
+            B([.char("q")], .requestQuit, help: "Quit bulwark", hint: "quit"),
+            B([.ctrl("c")], .interrupt, help: "Quit (asks first while an upgrade runs)"),
+        ]
+    }
+
+    static func movement(_ count: Int, empty: String) -> [B] {
+        let off = count == 0 ? empty : nil
+        return [
+            B([.char("k"), .up], .moveSelection(-1), help: "Move up", hint: "move", hintKey: "↑↓", disabledReason: off),
+            B([.char("j"), .down], .moveSelection(1), help: "Move down", disabledReason: off),
+            B([.char("g"), .home], .selectFirst, help: "First", disabledReason: off),
+            B([.char("G"), .end], .selectLast, help: "Last", disabledReason: off),
+            B([.pageUp], .page(-1), help: "Page up", disabledReason: off),
+            B([.pageDown], .page(1), help: "Page down", disabledReason: off),
+        ]
+    }
+
+    /// Upgrade keys for an entry: off with the reason when not offered.
+    static func upgrades(_ state: AppState, _ entry: Entry?, origin: UpgradeOrigin) -> [B] {
+        let offers = entry.flatMap { state.snapshot.offers[$0.id] }
+        func reason(_ kind: UpgradeKind) -> String? {
+            guard entry != nil else { return "Nothing is selected" }
+            guard let availability = offers?[kind] else { return "Unknown entry" }
+            return availability.reason.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        }
+        return [
+            B([.char("u")], .startUpgrade(.strongPassword, origin), help: "Upgrade to a strong password", hint: "upgrade",
+              disabledReason: reason(.strongPassword)),
+            B([.char("a")], .startUpgrade(.signInWithApple, origin), help: "Use Sign in with Apple", hint: "Sign in with Apple",
+              disabledReason: reason(.signInWithApple)),
         ]
     }
 
     public static func vault(_ state: AppState) -> Keymap<AppAction> {
-        let empty = state.entries.isEmpty ? "The vault is empty" : nil
-        return Keymap("Vault", [
-            KeyBinding([.char("k"), .up], .moveSelection(-1), help: "Move up", hint: "move", hintKey: "↑↓", disabledReason: empty),
-            KeyBinding([.char("j"), .down], .moveSelection(1), help: "Move down", disabledReason: empty),
-            KeyBinding([.char("g"), .home], .selectFirst, help: "First entry", disabledReason: empty),
-            KeyBinding([.char("G"), .end], .selectLast, help: "Last entry", disabledReason: empty),
-            KeyBinding([.pageUp], .page(-1), help: "Page up", disabledReason: empty),
-            KeyBinding([.pageDown], .page(1), help: "Page down", disabledReason: empty),
+        let entry = state.selectedEntry
+        let none = entry == nil ? "Nothing is selected" : nil
+        let noSite = entry.map { state.snapshot.changePasswordURLs[$0.id] == nil ? "The entry has no website" : nil } ?? none
+        return Keymap("Vault", movement(state.visible.count, empty: "The list is empty") + [
+            B([.char("/")], .startSearch, help: "Search", hint: "search"),
+            B([.char("f")], .cycleCategory, help: "Filter by category (cycles)"),
+            B([.char("o")], .cycleOrder, help: "Sort by title, site or age (cycles)"),
+            B([.char("v")], .toggleReveal, help: state.revealed ? "Hide the password" : "Reveal the password", hint: state.revealed ? "hide" : "reveal",
+              disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),
+            B([.char("p")], .copy(.password), help: "Copy the password", disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),
+            B([.char("y")], .copy(.username), help: "Copy the username", disabledReason: none),
+            B([.char("t")], .copy(.code), help: "Copy the verification code", disabledReason: entry.map { $0.totpURI == nil ? "The entry has no TOTP" : nil } ?? none),
+        ] + upgrades(state, entry, origin: .entry) + [
+            B([.char("w")], .showChangePasswordURL, help: "Copy the change-password URL", disabledReason: noSite),
+            B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite),
+            B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite),
+            B([.char("d")], .askDelete, help: "Delete the entry", disabledReason: none),
         ] + global(state))
+    }
+
+    public static func recommendations(_ state: AppState) -> Keymap<AppAction> {
+        let recommendation = state.selectedRecommendation
+        let entry = state.entry(id: recommendation?.id)
+        let none = recommendation == nil ? "Nothing to act on" : nil
+        return Keymap("Security Recommendations", movement(state.snapshot.report.recommendations.count, empty: "Nothing to do") + [
+            B([.enter], .openEntry, help: "Open the entry", hint: "open", disabledReason: none),
+        ] + upgrades(state, entry, origin: .recommendation) + [
+            B([.char("w")], .showChangePasswordURL, help: "Change the password on the website (copies the URL)", hint: "website",
+              disabledReason: entry.map { state.snapshot.changePasswordURLs[$0.id] == nil ? "The entry has no website" : nil } ?? none),
+            B([.char("h")], .askHide, help: "Hide this recommendation", hint: "hide", disabledReason: none),
+            B([.char("/")], .startSearch, help: "Search the vault"),
+        ] + global(state))
+    }
+
+    static func unlock(_ state: AppState) -> Keymap<AppAction> {
+        var bindings = [B([.enter], .submitUnlock, help: state.unlock.creating ? "Create the vault" : "Unlock", hint: state.unlock.creating ? "create" : "unlock")]
+        if state.unlock.creating && state.unlock.onRepeat {
+            bindings.append(B([.escape], .unlockFailed("Type the master password again."), help: "Start over"))
+        }
+        bindings.append(B([.ctrl("c")], .interrupt, help: "Quit", hint: "quit", hintKey: "Ctrl-C"))
+        return Keymap(state.unlock.creating ? "Create a vault" : "Unlock", bindings)
+    }
+
+    static func search(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Search", [
+            B([.enter], .endSearch(keep: true), help: "Keep the filter", hint: "keep"),
+            B([.escape], .endSearch(keep: false), help: "Clear the search", hint: "clear"),
+            B([.up], .moveSelection(-1), help: "Move up", hint: "move", hintKey: "↑↓"),
+            B([.down], .moveSelection(1), help: "Move down"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func stepUp(_ state: AppState, _ screen: StepUpScreen) -> Keymap<AppAction> {
+        let entry = state.entry(id: state.upgrade?.request.entryID)
+        let vaultCode = screen.method == .totp && entry?.totpURI != nil ? nil : "The vault holds no code for \(screen.serviceName)"
+        let arrived = state.snapshot.messages.contains { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: entry?.site ?? screen.domain) == true }
+        return Keymap(screen.serviceName, [
+            B([.enter], .submitCode, help: "Verify the code", hint: "verify", disabledReason: state.upgrade?.code.isEmpty == false ? nil : "Type the code first"),
+            B([.char("f")], .fillCodeFromVault, help: "Fill the code from bulwark", hint: "fill from vault", disabledReason: vaultCode),
+            B([.char("m")], .openMessages, help: "Fill the code from Messages", hint: "Messages",
+              disabledReason: arrived ? nil : "No text message for \(screen.domain) has arrived"),
+            B([.char("r")], .resendCode, help: "Send a new code", hint: "resend"),
+            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
+        ])
+    }
+
+    static func sheet(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Sign in with Apple", [
+            B([.up, .down, .tab, .char(" ")], .toggleEmail, help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
+            B([.enter], .continueSheet, help: "Continue", hint: "continue"),
+            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
+        ])
+    }
+
+    static func working(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Upgrading", [B([.ctrl("c")], .interrupt, help: "Quit (asks first)", hint: "quit", hintKey: "Ctrl-C")])
+    }
+
+    static func messages(_ state: AppState) -> Keymap<AppAction> {
+        let bound = UpgradeReducer.boundCode(of: state.messageList.selected, state) != nil
+        return Keymap("Messages", movement(state.snapshot.messages.count, empty: "No messages") + [
+            B([.enter], .fillFromMessage, help: "Fill this code", hint: "fill",
+              disabledReason: bound ? nil : "This message's code is not for this site"),
+            B([.escape], .closeOverlay, help: "Back", hint: "back"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func confirmDelete(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Delete?", [
+            B([.char("y")], .confirmDelete(true), help: "Delete the entry", hint: "delete"),
+            B([.char("n"), .escape], .confirmDelete(false), help: "Keep it", hint: "keep"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func hide(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Hide", [
+            B([.enter], .confirmHide, help: "Hide the recommendation", hint: "hide"),
+            B([.escape], .closeOverlay, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func signInPrompt(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Upgrade this account?", upgrades(state, state.entry(id: state.focusEntryID), origin: .signInPrompt) + [
+            B([.escape], .closeOverlay, help: "Not now", hint: "not now"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func serviceApp(_ state: AppState) -> Keymap<AppAction> {
+        let manifest = state.entry(id: state.focusEntryID).flatMap { state.snapshot.offers[$0.id] }
+        let signedIn = state.appSession == nil ? "Still signing in" : nil
+        func off(_ kind: UpgradeKind) -> String? {
+            signedIn ?? (manifest?[kind]?.reason).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        }
+        return Keymap("App", [
+            B([.char("u")], .startInApp(.strongPassword), help: "Upgrade to a strong password (in the app)", hint: "upgrade", disabledReason: off(.strongPassword)),
+            B([.char("a")], .startInApp(.signInWithApple), help: "Use Sign in with Apple (in the app)", hint: "Sign in with Apple", disabledReason: off(.signInWithApple)),
+            B([.escape], .closeOverlay, help: "Close the app", hint: "close"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
     }
 
     public static func help(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Help", [
-            KeyBinding([.escape, .char("?"), .char("q")], .closeOverlay, help: "Close help", hint: "close"),
-            KeyBinding([.ctrl("c")], .interrupt, help: "Quit"),
+            B([.escape, .char("?"), .char("q")], .closeOverlay, help: "Close help", hint: "close"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
     public static func confirmQuit(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Quit?", [
-            KeyBinding([.char("y")], .confirmQuit(true), help: "Quit and abandon the upgrade", hint: "quit"),
-            KeyBinding([.char("n"), .escape], .confirmQuit(false), help: "Keep going", hint: "stay"),
-            KeyBinding([.ctrl("c")], .confirmQuit(true), help: "Quit"),
+            B([.char("y")], .confirmQuit(true), help: "Quit and abandon the upgrade", hint: "quit"),
+            B([.char("n"), .escape], .confirmQuit(false), help: "Keep going", hint: "stay"),
+            B([.ctrl("c")], .confirmQuit(true), help: "Quit"),
         ])
     }
 
-    /// The table in charge of the keyboard right now: the overlay's, else the screen's.
+    /// The table in charge of the keyboard right now.
     public static func active(_ state: AppState) -> Keymap<AppAction> {
         switch state.overlay {
         case .help: return help(state)
         case .confirmQuit: return confirmQuit(state)
-        case nil: return screen(state)
+        case .messages: return messages(state)
+        case .confirmDelete: return confirmDelete(state)
+        case .hide: return hide(state)
+        case .signInPrompt: return signInPrompt(state)
+        case .serviceApp: return serviceApp(state)
+        case nil: break
         }
+        if !state.unlocked { return unlock(state) }
+        switch state.upgrade?.state {
+        case .stepUp(let screen)?: return stepUp(state, screen)
+        case .sheet?: return sheet(state)
+        case .authorising?, .verifying?, .exchanging?: return working(state)
+        default: break
+        }
+        if state.search != nil { return search(state) }
+        return screen(state)
     }
 
-    /// The current screen's table (what the help overlay lists).
+    /// The table the help overlay lists: what is under the help.
     public static func screen(_ state: AppState) -> Keymap<AppAction> {
+        if !state.unlocked { return unlock(state) }
         switch state.screen {
         case .vault: return vault(state)
+        case .recommendations: return recommendations(state)
         }
     }
 }

@@ -1,10 +1,17 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
 /// The one place state changes. Pure: the same state and action always give
 /// the same new state and effect; all I/O is in the returned effect.
 public enum Reducer {
     public static func reduce(into state: inout AppState, action: AppAction) -> Effect {
         let effect = apply(action, to: &state)
-        // Keep the list window where the selection is, moving it as little as possible.
-        state.list.offset = state.list.visibleOffset(height: AppView.listHeight(state), count: state.entries.count)
+        // Keep each list window where its selection is, moving it as little as possible.
+        let rows = AppView.listHeight(state)
+        state.list.offset = state.list.visibleOffset(height: rows, count: state.visible.count)
+        state.recommendationList.offset = state.recommendationList.visibleOffset(
+            height: RecommendationsScreen.listRows(state), count: state.snapshot.report.recommendations.count)
         return effect
     }
 
@@ -16,19 +23,21 @@ public enum Reducer {
             state.width = max(0, width)
             state.height = max(0, height)
             return .none
-        case .tick:
+        case .tick(let now):
+            state.now = now
+            if state.upgradeWorking || state.busy { state.spinner += 1 }
             return .none
         case .moveSelection(let delta):
-            state.list.move(by: delta, count: state.entries.count)
+            moveSelection(by: delta, &state)
             return .none
         case .selectFirst:
-            state.list.select(0, count: state.entries.count)
+            moveSelection(by: -Int.max / 2, &state)
             return .none
         case .selectLast:
-            state.list.select(state.entries.count - 1, count: state.entries.count)
+            moveSelection(by: Int.max / 2, &state)
             return .none
         case .page(let direction):
-            state.list.move(by: direction * max(1, AppView.listHeight(state)), count: state.entries.count)
+            moveSelection(by: direction * max(1, AppView.listHeight(state) - 1), &state)
             return .none
         case .showHelp:
             state.overlay = .help
@@ -36,29 +45,43 @@ public enum Reducer {
         case .closeOverlay:
             state.overlay = nil
             return .none
-        case .requestQuit:
-            return quitOrConfirm(&state)
-        case .interrupt:
-            return quitOrConfirm(&state)
+        case .requestQuit, .interrupt:
+            if state.upgradeInFlight {
+                state.overlay = .confirmQuit
+                return .none
+            }
+            return .quit(exitCode: 0)
         case .confirmQuit(let yes):
             state.overlay = nil
             return yes ? .quit(exitCode: 0) : .none
         case .setStatus(let message):
             state.status = message
             return .none
-        }
-    }
-
-    private static func quitOrConfirm(_ state: inout AppState) -> Effect {
-        if state.upgradeInFlight {
-            state.overlay = .confirmQuit
+        case .switchScreen:
+            state.screen = state.screen == .vault ? .recommendations : .vault
             return .none
+        case .showRecommendations:
+            state.screen = .recommendations
+            state.overlay = nil
+            return .none
+        default:
+            return UnlockReducer.apply(action, &state) ?? VaultReducer.apply(action, &state) ?? UpgradeReducer.apply(action, &state) ?? .none
         }
-        return .quit(exitCode: 0)
     }
 
-    /// Keys go through the active keymap. Ctrl-C works even when the window
-    /// is too small to draw anything else.
+    static func moveSelection(by delta: Int, _ state: inout AppState) {
+        if state.overlay == .messages {
+            state.messageList.move(by: delta, count: state.snapshot.messages.count)
+        } else if state.screen == .recommendations {
+            state.recommendationList.move(by: delta, count: state.snapshot.report.recommendations.count)
+        } else {
+            state.list.move(by: delta, count: state.visible.count)
+        }
+    }
+
+    /// Keys go through the active keymap; a key no binding takes goes to
+    /// the focused text field, if any. Ctrl-C works even when the window is
+    /// too small to draw anything else.
     private static func handleKey(_ key: Key, state: inout AppState) -> Effect {
         if state.isTooSmall {
             if key == .ctrl("c") || (key == .char("q") && !state.textFieldFocused) {
@@ -66,13 +89,39 @@ public enum Reducer {
             }
             return .none
         }
+        state.banner = nil
         let keymap = Keymaps.active(state)
-        guard let binding = keymap.binding(for: key) else { return .none }
-        if let reason = binding.disabledReason {
-            state.status = "\(binding.help): unavailable. \(reason)."
-            return .none
+        if let binding = keymap.binding(for: key) {
+            if let reason = binding.disabledReason {
+                state.status = "\(binding.help): unavailable. \(reason)."
+                return .none
+            }
+            state.status = nil
+            return reduce(into: &state, action: binding.action)
         }
-        state.status = nil
-        return reduce(into: &state, action: binding.action)
+        typeInto(key, &state)
+        return .none
+    }
+
+    /// Text for whichever field has the keyboard.
+    private static func typeInto(_ key: Key, _ state: inout AppState) {
+        if !state.unlocked {
+            state.unlock.error = nil
+            if state.unlock.onRepeat { _ = state.unlock.repeated.handle(key) } else { _ = state.unlock.password.handle(key) }
+        } else if var field = state.search {
+            if field.handle(key) {
+                state.search = field
+                state.filter.query = field.text
+                state.refilter()
+                state.list.select(0, count: state.visible.count)
+            }
+        } else if state.overlay == .hide {
+            _ = state.hideField.handle(key)
+        } else if case .stepUp? = state.upgrade?.state {
+            // The code field takes digits (and editing keys) only; letters are the screen's keys.
+            if case .char(let c) = key, !c.isNumber { return }
+            if state.upgrade?.code.text.count ?? 0 >= 8, case .char = key { return }
+            _ = state.upgrade?.code.handle(key)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import BulwarkCore
+
 /// Named styles, so screens say what a thing is and the theme says how it
 /// looks. Meaning never rests on colour alone: every coloured thing also
 /// carries a word or a symbol, and NO_COLOR drops colours in one place.
@@ -13,4 +15,34 @@ public enum Theme {
     public static let warning = Style(foreground: .yellow, bold: true)
     public static let danger = Style(foreground: .red, bold: true)
     public static let success = Style(foreground: .green, bold: true)
+}
+
+extension Theme {
+    /// Severity, readable without colour: a symbol and a word.
+    public static func severityStyle(_ severity: Severity) -> Style {
+        switch severity {
+        case .critical: danger
+        case .high: warning
+        case .medium: .plain
+        case .low: dim
+        }
+    }
+
+    public static func severityMark(_ severity: Severity) -> String {
+        switch severity {
+        case .critical: "‼ CRIT"
+        case .high: "! HIGH"
+        case .medium: "· MED "
+        case .low: "· LOW "
+        }
+    }
+
+    public static func severitySymbol(_ severity: Severity?) -> String {
+        switch severity {
+        case .critical?: "‼"
+        case .high?: "!"
+        case .medium?, .low?: "·"
+        case nil: " "
+        }
+    }
 }

@@ -1,3 +1,7 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
 /// `render(state) -> Buffer`: pure, and the only way the app draws.
 public enum AppView {
     public static func render(_ state: AppState, colors: Bool = true) -> Buffer {
@@ -7,15 +11,27 @@ public enum AppView {
         } else {
             let chrome = Chrome(buffer.area)
             let keymap = Keymaps.active(state)
+            let items = "\(state.snapshot.entries.count) \(state.snapshot.entries.count == 1 ? "item" : "items")"
             chrome.render(into: &buffer, title: Keymaps.screen(state).title,
-                          rightTitle: "🔓 \(state.lockLabel) · \(state.entries.count) items",
+                          rightTitle: state.unlocked ? "🔓 \(state.lockLabel) · \(items)" : "🔒 locked",
                           status: statusLine(state), hints: keymap.footerHints)
-            switch state.screen {
-            case .vault: VaultScreen.render(state, chrome: chrome, into: &buffer)
+            if !state.unlocked {
+                UnlockScreen.render(state, chrome: chrome, into: &buffer)
+            } else {
+                switch state.screen {
+                case .vault: VaultScreen.render(state, chrome: chrome, into: &buffer)
+                case .recommendations: RecommendationsScreen.render(state, chrome: chrome, into: &buffer)
+                }
+                if let upgrade = state.upgrade { UpgradeViews.render(upgrade, state, into: &buffer) }
             }
             switch state.overlay {
             case .help: Overlays.renderHelp(state, into: &buffer)
             case .confirmQuit: Overlays.renderConfirmQuit(into: &buffer)
+            case .messages: UpgradeViews.renderMessages(state, into: &buffer)
+            case .confirmDelete: Dialogs.renderConfirmDelete(state, into: &buffer)
+            case .hide: Dialogs.renderHide(state, into: &buffer)
+            case .signInPrompt: Dialogs.renderSignInPrompt(state, into: &buffer)
+            case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)
             case nil: break
             }
         }
@@ -24,13 +40,24 @@ public enum AppView {
     }
 
     static func statusLine(_ state: AppState) -> Line {
+        if let banner = state.banner {
+            return Line([Span(banner.ok ? "✓ " : "✗ ", banner.ok ? Theme.success : Theme.danger), Span(banner.text, banner.ok ? .plain : Theme.warning)])
+        }
         if let status = state.status { return Line(status, Theme.status) }
-        let position = state.entries.isEmpty ? "" : "\(state.list.selected + 1)/\(state.entries.count)  "
-        return Line([Span(position, Theme.dim), Span("Press ? for the keys of this screen.", Theme.dim)])
+        guard state.unlocked else { return Line("", Theme.dim) }
+        switch state.screen {
+        case .vault:
+            let position = state.visible.isEmpty ? "" : "\(state.list.selected + 1)/\(state.visible.count)  "
+            return Line([Span(position, Theme.dim), Span("Press ? for the keys of this screen.", Theme.dim)])
+        case .recommendations:
+            let report = state.snapshot.report
+            return Line("\(report.recommendations.count) recommendations, \(report.highPriority.count) high priority. Press ? for the keys.", Theme.dim)
+        }
     }
 
-    /// Rows of the list pane at the current size, for paging.
+    /// Rows of the vault list at the current size, for paging.
     public static func listHeight(_ state: AppState) -> Int {
-        Chrome(Rect(x: 0, y: 0, width: state.width, height: state.height)).body.height
+        let body = Chrome(Rect(x: 0, y: 0, width: state.width, height: state.height)).body.height
+        return max(1, body - (VaultScreen.hasHeader(state) ? 1 : 0))
     }
 }

@@ -30,7 +30,8 @@ public struct Chrome {
         buffer.put("├" + String(repeating: "─", count: max(0, outer.width - 2)) + "┤",
                    x: outer.x, y: separatorRow, style: Theme.border)
         if let status { status.render(into: &buffer, x: statusRow.x, y: statusRow.y, clip: statusRow) }
-        Footer.render(into: &buffer, area: footerRow, hints: hints, keyStyle: Theme.key)
+        let pinned = hints.reversed().prefix { $0.key == "?" || $0.key == "q" }.count
+        Footer.render(into: &buffer, area: footerRow, hints: hints, keyStyle: Theme.key, pinned: pinned)
     }
 
     /// Splits the body into two panes with a vertical rule that joins the

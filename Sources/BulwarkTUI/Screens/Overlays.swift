@@ -4,22 +4,27 @@ enum Overlays {
     /// disabled ones dimmed and their reason given.
     static func renderHelp(_ state: AppState, into buffer: inout Buffer) {
         let keymap = Keymaps.screen(state)
-        let keyColumn = min(16, max(8, keymap.bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0) + 2)
-        var lines: [Line] = []
-        for binding in keymap.bindings {
-            let off = binding.disabledReason != nil
-            let help = binding.help + (binding.disabledReason.map { " (off: \($0))" } ?? "")
-            lines.append(Line([Span(DisplayWidth.pad(binding.keyLabel, to: keyColumn), off ? Theme.dim : Theme.key),
-                               Span(DisplayWidth.truncate(help, to: max(0, 60 - keyColumn)), off ? Theme.dim : .plain)]))
-        }
-        let width = min(buffer.width - 4, 64)
-        let height = min(buffer.height - 2, lines.count + 4)
+        let keyColumn = min(12, max(8, keymap.bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0) + 2)
+        let width = min(buffer.width - 4, 100)
+        // One column when it fits the window's height, else two.
+        let rowsAvailable = max(1, buffer.height - 6)
+        let columns = keymap.bindings.count > rowsAvailable ? 2 : 1
+        let rows = (keymap.bindings.count + columns - 1) / columns
+        let height = min(buffer.height - 2, rows + 4)
         let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
                                  title: Line("Keys: " + keymap.title, Theme.title),
                                  rightTitle: Line("Esc close", Theme.dim), style: .plain)
         let body = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 2)
-        for (index, line) in lines.prefix(body.height).enumerated() {
-            line.render(into: &buffer, x: body.x, y: body.y + index, clip: body)
+        let columnWidth = body.width / columns
+        for (index, binding) in keymap.bindings.enumerated() {
+            let column = index / rows, row = index % rows
+            guard row < body.height else { continue }
+            let off = binding.disabledReason != nil
+            let help = binding.help + (binding.disabledReason.map { " (off: \($0))" } ?? "")
+            let cell = Rect(x: body.x + column * columnWidth, y: body.y + row, width: columnWidth - (column + 1 < columns ? 2 : 0), height: 1)
+            Line([Span(DisplayWidth.pad(binding.keyLabel, to: keyColumn), off ? Theme.dim : Theme.key),
+                  Span(DisplayWidth.truncate(help, to: max(0, cell.width - keyColumn)), off ? Theme.dim : .plain)])
+                .render(into: &buffer, x: cell.x, y: cell.y, clip: cell)
         }
     }
 

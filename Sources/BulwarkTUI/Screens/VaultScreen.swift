@@ -1,46 +1,127 @@
 import BulwarkCore
+import Foundation
 
-/// The vault: the list of entries on the left, the selected entry on the right.
+/// The vault: the list of entries on the left (with a warning marker), the
+/// selected entry on the right.
 enum VaultScreen {
-    static let leftPercent = 45
+    static let leftPercent = 42
+
+    static func hasHeader(_ state: AppState) -> Bool {
+        state.search != nil || !state.filter.query.isEmpty || state.filter.category != nil || state.filter.order != .title
+    }
 
     static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
         let (left, right) = chrome.splitPanes(into: &buffer, leftPercent: leftPercent)
-        renderList(state, area: left, into: &buffer)
-        renderDetail(state.selectedEntry, area: right, into: &buffer)
+        var listArea = left
+        if hasHeader(state) {
+            renderHeader(state, area: Rect(x: left.x, y: left.y, width: left.width, height: 1), into: &buffer)
+            listArea = Rect(x: left.x, y: left.y + 1, width: left.width, height: max(0, left.height - 1))
+        }
+        renderList(state, area: listArea, into: &buffer)
+        EntryDetail.render(state.selectedEntry, state, area: right, into: &buffer)
     }
 
-    /// Rows cut to `width` cells with an ellipsis; the last column stays
-    /// free for the scrollbar so a long list does not cut rows differently.
-    static func listRow(_ entry: EntrySummary, width: Int) -> Line {
+    static func renderHeader(_ state: AppState, area: Rect, into buffer: inout Buffer) {
+        if let field = state.search {
+            buffer.put("/ ", x: area.x, y: area.y, style: Theme.key, clip: area)
+            field.render(into: &buffer, area: Rect(x: area.x + 2, y: area.y, width: max(0, area.width - 2), height: 1), focused: true)
+            return
+        }
+        var parts: [String] = []
+        if !state.filter.query.isEmpty { parts.append("“\(state.filter.query)”") }
+        if let category = state.filter.category { parts.append(category.label) }
+        if state.filter.order != .title { parts.append("by \(state.filter.order.rawValue)") }
+        buffer.put("Showing \(state.visible.count): " + parts.joined(separator: " · "), x: area.x, y: area.y, style: Theme.dim, clip: area)
+    }
+
+    /// Rows cut to `width` cells; the last column stays free for the scrollbar.
+    static func listRow(_ entry: Entry, severity: Severity?, width: Int) -> Line {
         let usable = max(0, width - 1)
-        let titleWidth = min(22, max(8, usable * 11 / 20))
+        let titleWidth = min(24, max(8, usable * 11 / 20))
         return Line([
+            Span(Theme.severitySymbol(severity) + " ", severity.map(Theme.severityStyle) ?? .plain),
             Span(DisplayWidth.pad(entry.title, to: titleWidth) + " "),
-            Span(DisplayWidth.truncate(entry.username, to: max(0, usable - titleWidth - 1)), Theme.dim),
+            Span(DisplayWidth.truncate(entry.username, to: max(0, usable - titleWidth - 3)), Theme.dim),
         ])
     }
 
     static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
-        let entries = state.entries
-        ListView(count: entries.count, row: { listRow(entries[$0], width: area.width) }, scroll: state.list,
-                 selectionStyle: Theme.selection, emptyText: "No entries yet.")
+        let entries = state.snapshot.entries, visible = state.visible, severity = state.snapshot.severity
+        ListView(count: visible.count, row: { listRow(entries[visible[$0]], severity: severity[entries[visible[$0]].id], width: area.width) },
+                 scroll: state.list, selectionStyle: Theme.selection,
+                 emptyText: entries.isEmpty ? "No entries yet." : "Nothing matches.")
             .render(into: &buffer, area: area)
     }
+}
 
-    static func renderDetail(_ entry: EntrySummary?, area: Rect, into buffer: inout Buffer) {
+/// One entry's fields, its code, its history and what is wrong with it.
+enum EntryDetail {
+    static let labelWidth = 11
+
+    static func render(_ entry: Entry?, _ state: AppState, area: Rect, into buffer: inout Buffer) {
         guard let entry, !area.isEmpty else { return }
-        buffer.put(DisplayWidth.truncate(entry.title, to: area.width), x: area.x, y: area.y, style: Theme.heading, clip: area)
-        let fields: [(String, String)] = [
-            ("Username", entry.username),
-            ("Website", entry.site),
-            ("Category", entry.category.label),
-            ("Tags", entry.tags.isEmpty ? "—" : entry.tags.joined(separator: ", ")),
-        ]
-        for (index, field) in fields.enumerated() {
-            let y = area.y + 2 + index
-            buffer.put(DisplayWidth.pad(field.0, to: 10), x: area.x, y: y, style: Theme.label, clip: area)
-            buffer.put(field.1, x: area.x + 10, y: y, clip: area)
+        var y = area.y
+        buffer.put(DisplayWidth.truncate(entry.title, to: area.width), x: area.x, y: y, style: Theme.heading, clip: area)
+        y += 2
+        func field(_ label: String, _ value: Line) {
+            guard y < area.maxY else { return }
+            buffer.put(DisplayWidth.pad(label, to: labelWidth), x: area.x, y: y, style: Theme.label, clip: area)
+            value.render(into: &buffer, x: area.x + labelWidth, y: y, clip: area)
+            y += 1
+        }
+        field("Username", Line(entry.username.isEmpty ? "—" : entry.username))
+        field("Website", Line(entry.urls.first ?? "—"))
+        if let link = entry.signInWithApple {
+            field("Sign-in", Line("Sign in with Apple (\(link.state.rawValue))", Theme.success))
+            field("E-mail", Line(link.email + (link.isPrivateRelay ? " (hidden)" : "")))
+        } else if let password = entry.password {
+            field("Password", state.revealed ? Line(password) : Line(String(repeating: "•", count: 10) + "  v reveals", Theme.dim))
+        }
+        if let uri = entry.totpURI, let config = try? OTPAuthURL.parse(uri) {
+            let seconds = Int64(state.now.timeIntervalSince1970)
+            if case .totp(let period) = config.kind {
+                let remaining = OneTimePassword.secondsRemaining(at: seconds, period: period)
+                let code = config.code(at: seconds)
+                let bar = ProgressBar.text(ratio: Double(remaining) / Double(period), width: 10)
+                var spans = [Span(spaced(code), Theme.heading), Span("  \(bar) \(remaining)s", Theme.dim)]
+                if remaining <= 5 { spans.append(Span("  next \(spaced(config.nextCode(at: seconds)))", Theme.dim)) }
+                field("Code", Line(spans))
+            } else {
+                field("Code", Line(spaced(config.code(at: seconds)), Theme.heading))
+            }
+        }
+        field("Category", Line(entry.category.label))
+        if !entry.tags.isEmpty { field("Tags", Line(entry.tags.joined(separator: ", "))) }
+        field("Changed", Line(Self.day(entry.passwordChanged)))
+        if !entry.notes.isEmpty { field("Notes", Line(entry.notes.split(separator: "\n").first.map(String.init) ?? "")) }
+        if !entry.history.isEmpty {
+            let last = entry.history[0]
+            field("History", Line("\(entry.history.count) old password\(entry.history.count == 1 ? "" : "s"); last \(last.reason), \(Self.day(last.changedAt))"))
+        }
+        if let recommendation = state.snapshot.report.recommendations.first(where: { $0.id == entry.id }) {
+            y += 1
+            for warning in recommendation.warnings where y < area.maxY {
+                let mark = Span(Theme.severitySymbol(recommendation.severity) + " ", Theme.severityStyle(recommendation.severity))
+                let lines = TextWrap.wrap(warning.reason, width: max(1, area.width - 2))
+                for (index, text) in lines.enumerated() where y < area.maxY {
+                    Line([index == 0 ? mark : Span("  "), Span(text)]).render(into: &buffer, x: area.x, y: y, clip: area)
+                    y += 1
+                }
+            }
         }
     }
+
+    static func spaced(_ code: String) -> String {
+        code.count == 6 ? String(code.prefix(3)) + " " + String(code.suffix(3)) : code
+    }
+
+    nonisolated(unsafe) static let dayFormatter: DateFormatter = {  // read-only after creation
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        return formatter
+    }()
+
+    static func day(_ date: Date) -> String { dayFormatter.string(from: date) }
 }

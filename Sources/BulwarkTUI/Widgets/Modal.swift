@@ -12,17 +12,27 @@ public enum Modal {
     }
 }
 
-/// One line of key hints: `key label` pairs, dropped from the end when the
-/// line is too narrow, so the hints that remain are always whole.
+/// One line of key hints: `key label` pairs. When the line is too narrow,
+/// hints are dropped from the middle: the last `pinned` ones (help, quit)
+/// always stay, so a person can always find the keys and the way out.
 public enum Footer {
     public static func render(into buffer: inout Buffer, area: Rect, hints: [(key: String, label: String)],
-                              keyStyle: Style = Style(bold: true), labelStyle: Style = .plain) {
+                              keyStyle: Style = Style(bold: true), labelStyle: Style = .plain, pinned: Int = 0) {
         guard !area.isEmpty else { return }
+        func width(_ hint: (key: String, label: String)) -> Int { DisplayWidth.of(hint.key) + 1 + DisplayWidth.of(hint.label) }
+        let tail = Array(hints.suffix(min(pinned, hints.count)))
+        var budget = area.width - tail.reduce(0) { $0 + width($1) + 2 }
+        var kept: [(key: String, label: String)] = []
+        for hint in hints.dropLast(tail.count) {
+            let needed = width(hint) + 2
+            if needed > budget { break }
+            kept.append(hint)
+            budget -= needed
+        }
         var x = area.x
-        for (index, hint) in hints.enumerated() {
-            let width = DisplayWidth.of(hint.key) + 1 + DisplayWidth.of(hint.label)
+        for (index, hint) in (kept + tail).enumerated() {
             let gap = index == 0 ? 0 : 2
-            if x + gap + width > area.maxX { break }
+            if x + gap + width(hint) > area.maxX { break }
             x += gap
             x += buffer.put(hint.key, x: x, y: area.y, style: keyStyle, clip: area)
             x += buffer.put(" " + hint.label, x: x, y: area.y, style: labelStyle, clip: area)
@@ -30,8 +40,6 @@ public enum Footer {
     }
 }
 
-/// A spinner is a tiny model: it advances only on ticks that carry its own
-/// id, so ticks left over from an earlier spinner are dropped.
 public struct Spinner: Sendable, Hashable {
     public static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     public let id: Int

@@ -10,6 +10,13 @@ public final class MessagesInbox {
         public let sender: String
         public let body: String
         public let received: Date
+
+        public init(id: Int64, sender: String, body: String, received: Date) {
+            self.id = id
+            self.sender = sender
+            self.body = body
+            self.received = received
+        }
     }
 
     private let db: SQLiteDatabase

@@ -56,7 +56,7 @@ public final class MockIdentityProvider {
     }
 
     /// The team-scoped user and relay for an Apple ID, made on first use.
-    private func account(appleID: String, team: String) throws -> (user: String, relay: String, firstTime: Bool) {
+    func account(appleID: String, team: String) throws -> (user: String, relay: String, firstTime: Bool) {
         if let row = try db.query("SELECT user, relay, named FROM users WHERE apple_id = ? AND team = ?", [.text(appleID), .text(team)]).first,
            let user = row[0].text, let relay = row[1].text {
             return (user, relay, row[2].integer == 0)
@@ -179,5 +179,12 @@ enum Base32Lower {
     static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
         return String(bytes.map { alphabet[Int($0) % 32] })
+    }
+}
+
+extension MockIdentityProvider {
+    /// The relay address a person has (or will get) for a team, for the sheet to show.
+    public func relayAddress(appleID: String, team: String) throws -> String {
+        try account(appleID: appleID, team: team).relay
     }
 }

@@ -1,0 +1,190 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// What the screens show of the vault, as values: taken after every change.
+public struct SessionSnapshot: Sendable, Equatable {
+    public var entries: [Entry] = []
+    public var report = RecommendationsReport(recommendations: [], hidden: [])
+    /// Per entry: the upgrades offered, or why not.
+    public var offers: [String: [UpgradeKind: Availability]] = [:]
+    /// Per entry: the worst visible recommendation's severity (the list's marker).
+    public var severity: [String: Severity] = [:]
+    public var changePasswordURLs: [String: String] = [:]
+    public var messages: [MessagesInbox.Message] = []
+
+    public init() {}
+}
+
+/// The app's link to the vault, the analysis and the services. Effects
+/// call it from background tasks; every call takes the lock, so one thing
+/// happens at a time, as in a real password manager's core.
+public final class AppSession: @unchecked Sendable {  // all state behind `lock`
+    public let vaultPath: URL
+    public let catalog: ServiceCatalog
+    private let breaches: BreachCorpus
+    private let quirks: QuirksDirectory?
+    private let settings: AnalysisSettings
+    private let clock: @Sendable () -> Date
+    private let sleep: @Sendable (Int) -> Void
+    private let appleID: AppleIDAccount
+    private let lock = NSLock()
+    private var vault: Vault?
+    private var world: ServiceWorld?
+    private var analyzer: SecurityAnalyzer?
+    private var engine: UpgradeEngine?
+
+    public init(vaultPath: URL, catalog: ServiceCatalog, breaches: BreachCorpus, quirks: QuirksDirectory? = nil,
+                settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount = .demo,
+                clock: @escaping @Sendable () -> Date = { Date() },
+                sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) {
+        self.vaultPath = vaultPath
+        self.catalog = catalog
+        self.breaches = breaches
+        self.quirks = quirks
+        self.settings = settings
+        self.appleID = appleID
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    public var vaultExists: Bool { FileManager.default.fileExists(atPath: vaultPath.path) }
+
+    // MARK: Lock
+
+    public func unlock(masterPassword: String) throws -> SessionSnapshot {
+        try lock.withLock {
+            let opened = try Vault.open(at: vaultPath, masterPassword: masterPassword)
+            return try attach(opened)
+        }
+    }
+
+    public func create(masterPassword: String, parameters: ScryptParameters = .standard) throws -> SessionSnapshot {
+        try lock.withLock { try attach(try Vault.create(at: vaultPath, masterPassword: masterPassword, parameters: parameters)) }
+    }
+
+    private func attach(_ opened: Vault) throws -> SessionSnapshot {
+        let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
+        try Reconciler.reconcile(vault: opened, world: world)
+        _ = try Reconciler.applyNotifications(vault: opened, world: world)
+        let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog, clock: clock)
+        try analyzer.load(opened.entries)
+        vault = opened
+        self.world = world
+        self.analyzer = analyzer
+        engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks)
+        return makeSnapshot()
+    }
+
+    /// Drops the decrypted vault from memory.
+    public func lockVault() {
+        lock.withLock {
+            vault?.lock()
+            vault = nil
+            analyzer = nil
+            engine = nil
+        }
+    }
+
+    public func snapshot() -> SessionSnapshot { lock.withLock { makeSnapshot() } }
+
+    private func makeSnapshot() -> SessionSnapshot {
+        var snapshot = SessionSnapshot()
+        guard let vault, let analyzer else { return snapshot }
+        snapshot.entries = vault.entries.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+        snapshot.report = analyzer.report()
+        let requirements = SiteRequirements(quirks: quirks, services: catalog)
+        for entry in snapshot.entries {
+            snapshot.offers[entry.id] = Dictionary(uniqueKeysWithValues: UpgradeKind.allCases.map { ($0, catalog.availability($0, for: entry)) })
+            if !entry.site.isEmpty { snapshot.changePasswordURLs[entry.id] = requirements.changePasswordURL(for: entry.site).url }
+        }
+        for recommendation in snapshot.report.recommendations { snapshot.severity[recommendation.id] = recommendation.severity }
+        snapshot.messages = (try? world?.inbox.messages()) ?? []
+        return snapshot
+    }
+
+    /// Re-reads changed entries into the analysis (incrementally).
+    private func refresh(_ ids: Set<String>) {
+        guard let vault, let analyzer else { return }
+        for id in ids {
+            if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
+        }
+    }
+
+    // MARK: Entries
+
+    public func save(_ entry: Entry) throws -> SessionSnapshot {
+        try lock.withLock {
+            guard let vault else { throw VaultError.locked }
+            try vault.save(entry)
+            refresh([entry.id])
+            return makeSnapshot()
+        }
+    }
+
+    public func delete(id: String) throws -> SessionSnapshot {
+        try lock.withLock {
+            guard let vault else { throw VaultError.locked }
+            try vault.remove(id: id)
+            refresh([id])
+            return makeSnapshot()
+        }
+    }
+
+    public func hide(id: String, until: Date?) throws -> SessionSnapshot {
+        try lock.withLock {
+            guard let vault, var entry = vault.entries.first(where: { $0.id == id }) else { throw VaultError.entryNotFound(id) }
+            entry.hiddenFromRecommendations = true
+            entry.hiddenUntil = until
+            try vault.save(entry)
+            refresh([id])
+            return makeSnapshot()
+        }
+    }
+
+    // MARK: Upgrades
+
+    public typealias UpgradeStep = (state: UpgradeState, snapshot: SessionSnapshot)
+
+    private func step(_ body: (UpgradeEngine) -> UpgradeState) -> UpgradeStep {
+        lock.withLock {
+            guard let engine else { return (.failed(reason: "The vault is locked."), makeSnapshot()) }
+            let state = body(engine)
+            if let id = engine.request?.entryID { refresh([id]) }
+            return (state, makeSnapshot())
+        }
+    }
+
+    public func startUpgrade(_ request: UpgradeRequest) -> UpgradeStep { step { $0.start(request) } }
+    public func submitCode(_ code: String) -> UpgradeStep { step { $0.submitCode(code) } }
+    public func resendCode() -> UpgradeStep { step { $0.resendCode() } }
+    public func chooseEmail(hide: Bool) -> UpgradeStep { step { $0.chooseEmail(hide: hide) } }
+    public func continueWithApple() -> UpgradeStep { step { $0.continueWithApple() } }
+    public func cancelUpgrade() -> UpgradeStep { step { $0.cancel() } }
+
+    /// The relay address the sheet would show for Hide My Email.
+    public func relayPreview(forEntry id: String) -> String? {
+        lock.withLock {
+            guard let vault, let world, let entry = vault.entries.first(where: { $0.id == id }),
+                  let manifest = catalog.manifest(forHost: entry.site) else { return nil }
+            return try? world.identityProvider.relayAddress(appleID: appleID.email, team: manifest.teamID)
+        }
+    }
+
+    // MARK: Signing in
+
+    public enum SignInResult: Sendable, Equatable {
+        case accepted(sessionToken: String)
+        case refused(String)
+    }
+
+    public func signIn(id: String) -> SignInResult {
+        lock.withLock {
+            guard let vault, let world, let entry = vault.entries.first(where: { $0.id == id }) else { return .refused("the vault is locked") }
+            switch (try? SignInSimulator.signIn(entry, world: world, appleID: appleID)) ?? .refused("the service did not answer") {
+            case .accepted(let token): return .accepted(sessionToken: token)
+            case .refused(let reason): return .refused(reason)
+            }
+        }
+    }
+}

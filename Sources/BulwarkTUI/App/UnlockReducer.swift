@@ -1,0 +1,76 @@
+import BulwarkCore
+import Foundation
+
+/// Unlocking, first-run creation and locking.
+enum UnlockReducer {
+    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+        switch action {
+        case .submitUnlock:
+            return submit(&state)
+        case .unlocked(let snapshot):
+            state.unlocked = true
+            state.unlock = UnlockForm(hint: state.unlock.hint)
+            state.busy = false
+            state.apply(snapshot)
+            let breached = snapshot.report.count(.breached)
+            if breached > 0 {
+                state.banner = Banner(ok: false, text: "\(breached) \(breached == 1 ? "password appears" : "passwords appear") in data breaches. Press r to see them.")
+            }
+            return .none
+        case .unlockFailed(let message):
+            state.unlock.busy = false
+            state.busy = false
+            state.unlock.error = message
+            state.unlock.password.clear()
+            state.unlock.repeated.clear()
+            state.unlock.onRepeat = false
+            return .none
+        case .lock:
+            state.unlocked = false
+            state.unlock = UnlockForm(hint: state.unlock.hint)
+            state.snapshot = SessionSnapshot()
+            state.visible = []
+            state.upgrade = nil
+            state.overlay = nil
+            state.search = nil
+            state.revealed = false
+            return .run { env in
+                env.session?.lockVault()
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    static func submit(_ state: inout AppState) -> Effect {
+        var form = state.unlock
+        if form.creating && !form.onRepeat {
+            guard !form.password.isEmpty else { form.error = "Type a master password."; state.unlock = form; return .none }
+            form.onRepeat = true
+            state.unlock = form
+            return .none
+        }
+        if form.creating && form.password.text != form.repeated.text {
+            state.unlock.error = "The two passwords differ. Type them again."
+            state.unlock.password.clear()
+            state.unlock.repeated.clear()
+            state.unlock.onRepeat = false
+            return .none
+        }
+        guard !form.password.isEmpty else { return .none }
+        let password = form.password.text, creating = form.creating
+        state.unlock.busy = true
+        state.busy = true
+        return .run { env in
+            guard let session = env.session else { return .unlockFailed("No vault is attached.") }
+            do {
+                return .unlocked(creating ? try session.create(masterPassword: password) : try session.unlock(masterPassword: password))
+            } catch VaultError.wrongPassword {
+                return .unlockFailed("Wrong master password. Try again.")
+            } catch {
+                return .unlockFailed("\(error)")
+            }
+        }
+    }
+}

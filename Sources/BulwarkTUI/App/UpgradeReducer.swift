@@ -1,0 +1,99 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// Upgrades on screen: starting one, the step-up screen, the Messages
+/// inbox, the Sign in with Apple sheet, the result.
+enum UpgradeReducer {
+    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+        switch action {
+        case .startUpgrade(let kind, let origin):
+            let entry = origin == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
+            guard let entry else { return .none }
+            state.overlay = nil
+            return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: origin), title: entry.title, &state)
+        case .startInApp(let kind):
+            guard let entry = state.entry(id: state.focusEntryID), let token = state.appSession else { return .none }
+            state.overlay = nil
+            return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: .inApp, userInfo: ["session": token]), title: entry.title, &state)
+        case .upgradeStepped(let next, let snapshot):
+            state.apply(snapshot)
+            guard var upgrade = state.upgrade else { return .none }
+            switch next {
+            case .completed(let outcome):
+                let prefix = upgrade.request.origin == .inApp ? "\(outcome.serviceName) app: " : ""
+                state.banner = Banner(ok: true, text: prefix + outcome.summary + (outcome.kind == .strongPassword ? " The old one is kept in history." : ""))
+                state.upgrade = nil
+            case .failed(let reason):
+                state.banner = Banner(ok: false, text: "\(upgrade.title): \(reason)")
+                state.upgrade = nil
+            case .cancelled:
+                state.upgrade = nil  // the person backed out: nothing more to say
+            default:
+                if case .stepUp = next { upgrade.code.clear() }
+                upgrade.state = next
+                state.upgrade = upgrade
+            }
+            return .none
+        case .setRelay(let relay):
+            state.upgrade?.relay = relay
+            return .none
+        case .submitCode:
+            guard case .stepUp(let screen)? = state.upgrade?.state, let code = state.upgrade?.code.text, !code.isEmpty else { return .none }
+            state.upgrade?.state = .verifying(screen)
+            return .run { env in env.session.map { let step = $0.submitCode(code); return .upgradeStepped(step.state, step.snapshot) } }
+        case .fillCodeFromVault:
+            guard let entry = state.entry(id: state.upgrade?.request.entryID), let uri = entry.totpURI,
+                  let config = try? OTPAuthURL.parse(uri) else { return .none }
+            state.upgrade?.code = TextField(config.code(at: Int64(state.now.timeIntervalSince1970)))
+            return apply(.submitCode, &state)
+        case .openMessages:
+            state.messageList = ListScroll()
+            state.overlay = .messages
+            return .none
+        case .fillFromMessage:
+            guard let code = boundCode(of: state.messageList.selected, state) else { return .none }
+            state.overlay = nil
+            state.upgrade?.code = TextField(code)
+            return apply(.submitCode, &state)
+        case .resendCode:
+            return .run { env in env.session.map { let step = $0.resendCode(); return .upgradeStepped(step.state, step.snapshot) } }
+        case .cancelUpgrade:
+            state.overlay = nil
+            return .run { env in env.session.map { let step = $0.cancelUpgrade(); return .upgradeStepped(step.state, step.snapshot) } }
+        case .toggleEmail:
+            guard case .sheet(let sheet)? = state.upgrade?.state else { return .none }
+            var toggled = sheet
+            toggled.hideEmail.toggle()
+            state.upgrade?.state = .sheet(toggled)  // drawn at once; the engine agrees below
+            let hide = toggled.hideEmail
+            return .run { env in env.session.map { let step = $0.chooseEmail(hide: hide); return .upgradeStepped(step.state, step.snapshot) } }
+        case .continueSheet:
+            guard case .sheet? = state.upgrade?.state else { return .none }
+            state.upgrade?.state = .exchanging
+            return .run { env in env.session.map { let step = $0.continueWithApple(); return .upgradeStepped(step.state, step.snapshot) } }
+        default:
+            return nil
+        }
+    }
+
+    static func start(_ request: UpgradeRequest, title: String, _ state: inout AppState) -> Effect {
+        if request.origin != .inApp, let reason = state.snapshot.offers[request.entryID]?[request.kind]?.reason {
+            state.banner = Banner(ok: false, text: "\(title): \(request.kind.label) is unavailable: \(reason).")
+            return .none
+        }
+        state.upgrade = UpgradeUI(request: request, title: title, state: .authorising)
+        let entryID = request.entryID
+        let run: Effect = .run { env in env.session.map { let step = $0.startUpgrade(request); return .upgradeStepped(step.state, step.snapshot) } }
+        guard request.kind == .signInWithApple else { return run }
+        return .batch([.run { env in .setRelay(env.session?.relayPreview(forEntry: entryID)) }, run])
+    }
+
+    /// The code of a message bound to the upgrade's site, if it is one.
+    static func boundCode(of index: Int, _ state: AppState) -> String? {
+        guard state.snapshot.messages.indices.contains(index), let entry = state.entry(id: state.upgrade?.request.entryID),
+              let bound = DomainBoundCode.parse(message: state.snapshot.messages[index].body),
+              bound.isOffered(forSite: entry.site) else { return nil }
+        return bound.code
+    }
+}

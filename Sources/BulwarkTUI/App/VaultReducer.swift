@@ -1,0 +1,168 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// The vault's and the recommendations' own actions: search, filter,
+/// reveal, copy, delete, hide, sign in.
+enum VaultReducer {
+    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+        switch action {
+        case .startSearch:
+            state.screen = .vault
+            state.search = TextField(state.filter.query, placeholder: "search titles, usernames, sites")
+            return .none
+        case .endSearch(let keep):
+            state.search = nil
+            if !keep {
+                state.filter.query = ""
+                state.refilter()
+            }
+            return .none
+        case .cycleCategory:
+            let all: [AccountCategory?] = [nil] + AccountCategory.allCases
+            let index = all.firstIndex { $0 == state.filter.category } ?? 0
+            state.filter.category = all[(index + 1) % all.count]
+            state.refilter()
+            state.status = "Showing " + (state.filter.category.map { "\($0.label) accounts" } ?? "every account") + "."
+            return .none
+        case .cycleOrder:
+            let all = VaultFilter.Order.allCases
+            state.filter.order = all[((all.firstIndex(of: state.filter.order) ?? 0) + 1) % all.count]
+            state.refilter()
+            state.status = "Sorted by \(state.filter.order.rawValue)."
+            return .none
+        case .toggleReveal:
+            state.revealed.toggle()
+            return .none
+        case .copy(let field):
+            return copy(field, &state)
+        case .askDelete:
+            state.overlay = .confirmDelete
+            return .none
+        case .confirmDelete(let yes):
+            state.overlay = nil
+            guard yes, let entry = state.currentEntry else { return .none }
+            let id = entry.id, title = entry.title
+            return .run { env in
+                guard let session = env.session else { return nil }
+                do { return .updated(try session.delete(id: id), banner: Banner(ok: true, text: "Deleted \(title).")) } catch {
+                    return .failed("\(error)")
+                }
+            }
+        case .openEntry:
+            guard let id = state.selectedRecommendation?.id else { return .none }
+            state.screen = .vault
+            state.search = nil
+            state.filter = VaultFilter()
+            state.refilter()
+            if let index = state.visible.firstIndex(where: { state.snapshot.entries[$0].id == id }) {
+                state.list.select(index, count: state.visible.count)
+            }
+            return .none
+        case .updated(let snapshot, let banner):
+            state.busy = false
+            state.apply(snapshot)
+            state.banner = banner
+            return .none
+        case .failed(let message):
+            state.busy = false
+            state.banner = Banner(ok: false, text: message)
+            return .none
+        case .showChangePasswordURL:
+            guard let entry = state.currentEntry, let url = state.snapshot.changePasswordURLs[entry.id] else { return .none }
+            state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
+            state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
+            return .none
+        case .askHide:
+            state.hideField.clear()
+            state.overlay = .hide
+            return .none
+        case .confirmHide:
+            guard let entry = state.currentEntry else { return .none }
+            let text = state.hideField.text.trimmingCharacters(in: .whitespaces)
+            var until: Date?
+            if !text.isEmpty {
+                guard let day = Self.day(text), day > state.now else {
+                    state.status = "Type a date to come as YYYY-MM-DD, or leave it empty."
+                    return .none
+                }
+                until = day
+            }
+            state.overlay = nil
+            let id = entry.id, title = entry.title, day = until
+            return .run { env in
+                guard let session = env.session else { return nil }
+                do {
+                    return .updated(try session.hide(id: id, until: day),
+                                    banner: Banner(ok: true, text: "Hid the recommendation for \(title)" + (day == nil ? "." : " until \(text).")))
+                } catch { return .failed("\(error)") }
+            }
+        case .signIn:
+            guard let entry = state.currentEntry else { return .none }
+            state.focusEntryID = entry.id
+            state.busy = true
+            state.status = "Signing in to \(entry.title)…"
+            let id = entry.id
+            return .run { env in env.session.map { .signedIn(entryID: id, $0.signIn(id: id)) } }
+        case .signedIn(let id, let result):
+            state.busy = false
+            state.status = nil
+            let title = state.entry(id: id)?.title ?? "the service"
+            if state.overlay == .serviceApp {
+                switch result {
+                case .accepted(let token): state.appSession = token
+                case .refused(let reason):
+                    state.overlay = nil
+                    state.banner = Banner(ok: false, text: "\(title) refused the sign-in: \(reason).")
+                }
+                return .none
+            }
+            switch result {
+            case .accepted:
+                state.banner = Banner(ok: true, text: "Signed in to \(title).")
+                let kinds = state.snapshot.report.recommendations.first { $0.id == id }?.kinds ?? []
+                if kinds.contains(.breached) || kinds.contains(.weak) { state.overlay = .signInPrompt }
+            case .refused(let reason):
+                state.banner = Banner(ok: false, text: "\(title) refused the sign-in: \(reason).")
+            }
+            return .none
+        case .openServiceApp:
+            guard let entry = state.currentEntry else { return .none }
+            state.focusEntryID = entry.id
+            state.appSession = nil
+            state.overlay = .serviceApp
+            let id = entry.id
+            return .run { env in env.session.map { .signedIn(entryID: id, $0.signIn(id: id)) } }
+        default:
+            return nil
+        }
+    }
+
+    static func copy(_ field: CopyField, _ state: inout AppState) -> Effect {
+        guard let entry = state.currentEntry else { return .none }
+        let text: String?
+        switch field {
+        case .username: text = entry.username.isEmpty ? nil : entry.username
+        case .password: text = entry.password
+        case .code: text = entry.totpURI.flatMap { try? OTPAuthURL.parse($0) }?.code(at: Int64(state.now.timeIntervalSince1970))
+        }
+        guard let text else {
+            state.status = "\(entry.title) has no \(field.rawValue) to copy."
+            return .none
+        }
+        state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1)
+        state.status = "Copied the \(field.rawValue) of \(entry.title); the clipboard clears in 30 s."
+        return .none
+    }
+
+    /// Midnight UTC of a YYYY-MM-DD day.
+    static func day(_ text: String) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
+    }
+}

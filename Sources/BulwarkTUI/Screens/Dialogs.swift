@@ -1,0 +1,66 @@
+import BulwarkCore
+import BulwarkUpgrades
+
+/// Small dialogs: delete, hide, the prompt after signing in, a service's app.
+enum Dialogs {
+    static func renderConfirmDelete(_ state: AppState, into buffer: inout Buffer) {
+        guard let entry = state.currentEntry else { return }
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 56), height: 7,
+                                 title: Line("Delete \(entry.title)?", Theme.warning))
+        Paragraph("The entry and its password history are removed from the vault. This cannot be undone.")
+            .render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 2))
+        Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
+                      hints: Keymaps.confirmDelete(state).footerHints, keyStyle: Theme.key)
+    }
+
+    static func renderHide(_ state: AppState, into buffer: inout Buffer) {
+        guard let entry = state.currentEntry else { return }
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: 9,
+                                 title: Line("Hide the recommendation for \(entry.title)", Theme.title))
+        Paragraph("Hidden recommendations are still counted. Hide it until a day, or leave the date empty to hide it until you show it again.", style: Theme.dim)
+            .render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 3))
+        let y = inner.y + 5, width = min(34, max(0, inner.width - 9))
+        buffer.put("Until", x: inner.x, y: y, style: Theme.label, clip: inner)
+        buffer.put("[", x: inner.x + 6, y: y, style: Theme.dim, clip: inner)
+        state.hideField.render(into: &buffer, area: Rect(x: inner.x + 7, y: y, width: width, height: 1), focused: true, style: Style(underline: true))
+        buffer.put("]", x: inner.x + 7 + width, y: y, style: Theme.dim, clip: inner)
+    }
+
+    static func renderSignInPrompt(_ state: AppState, into buffer: inout Buffer) {
+        guard let entry = state.entry(id: state.focusEntryID) else { return }
+        let recommendation = state.snapshot.report.recommendations.first { $0.id == entry.id }
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 9,
+                                 title: Line("Signed in to \(entry.title)", Theme.title))
+        let reason = recommendation?.warnings.first?.reason ?? ""
+        Paragraph(reason + " Upgrade this account now?").render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 4))
+        Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
+                      hints: Keymaps.signInPrompt(state).footerHints, keyStyle: Theme.key)
+    }
+
+    /// A demo service's own app: signed in, account settings, and buttons
+    /// that start in-app upgrade requests.
+    static func renderServiceApp(_ state: AppState, into buffer: inout Buffer) {
+        guard let entry = state.entry(id: state.focusEntryID) else { return }
+        let name = state.snapshot.offers[entry.id]?.values.compactMap(\.manifest).first?.name ?? entry.title
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: 11,
+                                 title: Line("\(name) app", Theme.title), rightTitle: Line("Esc close", Theme.dim), border: .square)
+        var y = inner.y + 1
+        buffer.put("Account settings", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
+        y += 2
+        if state.appSession == nil {
+            buffer.put(Spinner.frames[state.spinner % Spinner.frames.count] + " Signing in as \(entry.username)…", x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
+            return
+        }
+        buffer.put("Signed in as \(entry.username)", x: inner.x + 1, y: y, clip: inner)
+        y += 2
+        buffer.put("Security", x: inner.x + 1, y: y, style: Theme.label, clip: inner)
+        y += 1
+        for binding in Keymaps.serviceApp(state).bindings where binding.keys[0] == .char("u") || binding.keys[0] == .char("a") {
+            let off = binding.disabledReason != nil
+            Line([Span("[\(binding.keys[0].description)] ", off ? Theme.dim : Theme.key),
+                  Span(binding.help.replacingOccurrences(of: " (in the app)", with: "") + (off ? " — " + binding.disabledReason!.lowercased() : ""), off ? Theme.dim : .plain)])
+                .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import BulwarkCore
+import BulwarkUpgrades
+
+/// Security Recommendations: counts at the top, then High Priority and
+/// Other on the left, and the selected one's accounts, reasons and actions
+/// on the right.
+enum RecommendationsScreen {
+    static let leftPercent = 46
+
+    enum Row { case header(String), item(Int) }
+
+    /// Section headers among the items (the report is ranked, so High Priority comes first).
+    static func rows(_ report: RecommendationsReport) -> [Row] {
+        var rows: [Row] = []
+        let high = report.highPriority.count, all = report.recommendations.count
+        if high > 0 { rows.append(.header("HIGH PRIORITY (\(high))")) }
+        for index in 0..<all {
+            if index == high { rows.append(.header("OTHER (\(all - high))")) }
+            rows.append(.item(index))
+        }
+        return rows
+    }
+
+    /// Rows of the list pane: the body less the two summary lines and the rule.
+    static func listRows(_ state: AppState) -> Int {
+        max(1, Chrome(Rect(x: 0, y: 0, width: state.width, height: state.height)).body.height - 3)
+    }
+
+    static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
+        let body = chrome.body
+        let report = state.snapshot.report
+        renderSummary(report, area: Rect(x: body.x + 1, y: body.y, width: body.width - 2, height: 2), into: &buffer)
+        let ruleY = body.y + 2
+        buffer.put("├" + String(repeating: "─", count: max(0, chrome.outer.width - 2)) + "┤", x: chrome.outer.x, y: ruleY, style: Theme.border)
+        let lower = Rect(x: body.x, y: ruleY + 1, width: body.width, height: max(0, body.maxY - ruleY - 1))
+        let columns = Layout.split(lower, .horizontal, [.percent(leftPercent), .fixed(1), .fill])
+        if columns[1].width == 1 {
+            for y in lower.y..<lower.maxY { buffer.put("│", x: columns[1].x, y: y, style: Theme.border) }
+            buffer.put("┬", x: columns[1].x, y: ruleY, style: Theme.border)
+            buffer.put("┴", x: columns[1].x, y: chrome.separatorRow, style: Theme.border)
+        }
+        let left = columns[0].inset(horizontal: 1, vertical: 0), right = columns[2].inset(horizontal: 1, vertical: 0)
+        renderList(state, area: left, into: &buffer)
+        if let recommendation = state.selectedRecommendation {
+            renderDetail(recommendation, state, area: right, into: &buffer)
+        }
+    }
+
+    static func renderSummary(_ report: RecommendationsReport, area: Rect, into buffer: inout Buffer) {
+        var spans: [Span] = []
+        for severity in Severity.allCases.reversed() {
+            spans.append(Span("\(report.count(severity)) \(severity.label)", report.count(severity) > 0 ? Theme.severityStyle(severity) : Theme.dim))
+            spans.append(Span("  "))
+        }
+        Line(spans).render(into: &buffer, x: area.x, y: area.y, clip: area)
+        let other = report.recommendations.count { r in !r.kinds.contains { [.breached, .reused, .weak].contains($0) } }
+        let kinds = "breached \(report.count(.breached)) · reused \(report.count(.reused)) · weak \(report.count(.weak)) · other \(other) · hidden \(report.hidden.count)"
+        buffer.put(kinds, x: area.x, y: area.y + 1, style: Theme.dim, clip: area)
+    }
+
+    /// A row's short reason: the worst warning in a few words.
+    static func shortReason(_ r: Recommendation) -> String {
+        let words = r.warnings.prefix(2).map { warning -> String in
+            switch warning {
+            case .breached(let count, _): count > 0 ? "breached" : "common password"
+            case .weak(_, "common-password", _) where r.kinds.contains(.breached): "weak"
+            case .reused(let group): "reused (\(group.otherCount + 1))"
+            case .weak(_, let pattern, _): "weak: " + pattern.replacingOccurrences(of: "-", with: " ")
+            case .insecureURL: "insecure (http)"
+            case .old(_, let days): days >= 730 ? "old (\(days / 365) years)" : "old (\(days / 30) months)"
+            case .noTwoFactor: "no 2FA code"
+            }
+        }
+        return words.joined(separator: ", ")
+    }
+
+    static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
+        let report = state.snapshot.report
+        guard !report.recommendations.isEmpty else {
+            buffer.put("Nothing to do: no breached, reused or weak passwords.", x: area.x, y: area.y, style: Theme.dim, clip: area)
+            return
+        }
+        let rows = rows(report)
+        let selectedRow = rows.firstIndex { if case .item(let i) = $0 { return i == state.recommendationList.selected }; return false } ?? 0
+        // Keep the selection in view.
+        let offset = selectedRow >= area.height ? selectedRow - area.height + 1 : 0
+        let titleWidth = min(20, max(8, (area.width - 8) / 2))
+        for (line, row) in rows.dropFirst(offset).prefix(area.height).enumerated() {
+            let y = area.y + line
+            switch row {
+            case .header(let text):
+                buffer.put(text, x: area.x, y: y, style: Theme.heading, clip: area)
+            case .item(let index):
+                let r = report.recommendations[index]
+                let text = Line([
+                    Span(Theme.severityMark(r.severity) + "  ", Theme.severityStyle(r.severity)),
+                    Span(DisplayWidth.pad(r.entry.title, to: titleWidth) + " "),
+                    Span(DisplayWidth.truncate(shortReason(r), to: max(0, area.width - titleWidth - 9)), Theme.dim),
+                ])
+                text.render(into: &buffer, x: area.x, y: y, clip: area)
+                if index == state.recommendationList.selected {
+                    buffer.applyStyle(Theme.selection, to: Rect(x: area.x, y: y, width: area.width, height: 1))
+                }
+            }
+        }
+    }
+
+    static func renderDetail(_ r: Recommendation, _ state: AppState, area: Rect, into buffer: inout Buffer) {
+        var y = area.y
+        let word: String = switch r.severity {
+        case .critical: "‼ CRITICAL"
+        case .high: "! HIGH"
+        case .medium: "· MEDIUM"
+        case .low: "· LOW"
+        }
+        Line([Span(word + "  ", Theme.severityStyle(r.severity)), Span(r.entry.title, Theme.heading)]).render(into: &buffer, x: area.x, y: y, clip: area)
+        y += 1
+        buffer.put([r.username, r.entry.site].filter { !$0.isEmpty }.joined(separator: " · "), x: area.x, y: y, style: Theme.dim, clip: area)
+        y += 2
+        for warning in r.warnings {
+            for text in TextWrap.wrap(warning.reason, width: max(1, area.width)) where y < area.maxY {
+                buffer.put(text, x: area.x, y: y, clip: area)
+                y += 1
+            }
+            if case .reused(let group) = warning {
+                for other in group.others.prefix(max(0, area.maxY - y - 6)) {
+                    buffer.put("  " + other.title + (other.site.isEmpty ? "" : " · " + other.site), x: area.x, y: y, style: Theme.dim, clip: area)
+                    y += 1
+                }
+            }
+            y += 1
+        }
+        // The actions, from the same table that handles the keys.
+        let actions = Keymaps.recommendations(state).bindings.filter { [.char("u"), .char("a"), .char("w"), .char("h"), .enter].contains($0.keys[0]) }
+        y = max(y, area.maxY - actions.count)
+        let labels: [Key: String] = [.enter: "Open the entry", .char("u"): "Upgrade to strong password", .char("a"): "Use Sign in with Apple",
+                                     .char("w"): "Change password on website", .char("h"): "Hide this recommendation"]
+        for binding in actions where y < area.maxY {
+            let key = "[\(binding.keys[0].description)] "
+            let label = labels[binding.keys[0]] ?? binding.help
+            if binding.disabledReason != nil {
+                // The reason is in the help overlay, and in the status line when the key is pressed.
+                Line([Span(key, Theme.dim), Span(label + " (n/a)", Theme.dim)]).render(into: &buffer, x: area.x, y: y, clip: area)
+            } else {
+                Line([Span(key, Theme.key), Span(label)]).render(into: &buffer, x: area.x, y: y, clip: area)
+            }
+            y += 1
+        }
+    }
+}

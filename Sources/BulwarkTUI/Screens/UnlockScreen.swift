@@ -1,0 +1,37 @@
+/// The unlock screen: the master password, masked; on first run, typed twice.
+enum UnlockScreen {
+    static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
+        let form = state.unlock
+        let width = min(chrome.body.width - 4, 60)
+        let area = chrome.body.centered(width: width, height: 9)
+        var y = area.y
+        let heading = form.creating ? "Create your vault" : "Unlock your vault"
+        buffer.put(heading, x: area.x, y: y, style: Theme.heading, clip: area)
+        y += 2
+        let label = 18
+        let fieldWidth = max(4, min(30, width - label - 2))
+        /// A bracketed, underlined field: visible with colour or without.
+        func field(_ text: TextField, _ name: String, focused: Bool) {
+            buffer.put(name, x: area.x, y: y, style: Theme.label, clip: area)
+            buffer.put("[", x: area.x + label - 1, y: y, style: Theme.dim, clip: area)
+            text.render(into: &buffer, area: Rect(x: area.x + label, y: y, width: fieldWidth, height: 1), focused: focused,
+                        style: Style(underline: true))
+            buffer.put("]", x: area.x + label + fieldWidth, y: y, style: Theme.dim, clip: area)
+        }
+        field(form.password, form.creating ? "New password" : "Master password", focused: !form.onRepeat && !form.busy)
+        if form.creating {
+            y += 1
+            field(form.repeated, "Repeat it", focused: form.onRepeat && !form.busy)
+        }
+        y += 2
+        if form.busy {
+            buffer.put(Spinner.frames[state.spinner % Spinner.frames.count] + (form.creating ? " Creating the vault…" : " Unlocking…"),
+                       x: area.x, y: y, style: Theme.status, clip: area)
+        } else if let error = form.error {
+            buffer.put("✗ " + error, x: area.x, y: y, style: Theme.danger, clip: area)
+        }
+        if let hint = form.hint {
+            buffer.put(hint, x: area.x, y: y + 2, style: Theme.dim, clip: area)
+        }
+    }
+}

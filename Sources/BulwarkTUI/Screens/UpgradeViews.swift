@@ -1,0 +1,109 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// The upgrade's dialogs: progress, the service's step-up screen inside the
+/// host's frame, the Sign in with Apple sheet, and the Messages inbox.
+enum UpgradeViews {
+    static func render(_ upgrade: UpgradeUI, _ state: AppState, into buffer: inout Buffer) {
+        switch upgrade.state {
+        case .authorising: progress(upgrade.request.kind == .strongPassword ? "Upgrading to a strong password…" : "Asking to use Sign in with Apple…", upgrade, state, into: &buffer)
+        case .verifying(let screen): stepUp(screen, upgrade, state, verifying: true, into: &buffer)
+        case .exchanging: progress("Finishing Sign in with Apple…", upgrade, state, into: &buffer)
+        case .stepUp(let screen): stepUp(screen, upgrade, state, verifying: false, into: &buffer)
+        case .sheet(let sheet): self.sheet(sheet, upgrade, into: &buffer)
+        case .completed, .failed, .cancelled: break
+        }
+    }
+
+    static func progress(_ text: String, _ upgrade: UpgradeUI, _ state: AppState, into buffer: inout Buffer) {
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 52), height: 5,
+                                 title: Line(upgrade.title, Theme.title))
+        Line([Span(Spinner.frames[state.spinner % Spinner.frames.count] + " ", Theme.key), Span(text)])
+            .render(into: &buffer, x: inner.x, y: inner.y + 1, clip: inner)
+    }
+
+    /// The step-up screen: the service's content in a frame bulwark draws,
+    /// titled with the service's name, Esc is Cancel.
+    static func stepUp(_ screen: StepUpScreen, _ upgrade: UpgradeUI, _ state: AppState, verifying: Bool, into buffer: inout Buffer) {
+        let width = min(buffer.width - 4, 78), height = min(buffer.height - 2, 14)
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
+                                 title: Line(screen.serviceName, Theme.title), rightTitle: Line("Esc Cancel", Theme.dim), border: .square)
+        var y = inner.y + 1
+        buffer.put("Confirm it's you", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
+        y += 1
+        for text in TextWrap.wrap(screen.prompt, width: max(1, inner.width - 2)).prefix(2) {
+            buffer.put(text, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+        }
+        y += 1
+        var cells = Array(upgrade.code.text).map(String.init)
+        while cells.count < 6 { cells.append("_") }
+        buffer.put("Code  [ " + cells.joined(separator: " ") + " ]", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
+        let left = Int(screen.expiresAt.timeIntervalSince(state.now).rounded(.down))
+        let expiry = verifying ? Spinner.frames[state.spinner % Spinner.frames.count] + " checking…"
+            : left > 0 ? "code expires in \(left / 60):" + String(format: "%02d", left % 60) : "the code has expired"
+        buffer.put(expiry, x: inner.maxX - DisplayWidth.of(expiry) - 1, y: y, style: left > 0 || verifying ? Theme.dim : Theme.warning, clip: inner)
+        y += 2
+        let keymap = Keymaps.stepUp(state, screen)
+        func action(_ key: Character, _ text: String) -> Line {
+            let binding = keymap.binding(for: .char(key))
+            let off = binding?.disabledReason != nil
+            return Line([Span("[\(key)] ", off ? Theme.dim : Theme.key), Span(text, off ? Theme.dim : .plain)])
+        }
+        let fromVault = state.entry(id: upgrade.request.entryID)?.totpURI != nil && screen.method == .totp
+        let count = state.snapshot.messages.count { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: screen.domain) == true }
+        action("f", "Fill from bulwark" + (fromVault ? " (\(screen.serviceName) code)" : "")).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 1
+        action("m", "Fill from Messages" + (count > 0 ? " (\(count) new)" : "")).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 1
+        action("r", "Send a new code").render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 1
+        buffer.put("\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left", x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
+        if let message = screen.message {
+            y += 1
+            buffer.put(message, x: inner.x + 1, y: y, style: Theme.warning, clip: inner)
+        }
+    }
+
+    /// The host's Sign in with Apple sheet.
+    static func sheet(_ sheet: SignInWithAppleSheet, _ upgrade: UpgradeUI, into buffer: inout Buffer) {
+        let width = min(buffer.width - 4, 72)
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: 12, title: Line("Sign in with Apple", Theme.title))
+        var y = inner.y + 1
+        buffer.put("Use your Apple ID to upgrade your \(sheet.serviceName) account.", x: inner.x + 1, y: y, clip: inner)
+        y += 2
+        Line([Span("NAME    ", Theme.label), Span(sheet.fullName)]).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 1
+        Line([Span("EMAIL   ", Theme.label), Span(sheet.hideEmail ? "( ) " : "(•) ", Theme.key), Span("Share My Email  "), Span(sheet.sharedEmail, Theme.dim)])
+            .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 1
+        Line([Span("        "), Span(sheet.hideEmail ? "(•) " : "( ) ", Theme.key), Span("Hide My Email")])
+            .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 1
+        Line([Span("            forward to: " + (upgrade.relay ?? "a private relay address"), Theme.dim)])
+            .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+        y += 2
+        let buttons = "[ Continue ]      [ Cancel ]"
+        buffer.put(buttons, x: inner.x + max(0, (inner.width - DisplayWidth.of(buttons)) / 2), y: y, style: Theme.heading, clip: inner)
+        buffer.put("Enter continues · Esc cancels · ↑↓ chooses the e-mail", x: inner.x + 1, y: y + 1, style: Theme.dim, clip: inner)
+    }
+
+    /// The in-app Messages inbox, newest first.
+    static func renderMessages(_ state: AppState, into buffer: inout Buffer) {
+        let messages = state.snapshot.messages
+        let width = min(buffer.width - 4, 72), height = min(buffer.height - 2, 14)
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
+                                 title: Line("Messages", Theme.title), rightTitle: Line("Esc back", Theme.dim))
+        let listArea = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height / 2 - 1))
+        ListView(count: messages.count, row: { index in
+            let message = messages[index]
+            return Line([Span(DisplayWidth.pad(message.sender, to: 16), Theme.heading),
+                         Span(message.body.split(separator: "\n").first.map(String.init) ?? "")])
+        }, scroll: state.messageList, selectionStyle: Theme.selection, emptyText: "No messages.").render(into: &buffer, area: listArea)
+        if messages.indices.contains(state.messageList.selected) {
+            let body = Rect(x: inner.x, y: listArea.maxY + 1, width: inner.width, height: max(0, inner.maxY - listArea.maxY - 1))
+            Paragraph(messages[state.messageList.selected].body, style: Theme.dim).render(into: &buffer, area: body)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import BulwarkAssets
+import BulwarkCore
+import Foundation
+
+/// The embedded demo: about 40 accounts across every category that produce
+/// every kind of recommendation, each signed up at its mock service so
+/// every upgrade path can be shown (Assets/demo/vault.json).
+public enum DemoSetup {
+    public struct Seed: Decodable, Sendable {
+        public struct Account: Decodable, Sendable {
+            public let id, title, url, username, password: String
+            public let changedDaysAgo: Int
+            public let category: String?
+            public let totp: String?
+            public let tags: [String]?
+            public let notes: String?
+        }
+        public struct AppleID: Decodable, Sendable { public let email, fullName: String }
+        public let masterPassword: String
+        public let appleID: AppleID
+        public let entries: [Account]
+    }
+
+    public static func seed() throws -> Seed {
+        guard let data = Assets.data("demo/vault.json") else { throw VaultError.notFound("Assets/demo/vault.json") }
+        return try JSONDecoder().decode(Seed.self, from: data)
+    }
+
+    public static var appleID: AppleIDAccount {
+        (try? seed()).map { AppleIDAccount(email: $0.appleID.email, fullName: $0.appleID.fullName) } ?? .demo
+    }
+
+    /// The demo's entries, dated relative to `now`.
+    public static func entries(now: Date) throws -> [Entry] {
+        try seed().entries.map { account in
+            let changed = now.addingTimeInterval(-Double(account.changedDaysAgo) * 86_400)
+            let entry = Entry(id: account.id, title: account.title, urls: account.url.isEmpty ? [] : [account.url], username: account.username,
+                              password: account.password, notes: account.notes ?? "", totpURI: account.totp, tags: account.tags ?? [],
+                              category: account.category.flatMap(AccountCategory.init(rawValue:)), created: changed)
+            return entry
+        }
+    }
+
+    /// Writes the demo vault (`DIR/vault.db`, master password from the
+    /// seed) and its services' state (`DIR/services/`) into a directory.
+    @discardableResult
+    public static func write(to directory: URL, catalog: ServiceCatalog, now: Date = Date(),
+                             parameters: ScryptParameters = ScryptParameters(logN: 14)) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = directory.appendingPathComponent("vault.db")
+        let vault = try Vault.create(at: path, masterPassword: try seed().masterPassword, parameters: parameters)
+        defer { vault.close() }
+        let entries = try entries(now: now)
+        try vault.save(entries)
+        let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: path), catalog: catalog, clock: { now })
+        for entry in entries { _ = try world.enroll(entry) }
+        return path
+    }
+}

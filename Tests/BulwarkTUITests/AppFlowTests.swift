@@ -1,0 +1,203 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+import Testing
+@testable import BulwarkTUI
+
+/// Every screen and every upgrade state, driven through the real app on
+/// the demo, with goldens at 80x24 and 120x40 in colour and NO_COLOR.
+/// Each golden was read before it was committed.
+@Suite struct AppFlowTests {
+    static let sizes = [(80, 24), (120, 40)]
+
+    @Test(arguments: sizes)
+    func unlockCreateAndWrongPassword(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height, unlocked: false)
+        f.golden("unlock")
+        await f.type("wrong")
+        await f.press(.enter)
+        #expect(f.state.unlock.error == "Wrong master password. Try again." && !f.state.unlocked)
+        f.golden("unlock-wrong")
+        await f.type("demo")
+        await f.press(.enter)
+        #expect(f.state.unlocked && f.state.snapshot.entries.count == 40)
+        // The banner on unlock names the breached passwords.
+        #expect(f.state.banner?.text == "8 passwords appear in data breaches. Press r to see them.")
+        f.golden("vault-unlocked")
+
+        var creating = f.state
+        creating.unlocked = false
+        creating.unlock = UnlockForm(creating: true)
+        let store = Store(state: creating)
+        for c in "first" { store.send(.key(.char(c))) }
+        store.send(.key(.enter))
+        for c in "frist" { store.send(.key(.char(c))) }
+        store.send(.key(.enter))
+        #expect(store.state.unlock.error == "The two passwords differ. Type them again.")
+        Snapshot.assert(AppView.render(store.state), named: "unlock-create-mismatch")
+    }
+
+    @Test(arguments: sizes)
+    func vaultSearchAndDetail(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("Northwind Bank")
+        f.golden("vault")
+        await f.press(.char("/"))
+        await f.type("shiny")
+        #expect(f.state.visible.map { f.state.snapshot.entries[$0].title } == ["Shiny", "Shiny Store"])
+        f.golden("vault-search")
+        await f.press(.escape)
+        #expect(f.state.visible.count == 40 && f.state.search == nil)
+        await f.press(.char("f"), .char("f"), .char("f"))  // email, identity, finance
+        #expect(f.state.filter.category == .finance && f.state.visible.map { f.state.snapshot.entries[$0].title } ==
+                ["Broker", "Debit card PIN", "Insurance", "Northwind Bank"])
+        await f.press(.char("d"))
+        f.golden("confirm-delete")
+        await f.press(.char("n"))
+        #expect(f.state.snapshot.entries.count == 40)
+    }
+
+    @Test(arguments: sizes)
+    func recommendationsAndHelp(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.press(.tab)
+        #expect(f.state.screen == .recommendations)
+        let report = f.state.snapshot.report
+        #expect(report.count(.critical) == 3 && report.highPriority.count == report.count(.critical) + report.count(.high))
+        f.golden("recommendations")
+        await f.selectRecommendation("Forum")
+        f.golden("recommendations-other")
+        await f.press(.char("?"))
+        f.golden("recommendations-help")
+        await f.press(.escape, .char("u"))
+        #expect(f.state.status == "Upgrade to a strong password: unavailable. Forum does not support upgrading to a strong password.")
+        await f.press(.char("h"))
+        f.golden("hide")
+        await f.type("2027-03-01")
+        await f.press(.enter)
+        #expect(f.state.snapshot.report.hidden.map(\.entry.title) == ["Forum"])
+        #expect(f.state.banner?.text == "Hid the recommendation for Forum until 2027-03-01.")
+        await f.press(.char("r"), .tab)
+        #expect(f.state.screen == .vault)
+    }
+
+    @Test(arguments: sizes)
+    func strongPasswordWithTOTPStepUp(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        let old = try #require(f.entry("Northwind Bank")?.password)
+        await f.press(.char("r"))
+        await f.selectRecommendation("Northwind Bank")
+        // The progress state, as drawn while the service works.
+        var working = f.state
+        working.upgrade = UpgradeUI(request: UpgradeRequest(entryID: "d01", kind: .strongPassword, origin: .recommendation),
+                                    title: "Northwind Bank", state: .authorising)
+        Snapshot.assert(AppView.render(working), named: "upgrade-authorising")
+        Snapshot.assert(AppView.render(working, colors: false), named: "upgrade-authorising-nocolor")
+        await f.press(.char("u"))
+        guard case .stepUp(let screen)? = f.state.upgrade?.state else { Issue.record("no step-up: \(String(describing: f.state.upgrade?.state))"); return }
+        #expect(screen.serviceName == "Northwind Bank" && screen.attemptsLeft == 5)
+        f.golden("step-up")
+        let right = try OTPAuthURL.parse(f.entry("Northwind Bank")!.totpURI!).code(at: Int64(AppFixture.now.timeIntervalSince1970))
+        await f.type(right == "000000" ? "111111" : "000000")
+        await f.press(.enter)
+        #expect(f.state.upgrade.flatMap { if case .stepUp(let s) = $0.state { return s.message }; return nil } == "That code is not right. 4 attempts left.")
+        f.golden("step-up-wrong-code")
+        var verifying = f.state
+        if case .stepUp(let s)? = verifying.upgrade?.state { verifying.upgrade?.state = .verifying(s) }
+        Snapshot.assert(AppView.render(verifying), named: "step-up-verifying")
+        await f.press(.char("f"))  // fill from the vault's TOTP
+        #expect(f.state.upgrade == nil)
+        #expect(f.state.banner == Banner(ok: true, text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history."))
+        let entry = try #require(f.entry("Northwind Bank"))
+        #expect(entry.password != old && entry.history.first?.password == old)
+        #expect(f.session.signIn(id: entry.id) != .refused("wrong password"))
+        f.golden("upgrade-completed")
+    }
+
+    @Test(arguments: sizes)
+    func smsStepUpFromMessages(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("Chirp")
+        await f.press(.char("u"))
+        guard case .stepUp? = f.state.upgrade?.state else { Issue.record("no step-up"); return }
+        #expect(f.state.snapshot.messages.count == 1)
+        await f.press(.char("m"))
+        #expect(f.state.overlay == .messages)
+        // The code in the message is random: draw a fixed one for the golden.
+        var shown = f.state
+        shown.snapshot.messages = [MessagesInbox.Message(id: 1, sender: "Chirp", body: "Your Chirp code is 482913. Do not share it.\n\n@chirp.example #482913",
+                                                         received: AppFixture.now)]
+        Snapshot.assert(AppView.render(shown), named: "messages")
+        Snapshot.assert(AppView.render(shown, colors: false), named: "messages-nocolor")
+        await f.press(.enter)
+        #expect(f.state.upgrade == nil && f.state.banner?.ok == true)
+        #expect(f.entry("Chirp")?.history.count == 1)
+    }
+
+    @Test(arguments: sizes)
+    func signInWithAppleHiddenEmail(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("City Health Portal")
+        await f.press(.char("a"))
+        guard case .sheet? = f.state.upgrade?.state else { Issue.record("no sheet"); return }
+        var shown = f.state
+        shown.upgrade?.relay = "x7k2q9rm4p@privaterelay.appleid.example"  // random per run; fixed for the golden
+        Snapshot.assert(AppView.render(shown), named: "sheet")
+        Snapshot.assert(AppView.render(shown, colors: false), named: "sheet-nocolor")
+        await f.press(.down)
+        guard case .sheet(let sheet)? = f.state.upgrade?.state else { Issue.record("no sheet"); return }
+        #expect(sheet.hideEmail)
+        var exchanging = f.state
+        exchanging.upgrade?.state = .exchanging
+        Snapshot.assert(AppView.render(exchanging), named: "sheet-exchanging")
+        await f.press(.enter)
+        let entry = try #require(f.entry("City Health Portal"))
+        #expect(entry.password == nil && entry.signInWithApple?.isPrivateRelay == true)
+        #expect(f.state.banner?.text == "City Health Portal now uses Sign in with Apple with a hidden e-mail. Its password was removed.")
+        #expect(f.state.snapshot.offers[entry.id]?[.strongPassword]?.reason == "this account already uses Sign in with Apple")
+    }
+
+    @Test(arguments: sizes)
+    func aFailingServiceShowsItsReason(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        let before = f.entry("Grocer")
+        await f.selectEntry("Grocer")
+        await f.press(.char("u"))
+        #expect(f.state.banner == Banner(ok: false, text: "Grocer: Password changes are paused for maintenance until 6 pm."))
+        #expect(f.entry("Grocer") == before)
+        f.golden("upgrade-failed")
+        await f.selectEntry("Cloud Notes")
+        await f.press(.char("a"), .enter)
+        #expect(f.state.banner?.text == "Cloud Notes: Sign in with Apple could not finish because the network connection was lost.")
+        await f.selectEntry("Shiny")
+        await f.press(.char("a"), .escape)
+        #expect(f.state.upgrade == nil && f.state.banner == nil && f.entry("Shiny")?.password != nil)  // cancelled: nothing more said
+    }
+
+    @Test(arguments: sizes)
+    func signInPromptAndServiceApp(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("Scooter Share")
+        await f.press(.char("s"))
+        #expect(f.state.overlay == .signInPrompt && f.state.banner?.text == "Signed in to Scooter Share.")
+        f.golden("sign-in-prompt")
+        await f.press(.char("u"))
+        #expect(f.state.banner?.text == "Scooter Share set a strong password of its own; bulwark saved it. The old one is kept in history.")
+        await f.selectEntry("Shiny")
+        await f.press(.char("A"))
+        #expect(f.state.overlay == .serviceApp && f.state.appSession != nil)
+        f.golden("service-app")
+        await f.press(.char("u"))
+        #expect(f.state.banner?.text == "Shiny app: Shiny now uses a strong password, saved in bulwark. The old one is kept in history.")
+        #expect(f.entry("Shiny")?.history.first?.reason == "upgraded to a strong password in Shiny")
+    }
+
+    @Test func tooSmallThenBack() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        await f.selectEntry("Mail")
+        f.store.send(.resize(width: 50, height: 12))
+        Snapshot.assert(AppView.render(f.state), named: "too-small")
+        f.store.send(.resize(width: 80, height: 24))
+        #expect(f.state.selectedEntry?.title == "Mail")
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// The main flows of the full-screen app, in a real terminal (tmux), on the
+/// embedded demo with its real service latency.
+@Suite(.serialized) struct AppTerminalTests {
+    static let demo = "\(Binary.path) demo"
+
+    /// Presses `j` until the recommendation's detail names the account.
+    static func selectRecommendation(_ tmux: TmuxSession, _ title: String) throws {
+        for _ in 0..<40 {
+            let screen = try tmux.capture()
+            if screen.split(separator: "\n").dropFirst(4).first?.contains("  \(title) ") == true { return }
+            try tmux.send("j")
+            usleep(60_000)
+        }
+        Issue.record("never reached \(title)")
+    }
+
+    static func search(_ tmux: TmuxSession, _ text: String, expect title: String) throws {
+        try tmux.send("/")
+        for character in text { try tmux.send(String(character)) }
+        try tmux.send("Enter")
+        try tmux.waitFor("\(title) selected") { $0.contains("1/") && $0.split(separator: "\n").dropFirst().first?.contains("│ \(title)") == true }
+    }
+
+    @Test func unlockThenUpgradeWithTOTPStepUpFromRecommendations() throws {
+        let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo)
+        defer { tmux.close() }
+        try tmux.waitFor(text: "Unlock your vault")
+        for character in "demo" { try tmux.send(String(character)) }
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "8 passwords appear in data breaches")
+        try tmux.send("r")
+        try tmux.waitFor(text: "HIGH PRIORITY (16)")
+        try Self.selectRecommendation(tmux, "Northwind Bank")
+        try tmux.send("u")
+        let stepUp = try tmux.waitFor(text: "Confirm it's you")
+        #expect(stepUp.contains("┌ Northwind Bank") && stepUp.contains("Esc Cancel") && stepUp.contains("5 attempts left"))
+        try tmux.send("f")
+        let after = try tmux.waitFor(text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history.")
+        #expect(!after.contains("Northwind Bank  ") || !after.contains("! HIGH  Northwind"))  // no longer recommended
+        try Self.search(tmux, "northwind", expect: "Northwind Bank")
+        try tmux.waitFor(text: "History    1 old password; last upgraded to a strong password")
+        try tmux.send("v")
+        let revealed = try tmux.waitFor(text: "Password   ")
+        let line = revealed.split(separator: "\n").first { $0.contains("Password   ") } ?? ""
+        #expect(!line.contains("Northwind2019!") && !line.contains("••••"))
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+    }
+
+    @Test func signInWithAppleWithHiddenEmail() throws {
+        let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo + " --no-lock")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try Self.search(tmux, "city health", expect: "City Health Portal")
+        try tmux.send("a")
+        try tmux.waitFor(text: "Use your Apple ID to upgrade your City Health Portal account.")
+        try tmux.send("Down")
+        try tmux.waitFor(text: "(•) Hide My Email")
+        try tmux.send("Enter")
+        let done = try tmux.waitFor(text: "City Health Portal now uses Sign in with Apple with a hidden e-mail. Its password was removed.")
+        #expect(done.contains("Sign-in    Sign in with Apple (authorized)"))
+        #expect(done.contains("@privaterelay.appleid.example (hidden)"))
+    }
+
+    @Test func aFailingServiceShowsItsReason() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try Self.search(tmux, "grocer", expect: "Grocer")
+        try tmux.send("u")
+        try tmux.waitFor(text: "✗ Grocer: Password changes are paused for maintenance until 6 pm.")
+    }
+
+    @Test func aStormOfResizesLosesNothing() throws {
+        let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo + " --no-lock")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("j")
+        try tmux.waitFor(text: "2/40")
+        let sizes = [(60, 16), (200, 60), (45, 10), (80, 24), (121, 41)]
+        for index in 0..<200 {
+            let size = sizes[index % sizes.count]
+            try tmux.resize(width: size.0, height: size.1)
+        }
+        try tmux.resize(width: 120, height: 40)
+        let screen = try tmux.waitFor("the 120x40 layout after 200 resizes") { $0.contains("└" + String(repeating: "─", count: 118) + "┘") && $0.contains("2/40") }
+        #expect(screen.contains("Broker"))
+        try tmux.send("j")
+        try tmux.waitFor(text: "3/40")
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+    }
+}
