@@ -4,13 +4,25 @@ import Glibc
 
 /// event → keymap → action → reduce → effect; render → diff → draw.
 public enum RunLoop {
+    /// How a demo's autoplay ended the loop.
+    public enum AutoplayEnd: Equatable { case finished, failed(String), restart }
+
     /// Runs the app until it quits; returns the exit status. The terminal
-    /// is restored before this returns, whatever happened.
-    public static func run(store: Store, terminal: CursesTerminal) -> Int32 {
+    /// is restored before this returns, whatever happened. With `autoplay`,
+    /// a scenario drives the keys (the keyboard is the presenter's) and the
+    /// loop ends when it does, unless `stay`; `recorder` gets every frame.
+    public static func run(store: Store, terminal: CursesTerminal, autoplay: Autoplay? = nil, stay: Bool = false,
+                           recorder: AsciicastRecorder? = nil, autoplayEnd: ((AutoplayEnd) -> Void)? = nil) -> Int32 {
         defer { terminal.close() }
+        var autoplay = autoplay
         var size = terminal.size
         store.send(.resize(width: size.width, height: size.height))
-        terminal.draw(AppView.render(store.state, colors: terminal.colors))
+        func draw() {
+            let frame = AppView.render(store.state, colors: terminal.colors)
+            terminal.draw(frame)
+            recorder?.record(frame)
+        }
+        draw()
         var copiedID = store.state.clipboard?.id
         var clearAt: Date?
         while store.exitCode == nil {
@@ -35,29 +47,50 @@ public enum RunLoop {
                     return 128 + signal
                 }
             }
-            let busy = store.inbox.inFlight > 0 || store.state.upgradeWorking || store.state.busy
+            let busy = store.inbox.inFlight > 0 || store.state.upgradeWorking || store.state.busy || autoplay != nil
             var changed = store.processInbox()
-            if let event = terminal.nextEvent(timeoutMilliseconds: busy ? 80 : 1000) {
+            if let player = autoplay {
+                changed = player.advance(store: store, now: Date(), screen: { AppView.render(store.state).textDump() }) || changed
+                if player.restartRequested {
+                    autoplayEnd?(.restart)
+                    return 0
+                }
+                if let failure = player.failure {
+                    autoplayEnd?(.failed(failure))
+                    return 1
+                }
+                if player.finished && store.inbox.inFlight == 0 {
+                    autoplayEnd?(.finished)
+                    store.send(.setCaption(nil))
+                    if !stay { draw(); return 0 }
+                    autoplay = nil
+                    changed = true
+                }
+            }
+            if let event = terminal.nextEvent(timeoutMilliseconds: busy ? 40 : 1000) {
                 switch event {
                 case .resize:
                     size = terminal.size
                     terminal.invalidate()
                     store.send(.resize(width: size.width, height: size.height))
                 case .key(let key):
-                    store.send(.key(key))
+                    // During autoplay the keyboard belongs to the presenter (and Ctrl-C).
+                    if let player = autoplay, key != .ctrl("c") {
+                        _ = player.presenterKey(key)
+                    } else {
+                        store.send(.key(key))
+                    }
                 }
                 changed = true
             } else if terminal.inputHungUp {
                 // The terminal is gone and no SIGHUP came: stop rather than spin.
                 return 128 + SIGHUP
             } else {
-                // A tick each second (the code countdown), faster while a service works.
+                // A tick each second (the code countdown), faster while something works.
                 store.send(.tick(Date()))
                 changed = true
             }
-            if changed && store.exitCode == nil {
-                terminal.draw(AppView.render(store.state, colors: terminal.colors))
-            }
+            if changed && store.exitCode == nil { draw() }
         }
         return store.exitCode ?? 0
     }

@@ -130,13 +130,26 @@ enum Commands {
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest and its capabilities")],
                     details: "enroll creates the entry's account at its mock service with its current credential (and TOTP secret)."),
         CommandSpec(
-            name: "demo", summary: "Open the full-screen demo on an embedded vault.", usage: "bulwark demo [--no-lock] [--keep DIR] | bulwark demo --setup DIR",
+            name: "demo", summary: "Open the full-screen demo on an embedded vault.",
+            usage: "bulwark demo [--no-lock] [--keep DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]",
             options: [
                 OptionSpec(name: "--no-lock", valueName: nil, help: "Skip the unlock screen"),
                 OptionSpec(name: "--keep", valueName: "DIR", help: "Keep the demo vault and services in DIR (reused when there)"),
                 OptionSpec(name: "--setup", valueName: "DIR", help: "Write the demo vault and services into DIR and exit"),
+                OptionSpec(name: "--list", valueName: nil, help: "List the scenarios: name, then what each shows"),
+                OptionSpec(name: "--autoplay", valueName: "NAME", help: "Play a scenario at a human pace, then exit 0"),
+                OptionSpec(name: "--speed", valueName: "FACTOR", help: "Autoplay faster (2) or slower (0.5)"),
+                OptionSpec(name: "--stay", valueName: nil, help: "Keep the session open when the scenario ends"),
+                OptionSpec(name: "--headless", valueName: nil, help: "Autoplay with no terminal (fixed clock, no latency)"),
+                OptionSpec(name: "--size", valueName: "WxH", help: "The headless screen size (default 100x30)"),
+                OptionSpec(name: "--snapshots", valueName: "DIR", help: "Headless: write the screen at each caption and at the end"),
+                OptionSpec(name: "--check", valueName: "DIR", help: "Headless: compare with such a directory; exit 1 with a diff"),
+                OptionSpec(name: "--record", valueName: "FILE", help: "Write an asciicast v2 recording (asciinema plays it)"),
             ],
-            details: "The demo's master password is \"demo\". ? lists every key of a screen; q quits; Ctrl-C quits from anywhere."),
+            details: """
+            The demo's master password is "demo". ? lists every key of a screen; q quits; Ctrl-C quits.
+            During autoplay: Space pauses and resumes, n steps one action while paused, R restarts.
+            """),
         CommandSpec(
             name: "open", summary: "Open the full-screen app on your vault.", usage: "bulwark open [--vault PATH]",
             options: [], details: "The first run creates the vault (the master password is typed twice)."),

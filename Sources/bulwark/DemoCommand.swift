@@ -23,30 +23,56 @@ enum DemoCommand {
                 return 1
             }
         }
+        if parsed.options["--list"] != nil { return AutoplayCommand.list() }
+        if let name = parsed.options["--autoplay"] {
+            return parsed.options["--headless"] != nil ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
+                                                         : AutoplayCommand.play(parsed, name: name, catalog: catalog)
+        }
+        for flag in ["--headless", "--snapshots", "--check", "--size", "--speed", "--stay"] where parsed.options[flag] != nil {
+            Output.error("\(flag) goes with --autoplay NAME.")
+            return 2
+        }
         let keep = parsed.options["--keep"]
         let directory = keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
-        if keep == nil || !FileManager.default.fileExists(atPath: directory.appendingPathComponent("vault.db").path) {
-            do { try DemoSetup.write(to: directory, catalog: catalog) } catch {
-                Output.error("cannot set up the demo in \(directory.path): \(error)")
-                return 1
-            }
-        }
         defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
-        let seed = try? DemoSetup.seed()
-        let session = AppSession(vaultPath: directory.appendingPathComponent("vault.db"), catalog: catalog,
-                                 breaches: (try? BreachCorpus.load(paths: [])) ?? BreachCorpus(files: []), appleID: DemoSetup.appleID)
-        var state = AppState(unlock: UnlockForm(hint: "The demo's master password is “\(seed?.masterPassword ?? "demo")”."), lockLabel: "unlocked")
+        let session: AppSession
+        do { session = try demoSession(in: directory, catalog: catalog, reuse: keep != nil) } catch {
+            Output.error("cannot set up the demo in \(directory.path): \(error)")
+            return 1
+        }
+        var state = lockedState()
         if parsed.options["--no-lock"] != nil {
             do {
-                let snapshot = try session.unlock(masterPassword: seed?.masterPassword ?? "demo")
-                state = AppState(unlocked: true, snapshot: snapshot, lockLabel: "unlocked")
+                state = AppState(unlocked: true, snapshot: try session.unlock(masterPassword: (try? DemoSetup.seed().masterPassword) ?? "demo"),
+                                 lockLabel: "unlocked")
             } catch {
                 Output.error("cannot open the demo vault: \(error)")
                 return 1
             }
         }
-        return runApp(state: state, session: session)
+        return runApp(state: state, session: session, parsed: parsed)
+    }
+
+    /// The demo's vault and services in a directory (made unless reused),
+    /// and a session on them. `fast`: no service latency, a cheap KDF.
+    static func demoSession(in directory: URL, catalog: ServiceCatalog, now: Date? = nil, fast: Bool = false,
+                            reuse: Bool = false) throws -> AppSession {
+        let path = directory.appendingPathComponent("vault.db")
+        if !(reuse && FileManager.default.fileExists(atPath: path.path)) {
+            try DemoSetup.write(to: directory, catalog: catalog, now: now ?? Date(),
+                                parameters: ScryptParameters(logN: fast ? 10 : 14))
+        }
+        let fixed = now
+        let clock: @Sendable () -> Date = { fixed ?? Date() }
+        let sleep: @Sendable (Int) -> Void = { ms in if !fast && ms > 0 { usleep(UInt32(ms) * 1000) } }
+        let breaches = (try? BreachCorpus.load(paths: [])) ?? BreachCorpus(files: [])
+        return AppSession(vaultPath: path, catalog: catalog, breaches: breaches, appleID: DemoSetup.appleID, clock: clock, sleep: sleep)
+    }
+
+    static func lockedState(now: Date = Date()) -> AppState {
+        AppState(unlock: UnlockForm(hint: "The demo's master password is “\((try? DemoSetup.seed().masterPassword) ?? "demo")”."),
+                 lockLabel: "unlocked", now: now)
     }
 
     /// `bulwark open`: the app on your vault; the first run creates it.
@@ -58,10 +84,11 @@ enum DemoCommand {
         }
         let session = AppSession(vaultPath: VaultCommands.path(parsed), catalog: context.catalog, breaches: context.breaches,
                                  quirks: context.quirks, settings: context.config.analysis)
-        return runApp(state: AppState(unlock: UnlockForm(creating: !session.vaultExists)), session: session)
+        return runApp(state: AppState(unlock: UnlockForm(creating: !session.vaultExists)), session: session, parsed: parsed)
     }
 
-    static func runApp(state: AppState, session: AppSession) -> Int32 {
+    static func runApp(state: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,
+                       autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: CursesTerminal
         do {
@@ -74,6 +101,16 @@ enum DemoCommand {
             return 1
         }
         let store = Store(state: state, environment: AppEnvironment(session: session))
-        return RunLoop.run(store: store, terminal: terminal)
+        let size = terminal.size
+        var recorder: AsciicastRecorder?
+        if let path = parsed.options["--record"] {
+            do { recorder = try AsciicastRecorder(path: path, width: size.width, height: size.height, title: "bulwark demo") } catch {
+                terminal.close()
+                Output.error("--record: cannot write \(path).")
+                return 1
+            }
+        }
+        defer { recorder?.close() }
+        return BulwarkTerminal.RunLoop.run(store: store, terminal: terminal, autoplay: autoplay, stay: stay, recorder: recorder, autoplayEnd: autoplayEnd)
     }
 }

@@ -18,6 +18,7 @@ public enum AppAction: Sendable, Equatable {
     case interrupt            // Ctrl-C: quits, asking first if an upgrade is in flight
     case confirmQuit(Bool)
     case setStatus(String?)
+    case setCaption(String?)
     case switchScreen
     case showRecommendations
 

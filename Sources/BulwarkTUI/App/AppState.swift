@@ -113,6 +113,8 @@ public struct AppState: Sendable {
     public var lockLabel: String
     /// An effect other than an upgrade is running (unlock, a save).
     public var busy = false
+    /// A demo scenario's caption, shown in a banner while it plays.
+    public var caption: String?
 
     public init(width: Int = 80, height: Int = 24, unlocked: Bool = false, unlock: UnlockForm = UnlockForm(),
                 snapshot: SessionSnapshot = SessionSnapshot(), lockLabel: String = "unlocked", now: Date = Date()) {
@@ -144,20 +146,27 @@ public struct AppState: Sendable {
         }
     }
 
-    /// Recomputes `visible` from the filter: fuzzy search over title,
-    /// username and site (the query's characters in order), category, order.
+    /// Recomputes `visible` from the filter: a fuzzy search over title,
+    /// username and site, ranked (every word in the title first, then every
+    /// word anywhere, then the query's letters in order), a category, an order.
     public mutating func refilter() {
-        let query = Array(filter.query.lowercased())
-        var indices = Array(snapshot.entries.indices)
-        if !query.isEmpty || filter.category != nil {
-            indices = indices.filter { index in
-                let entry = snapshot.entries[index]
-                if let category = filter.category, entry.category != category { return false }
-                return query.isEmpty || Self.fuzzyMatch(query, entry.title + " " + entry.username + " " + entry.site)
-            }
+        let query = filter.query.lowercased()
+        let words = query.split(separator: " ").map(String.init)
+        let letters = Array(query.filter { $0 != " " })
+        var ranked: [(rank: Int, index: Int)] = []
+        for index in snapshot.entries.indices {
+            let entry = snapshot.entries[index]
+            if let category = filter.category, entry.category != category { continue }
+            guard !words.isEmpty else { ranked.append((0, index)); continue }
+            let title = entry.title.lowercased()
+            let haystack = title + " " + entry.username.lowercased() + " " + entry.site
+            if words.allSatisfy(title.contains) { ranked.append((0, index)) }
+            else if words.allSatisfy(haystack.contains) { ranked.append((1, index)) }
+            else if Self.fuzzyMatch(letters, haystack) { ranked.append((2, index)) }
         }
+        var indices = ranked.map(\.index)
         switch filter.order {
-        case .title: break  // the snapshot is by title
+        case .title: indices = ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.index)
         case .site: indices.sort { (snapshot.entries[$0].site, $0) < (snapshot.entries[$1].site, $1) }
         case .changed: indices.sort { (snapshot.entries[$0].passwordChanged, $0) < (snapshot.entries[$1].passwordChanged, $1) }
         }
@@ -165,10 +174,11 @@ public struct AppState: Sendable {
         list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
     }
 
+    /// The query's characters appear in the text in order.
     static func fuzzyMatch(_ query: [Character], _ text: String) -> Bool {
         var wanted = query.makeIterator()
         var next = wanted.next()
-        for c in text.lowercased() where c == next {
+        for c in text where c == next {
             next = wanted.next()
             if next == nil { return true }
         }

@@ -57,6 +57,9 @@ public enum Reducer {
         case .setStatus(let message):
             state.status = message
             return .none
+        case .setCaption(let caption):
+            state.caption = caption
+            return .none
         case .switchScreen:
             state.screen = state.screen == .vault ? .recommendations : .vault
             return .none

@@ -34,9 +34,18 @@ public enum AppView {
             case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)
             case nil: break
             }
+            if let caption = state.caption { renderCaption(caption, chrome: chrome, into: &buffer) }
         }
         if !colors { buffer.stripColors() }
         return buffer
+    }
+
+    /// A demo's caption: a reversed band on the body's last row.
+    static func renderCaption(_ caption: String, chrome: Chrome, into buffer: inout Buffer) {
+        let row = Rect(x: chrome.outer.x + 1, y: chrome.body.maxY - 1, width: chrome.outer.width - 2, height: 1)
+        let band = Style(foreground: .cyan, bold: true, reverse: true)
+        buffer.fill(row, style: band)
+        buffer.put(" ▶ " + caption, x: row.x, y: row.y, style: band, clip: row)
     }
 
     static func statusLine(_ state: AppState) -> Line {

@@ -61,8 +61,11 @@ public final class MockIdentityProvider {
            let user = row[0].text, let relay = row[1].text {
             return (user, relay, row[2].integer == 0)
         }
-        let user = "000\(Int.random(in: 100...999)).\(SecureRandom.bytes(16).hex).\(Int.random(in: 1000...9999))"
-        let relay = "\(Base32Lower.encode(SecureRandom.bytes(6)))@privaterelay.appleid.example"
+        // Stable per person and team, as Apple's are; derived rather than
+        // drawn so that demo recordings and their snapshots repeat.
+        let digest = Digest.sha256(Array("\(appleID)|\(team)".utf8))
+        let user = "001\(digest[0] % 100).\(Array(digest[1..<17]).hex).\(1000 + Int(digest[17]) * 30)"
+        let relay = "\(Base32Lower.encode(Array(digest[18..<28])))@privaterelay.appleid.example"
         try db.query("INSERT INTO users(apple_id, team, user, relay) VALUES (?, ?, ?, ?)", [.text(appleID), .text(team), .text(user), .text(relay)])
         return (user, relay, true)
     }

@@ -1,0 +1,139 @@
+import Foundation
+
+/// Plays a scenario against the real app at a human pace, in a terminal:
+/// one action per call when its time has come, captions in a banner, and
+/// the presenter's keys (Space pauses and resumes, n steps one action while
+/// paused, R restarts).
+public final class Autoplay {
+    public let scenario: Scenario
+    public let speed: Double
+    private var index = 0
+    private var nextAt: Date
+    private var typed = 0
+    private var keyed = 0
+    private var repeats = 0
+    private var waitingSince: Date?
+    public private(set) var paused = false
+    private var stepOnce = false
+    public private(set) var failure: String?
+    public private(set) var restartRequested = false
+
+    /// Seconds per action at speed 1.
+    static let keyGap = 0.45, typeGap = 0.09, captionHold = 1.8, waitLimit = 20.0, maxRepeats = 60
+
+    public init(scenario: Scenario, speed: Double, start: Date = Date()) {
+        self.scenario = scenario
+        self.speed = max(0.1, speed)
+        nextAt = start.addingTimeInterval(0.6 / max(0.1, speed))
+    }
+
+    public var finished: Bool { index >= scenario.steps.count || failure != nil }
+
+    /// The presenter's keys; true when the key was theirs.
+    public func presenterKey(_ key: Key) -> Bool {
+        switch key {
+        case .char(" "): paused.toggle(); return true
+        case .char("n") where paused: stepOnce = true; return true
+        case .char("R"): restartRequested = true; return true
+        default: return false
+        }
+    }
+
+    /// Does what is due; `screen` is the text now on screen. True when something changed.
+    public func advance(store: Store, now: Date, screen: () -> String) -> Bool {
+        guard !finished, now >= nextAt else { return false }
+        if paused && !stepOnce { return false }
+        stepOnce = false
+        let (line, step) = scenario.steps[index]
+        func done(after seconds: Double) {
+            index += 1
+            typed = 0
+            keyed = 0
+            repeats = 0
+            waitingSince = nil
+            nextAt = now.addingTimeInterval(seconds / speed)
+        }
+        switch step {
+        case .caption(let text):
+            store.send(.setCaption(text))
+            done(after: Self.captionHold)
+        case .type(let text):
+            let characters = Array(text)
+            store.send(.key(.char(characters[typed])))
+            typed += 1
+            if typed == characters.count { done(after: Self.keyGap) } else { nextAt = now.addingTimeInterval(Self.typeGap / speed) }
+        case .keys(let keys):
+            store.send(.key(keys[keyed]))
+            keyed += 1
+            if keyed == keys.count { done(after: Self.keyGap) } else { nextAt = now.addingTimeInterval(Self.keyGap / speed) }
+        case .wait(let text):
+            if screen().contains(text) { done(after: 0.3) } else {
+                let since = waitingSince ?? now
+                waitingSince = since
+                if now.timeIntervalSince(since) > Self.waitLimit {
+                    failure = "scenario \(scenario.name), line \(line): the screen never showed “\(text)”"
+                }
+                return false
+            }
+        case .repeatUntil(let key, let text):
+            if screen().contains(text) { done(after: Self.keyGap) } else {
+                repeats += 1
+                if repeats > Self.maxRepeats {
+                    failure = "scenario \(scenario.name), line \(line): “\(text)” never showed after \(Self.maxRepeats) presses"
+                    return false
+                }
+                store.send(.key(key))
+                nextAt = now.addingTimeInterval(0.15 / speed)
+            }
+        case .pause(let seconds):
+            done(after: seconds)
+        }
+        return true
+    }
+}
+
+/// Plays a scenario with no terminal at all: each action, then its effects
+/// awaited; a snapshot of the screen at every caption and at the end.
+public enum HeadlessPlayer {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func run(_ scenario: Scenario, store: Store, colors: Bool = true,
+                           snapshot: (_ label: String, _ buffer: Buffer) throws -> Void) async throws {
+        func screen() -> String { AppView.render(store.state).textDump() }
+        func press(_ key: Key) async {
+            store.send(.key(key))
+            await store.settle()
+        }
+        for (line, step) in scenario.steps {
+            switch step {
+            case .caption(let text):
+                store.send(.setCaption(text))
+                try snapshot(text, AppView.render(store.state, colors: colors))
+            case .type(let text):
+                for character in text { await press(.char(character)) }
+            case .keys(let keys):
+                for key in keys { await press(key) }
+            case .wait(let text):
+                await store.settle()
+                guard screen().contains(text) else {
+                    throw Failure(description: "scenario \(scenario.name), line \(line): the screen never showed “\(text)”; it was:\n\(screen())")
+                }
+            case .repeatUntil(let key, let text):
+                var presses = 0
+                while !screen().contains(text) {
+                    presses += 1
+                    guard presses <= Autoplay.maxRepeats else {
+                        throw Failure(description: "scenario \(scenario.name), line \(line): “\(text)” never showed after \(Autoplay.maxRepeats) presses")
+                    }
+                    await press(key)
+                }
+            case .pause:
+                break
+            }
+        }
+        store.send(.setCaption(nil))
+        try snapshot("end", AppView.render(store.state, colors: colors))
+    }
+}

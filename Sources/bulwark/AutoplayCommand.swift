@@ -1,0 +1,232 @@
+import BulwarkAssets
+import BulwarkCore
+import BulwarkTUI
+import BulwarkTerminal
+import BulwarkUpgrades
+import Foundation
+
+/// `bulwark demo --list`, `--autoplay NAME` (in a terminal, or `--headless`
+/// with `--snapshots`/`--check`), and `--record FILE.cast`.
+enum AutoplayCommand {
+    /// Every scenario in Assets/scenarios, by name (the file name without
+    /// its order prefix and extension).
+    static func scenarios() throws -> [Scenario] {
+        try Assets.paths(under: "scenarios", suffix: ".scenario").map { path in
+            let file = (path as NSString).lastPathComponent
+            var name = String(file.dropLast(".scenario".count))
+            if let dash = name.firstIndex(of: "-"), name[..<dash].allSatisfy(\.isNumber) { name = String(name[name.index(after: dash)...]) }
+            return try Scenario.parse(String(decoding: Assets.data(path) ?? Data(), as: UTF8.self), name: name)
+        }
+    }
+
+    static func list() -> Int32 {
+        do {
+            for scenario in try scenarios() {
+                print(scenario.name.padding(toLength: 24, withPad: " ", startingAt: 0) + scenario.title
+                      + (scenario.shows.isEmpty ? "" : ": " + scenario.shows))
+            }
+            return 0
+        } catch {
+            Output.error("\(error)")
+            return 1
+        }
+    }
+
+    static func find(_ name: String) -> Result<Scenario, ExitCode> {
+        do {
+            let all = try scenarios()
+            guard let scenario = all.first(where: { $0.name == name }) else {
+                Output.error("no scenario named '\(name)'; 'bulwark demo --list' shows them (\(all.map(\.name).joined(separator: ", "))).")
+                return .failure(ExitCode(2))
+            }
+            return .success(scenario)
+        } catch {
+            Output.error("\(error)")
+            return .failure(ExitCode(1))
+        }
+    }
+
+    static func speed(_ parsed: ParsedCommandLine) -> Double? {
+        guard let text = parsed.options["--speed"] else { return 1 }
+        guard let value = Double(text), value >= 0.1, value <= 50 else {
+            Output.error("--speed takes a factor from 0.1 to 50.")
+            return nil
+        }
+        return value
+    }
+
+    // MARK: In a terminal
+
+    static func play(_ parsed: ParsedCommandLine, name: String, catalog: ServiceCatalog) -> Int32 {
+        let scenario: Scenario
+        switch find(name) {
+        case .failure(let exit): return exit.code
+        case .success(let found): scenario = found
+        }
+        guard let speed = speed(parsed) else { return 2 }
+        while true {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-autoplay-\(getpid())-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let session: AppSession
+            do { session = try DemoCommand.demoSession(in: directory, catalog: catalog) } catch {
+                Output.error("cannot set up the demo: \(error)")
+                return 1
+            }
+            var end: BulwarkTerminal.RunLoop.AutoplayEnd?
+            let status = DemoCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed,
+                                            autoplay: Autoplay(scenario: scenario, speed: speed),
+                                            stay: parsed.options["--stay"] != nil) { end = $0 }
+            switch end {
+            case .restart?: continue
+            case .failed(let message)?:
+                Output.error(message)
+                return 1
+            default:
+                return status
+            }
+        }
+    }
+
+    // MARK: Headless
+
+    static func headless(_ parsed: ParsedCommandLine, name: String, catalog: ServiceCatalog) -> Int32 {
+        let scenario: Scenario
+        switch find(name) {
+        case .failure(let exit): return exit.code
+        case .success(let found): scenario = found
+        }
+        let sizeText = parsed.options["--size"] ?? "100x30"
+        let parts = sizeText.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (20...500).contains(parts[0]), (8...200).contains(parts[1]) else {
+            Output.error("--size takes WIDTHxHEIGHT, for example 100x30.")
+            return 2
+        }
+        let snapshots = parsed.options["--snapshots"], check = parsed.options["--check"]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-headless-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A fixed clock and no latency: the same scenario renders the same screens every run.
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let session: AppSession
+        do { session = try DemoCommand.demoSession(in: directory, catalog: catalog, now: now, fast: true) } catch {
+            Output.error("cannot set up the demo: \(error)")
+            return 1
+        }
+        var state = DemoCommand.lockedState(now: now)
+        state.width = parts[0]
+        state.height = parts[1]
+        let store = Store(state: state, environment: AppEnvironment(now: { now }, session: session))
+        let recorder: AsciicastRecorder?
+        do { recorder = try parsed.options["--record"].map { try AsciicastRecorder(path: $0, width: parts[0], height: parts[1], title: scenario.title) } } catch {
+            Output.error("--record: cannot write \(parsed.options["--record"]!).")
+            return 1
+        }
+        defer { recorder?.close() }
+        let colors = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let run = HeadlessRun(scenario: scenario, store: store, recorder: recorder, colors: colors, start: now)
+        let outcome = Blocking.run { await run.play() }
+        let produced = run.produced
+        if let failure = outcome {
+            Output.error(failure)
+            return 1
+        }
+        if let snapshots {
+            let url = URL(fileURLWithPath: snapshots)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                for (file, text) in produced { try Data(text.utf8).write(to: url.appendingPathComponent(file)) }
+            } catch {
+                Output.error("--snapshots \(snapshots): \(error)")
+                return 1
+            }
+            print("Wrote \(produced.count) files for \(produced.count / 2) steps of \(scenario.name) to \(snapshots).")
+        }
+        if let check {
+            return compare(produced, with: URL(fileURLWithPath: check))
+        }
+        if snapshots == nil { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
+        return 0
+    }
+
+    static func slug(_ text: String) -> String {
+        let words = text.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
+        return String(String(words).split(separator: "-").prefix(6).joined(separator: "-"))
+    }
+
+    /// Exit 1 with a diff of every file that differs from the directory's.
+    static func compare(_ produced: [(file: String, text: String)], with directory: URL) -> Int32 {
+        let expected = Set((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        var differences: [String] = []
+        for (file, text) in produced {
+            guard let old = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else {
+                differences.append("\(file): missing from \(directory.path)")
+                continue
+            }
+            if old != text {
+                let a = old.components(separatedBy: "\n"), b = text.components(separatedBy: "\n")
+                var lines = ["\(file) differs:"]
+                for i in 0..<max(a.count, b.count) where (i < a.count ? a[i] : nil) != (i < b.count ? b[i] : nil) {
+                    lines.append("-\(i + 1)│" + (i < a.count ? a[i] : "<missing>"))
+                    lines.append("+\(i + 1)│" + (i < b.count ? b[i] : "<missing>"))
+                }
+                differences.append(lines.joined(separator: "\n"))
+            }
+        }
+        for file in expected.subtracting(produced.map(\.file)).sorted() { differences.append("\(file): no longer produced") }
+        guard differences.isEmpty else {
+            FileHandle.standardError.write(Data((differences.joined(separator: "\n") + "\n").utf8))
+            return 1
+        }
+        print("All \(produced.count / 2) screens match \(directory.path).")
+        return 0
+    }
+}
+
+/// One headless play: its store, its recording, and the files it makes.
+final class HeadlessRun: @unchecked Sendable {  // used by one task at a time: the caller waits for it
+    let scenario: Scenario
+    let store: Store
+    let recorder: AsciicastRecorder?
+    let colors: Bool
+    let start: Date
+    private(set) var produced: [(file: String, text: String)] = []
+
+    init(scenario: Scenario, store: Store, recorder: AsciicastRecorder?, colors: Bool, start: Date) {
+        self.scenario = scenario
+        self.store = store
+        self.recorder = recorder
+        self.colors = colors
+        self.start = start
+    }
+
+    /// Nil when the scenario played to its end; else what went wrong.
+    func play() async -> String? {
+        do {
+            try await HeadlessPlayer.run(scenario, store: store, colors: colors) { label, buffer in
+                let base = String(format: "%02d-", produced.count / 2 + 1) + AutoplayCommand.slug(label)
+                produced.append((base + ".txt", buffer.textDump()))
+                produced.append((base + ".style.txt", buffer.styleDump()))
+                // One second per screen in the recording.
+                recorder?.record(buffer, at: start.addingTimeInterval(Double(produced.count / 2)))
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
+/// Runs async work to completion from synchronous code (the command line).
+enum Blocking {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = Box<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    private final class Box<T>: @unchecked Sendable { var value: T? }  // written once, before the signal
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `bulwark demo`: the set-up for the CLI, the scenario list, every
+/// scenario played headless (so a demo cannot break silently), snapshots
+/// and their check, recordings, and autoplay in a real terminal.
+@Suite struct DemoCommandTests {
+    static func scenarioNames() throws -> [String] {
+        try Binary.run(["demo", "--list"]).stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+    }
+
+    @Test func listNamesEveryScenarioAndWhatItShows() throws {
+        let result = try Binary.run(["demo", "--list"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 7)
+        #expect(lines.first == "strong-password-totp    One key to a strong password, with a TOTP step-up: unlock, the breach banner, Security Recommendations, a bank's 2FA screen filled from the vault")
+    }
+
+    @Test(arguments: ["strong-password-totp", "sign-in-with-apple", "sms-step-up", "when-services-say-no", "sign-in-then-upgrade", "in-app-upgrade", "tour"])
+    func everyScenarioPlaysHeadless(name: String) throws {
+        #expect(try Self.scenarioNames().contains(name))
+        let result = try Binary.run(["demo", "--autoplay", name, "--headless", "--size", "100x30"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("\(name): "))
+    }
+
+    @Test func snapshotsAreWrittenAndCheckedAgainstADirectory() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-snap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let written = try Binary.run(["demo", "--autoplay", "sign-in-with-apple", "--headless", "--size", "80x24", "--snapshots", dir.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(files == ["01-city-health-portal-reuses-a-weak.style.txt", "01-city-health-portal-reuses-a-weak.txt",
+                          "02-a-use-sign-in-with-apple.style.txt", "02-a-use-sign-in-with-apple.txt",
+                          "03-hide-my-email-the-portal-gets.style.txt", "03-hide-my-email-the-portal-gets.txt",
+                          "04-the-account-has-no-password-left.style.txt", "04-the-account-has-no-password-left.txt",
+                          "05-end.style.txt", "05-end.txt"])
+        let sheet = try String(contentsOf: dir.appendingPathComponent("03-hide-my-email-the-portal-gets.txt"), encoding: .utf8)
+        #expect(sheet.contains("▶ Hide My Email: the portal gets a private relay address"))
+        #expect(sheet.contains("Use your Apple ID to upgrade your City Health Portal account."))
+
+        let same = try Binary.run(["demo", "--autoplay", "sign-in-with-apple", "--headless", "--size", "80x24", "--check", dir.path])
+        #expect(same.status == 0 && same.stdout == "All 5 screens match \(dir.path).\n", "\(same.stderr)")
+
+        let end = dir.appendingPathComponent("05-end.txt")
+        try (try String(contentsOf: end, encoding: .utf8)).replacingOccurrences(of: "hidden e-mail", with: "shared e-mail").write(to: end, atomically: true, encoding: .utf8)
+        let changed = try Binary.run(["demo", "--autoplay", "sign-in-with-apple", "--headless", "--size", "80x24", "--check", dir.path])
+        #expect(changed.status == 1)
+        #expect(changed.stderr.hasPrefix("05-end.txt differs:\n-"))
+        #expect(changed.stderr.contains("shared e-mail") && changed.stderr.contains("hidden e-mail"))
+    }
+
+    @Test func aRecordingIsAnAsciicast() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).cast")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--size", "80x24", "--record", file.path])
+        #expect(result.status == 0)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
+        #expect(header["version"] as? Int == 2 && header["width"] as? Int == 80 && header["height"] as? Int == 24)
+        #expect(lines.count == 7)  // the header and six screens
+        let event = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as! [Any]
+        #expect(event.count == 3 && event[1] as? String == "o" && (event[2] as? String)?.hasPrefix("\u{1b}[H") == true)
+        #expect(!lines.joined().contains("sunshine22"))  // no password in a recording
+    }
+
+    @Test func badAutoplayArgumentsExitTwo() throws {
+        let unknown = try Binary.run(["demo", "--autoplay", "nope", "--headless"])
+        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("bulwark: no scenario named 'nope'"))
+        let size = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--size", "huge"])
+        #expect(size.status == 2 && size.stderr == "bulwark: --size takes WIDTHxHEIGHT, for example 100x30.\n")
+        let stray = try Binary.run(["demo", "--headless"])
+        #expect(stray.status == 2 && stray.stderr == "bulwark: --headless goes with --autoplay NAME.\n")
+    }
+
+    @Test func setupWritesAVaultTheCommandLineCanDrive() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-setup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let setup = try Binary.run(["demo", "--setup", dir.path])
+        #expect(setup.status == 0)
+        let vault = dir.appendingPathComponent("vault.db").path
+        let list = try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "demo\n")
+        #expect(list.status == 0 && list.stdout.split(separator: "\n").count == 40)
+        let signin = try Binary.run(["signin", "Shiny", "--vault", vault, "--password-stdin"], stdin: "demo\n")
+        #expect(signin.stdout == "Signed in to Shiny.\n")
+        let analyze = try Binary.run(["analyze", "--json", "--vault", vault, "--password-stdin"], stdin: "demo\n")
+        #expect(analyze.status == 12)  // the demo has critical recommendations
+    }
+}
+
+/// Autoplay in a real terminal: human pace (sped up), captions, exit 0.
+@Suite(.serialized) struct AutoplayTerminalTests {
+    @Test func autoplayPlaysAndQuitsWithZero() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay sign-in-with-apple --speed 6")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "▶ City Health Portal reuses a weak password", seconds: 20)
+        try tmux.waitFor(text: "now uses Sign in with Apple with a hidden e-mail", seconds: 30)
+        #expect(try tmux.exitStatus(seconds: 30) == 0)
+    }
+
+    @Test func thePresenterCanPauseAndResume() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 4 --stay")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        try tmux.send("Space")
+        let paused = try tmux.capture()
+        usleep(1_500_000)
+        #expect(try tmux.capture() == paused)  // nothing moves while paused
+        try tmux.send("Space")
+        try tmux.waitFor(text: "▶ Tab: Security Recommendations", seconds: 30)
+        try tmux.waitFor("the caption to go") { !$0.contains("▶ ") && $0.contains("HIGH PRIORITY") }
+        try tmux.send("q")  // --stay: the session is the presenter's now
+        #expect(try tmux.exitStatus() == 0)
+    }
+}
