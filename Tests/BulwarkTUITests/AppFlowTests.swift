@@ -22,7 +22,7 @@ import Testing
         await f.press(.enter)
         #expect(f.state.unlocked && f.state.snapshot.entries.count == 40)
         // The banner on unlock names the breached passwords.
-        #expect(f.state.banner?.text == "8 passwords appear in data breaches. Press r to see them.")
+        #expect(f.state.banner?.text == "8 passwords newly found in data breaches since your last unlock: Broker, Photo Share, Gym and 5 more. Press r.")
         f.golden("vault-unlocked")
 
         var creating = f.state
@@ -35,6 +35,22 @@ import Testing
         store.send(.key(.enter))
         #expect(store.state.unlock.error == "The two passwords differ. Type them again.")
         Snapshot.assert(AppView.render(store.state), named: "unlock-create-mismatch")
+    }
+
+    /// The breach banner names only what is new since the last unlock.
+    @Test func theBreachBannerShowsOnlyNewBreaches() async throws {
+        let f = try AppFixture(width: 120, height: 40)  // unlocked once already: everything seen
+        await f.press(.char("L"))
+        await f.type("demo")
+        await f.press(.enter)
+        #expect(f.state.unlocked && f.state.banner == nil)
+        var mail = try #require(f.entry("Mail"))
+        mail.changePassword(to: "letmein", reason: "test")
+        _ = try f.session.save(mail)
+        await f.press(.char("L"))
+        await f.type("demo")
+        await f.press(.enter)
+        #expect(f.state.banner?.text == "1 password newly found in data breaches since your last unlock: Mail. Press r.")
     }
 
     @Test(arguments: sizes)
@@ -199,5 +215,38 @@ import Testing
         Snapshot.assert(AppView.render(f.state), named: "too-small")
         f.store.send(.resize(width: 80, height: 24))
         #expect(f.state.selectedEntry?.title == "Mail")
+    }
+}
+
+/// Adding and editing entries through the form.
+@Suite struct EntryEditorTests {
+    @Test(arguments: AppFlowTests.sizes)
+    func addThenEditAnEntry(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.press(.char("n"))
+        #expect(f.state.editor != nil && f.state.textFieldFocused)
+        await f.press(.enter)
+        #expect(f.state.editor?.error == "A title is required.")
+        await f.type("Garden Club")
+        await f.press(.tab)
+        await f.type("https://garden.example")
+        await f.press(.tab)
+        await f.type("jane")
+        f.golden("editor-add")
+        await f.press(.tab, .ctrl("g"))
+        let generated = try #require(f.state.editor?.fields[3].text)
+        #expect(generated.count == 20 && generated.split(separator: "-").count == 3)  // Apple's format: no rules for this site
+        await f.press(.enter)
+        #expect(f.state.banner?.text == "Saved Garden Club.")
+        let added = try #require(f.entry("Garden Club"))
+        #expect(added.password == generated && added.username == "jane" && added.site == "garden.example")
+        #expect(f.state.selectedEntry?.title != nil)
+
+        await f.selectEntry("Garden Club")
+        await f.press(.char("e"), .tab, .tab, .tab, .ctrl("u"))
+        await f.type("a-new-password-1")
+        await f.press(.enter)
+        let edited = try #require(f.entry("Garden Club"))
+        #expect(edited.password == "a-new-password-1" && edited.history.first?.password == generated && edited.history.first?.reason == "edited")
     }
 }

@@ -30,7 +30,7 @@ import Testing
         try tmux.waitFor(text: "Unlock your vault")
         for character in "demo" { try tmux.send(String(character)) }
         try tmux.send("Enter")
-        try tmux.waitFor(text: "8 passwords appear in data breaches")
+        try tmux.waitFor(text: "8 passwords newly found in data breaches")
         try tmux.send("r")
         try tmux.waitFor(text: "HIGH PRIORITY (16)")
         try Self.selectRecommendation(tmux, "Northwind Bank")

@@ -187,6 +187,23 @@ public final class Vault {
         }
     }
 
+    // MARK: Notes
+
+    /// A small value kept sealed in the vault beside the entries (bulwark
+    /// keeps which breaches the person has already been told about).
+    /// Nil when absent or unreadable.
+    public func note(_ name: String) -> String? {
+        guard let row = try? db().query("SELECT value FROM meta WHERE key = ?", [.text("note:" + name)]).first,
+              let box = row[0].blob, let plain = try? aead.open(box, key: key, associatedData: aad("note", row: name)) else { return nil }
+        return String(decoding: plain, as: UTF8.self)
+    }
+
+    public func setNote(_ name: String, _ value: String) throws {
+        touch()
+        let sealed = aead.seal(Array(value.utf8), key: key, associatedData: aad("note", row: name))
+        try db().query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [.text("note:" + name), .blob(sealed)])
+    }
+
     private func indexDigest(_ ids: [String]) -> [UInt8] {
         Digest.sha256(Array(ids.sorted().joined(separator: "\n").utf8) + Array("|\(ids.count)".utf8))
     }

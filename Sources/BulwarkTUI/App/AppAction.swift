@@ -38,6 +38,13 @@ public enum AppAction: Sendable, Equatable {
     case askDelete
     case confirmDelete(Bool)
     case openEntry
+    case newEntry
+    case editEntry
+    case editorFocus(Int)
+    case saveEntry
+    case cancelEditor
+    case generatePassword
+    case generated(String)
     case updated(SessionSnapshot, banner: Banner?)
     case failed(String)
 

@@ -113,6 +113,8 @@ public struct AppState: Sendable {
     public var lockLabel: String
     /// An effect other than an upgrade is running (unlock, a save).
     public var busy = false
+    /// The add or edit form, while open.
+    public var editor: EntryEditor?
     /// A demo scenario's caption, shown in a banner while it plays.
     public var caption: String?
 
@@ -207,7 +209,7 @@ public struct AppState: Sendable {
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
     /// True when a text field owns the keyboard, so `q` types a letter.
-    public var textFieldFocused: Bool { !unlocked || search != nil || overlay == .hide }
+    public var textFieldFocused: Bool { !unlocked || search != nil || overlay == .hide || editor != nil }
 
     /// Set while an upgrade talks to a service: quitting then asks first.
     public var upgradeInFlight: Bool {

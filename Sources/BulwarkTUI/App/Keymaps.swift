@@ -64,6 +64,8 @@ public enum Keymaps {
             B([.char("w")], .showChangePasswordURL, help: "Copy the change-password URL", disabledReason: noSite),
             B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite),
             B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite),
+            B([.char("n")], .newEntry, help: "Add an entry"),
+            B([.char("e")], .editEntry, help: "Edit the entry", disabledReason: none),
             B([.char("d")], .askDelete, help: "Delete the entry", disabledReason: none),
         ] + global(state))
     }
@@ -113,6 +115,17 @@ public enum Keymaps {
             B([.char("r")], .resendCode, help: "Send a new code", hint: "resend"),
             B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
+        ])
+    }
+
+    static func editor(_ state: AppState) -> Keymap<AppAction> {
+        Keymap(state.editor?.id == nil ? "Add an entry" : "Edit the entry", [
+            B([.enter], .saveEntry, help: "Save", hint: "save"),
+            B([.tab, .down], .editorFocus(1), help: "Next field", hint: "next", hintKey: "Tab"),
+            B([.backTab, .up], .editorFocus(-1), help: "Previous field"),
+            B([.ctrl("g")], .generatePassword, help: "Generate a strong password", hint: "generate"),
+            B([.escape], .cancelEditor, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
@@ -204,6 +217,7 @@ public enum Keymaps {
         case nil: break
         }
         if !state.unlocked { return unlock(state) }
+        if state.editor != nil { return editor(state) }
         switch state.upgrade?.state {
         case .stepUp(let screen)?: return stepUp(state, screen)
         case .sheet?: return sheet(state)

@@ -108,7 +108,12 @@ public enum Reducer {
 
     /// Text for whichever field has the keyboard.
     private static func typeInto(_ key: Key, _ state: inout AppState) {
-        if !state.unlocked {
+        if state.editor != nil && state.unlocked {
+            var editor = state.editor!
+            editor.error = nil
+            _ = editor.fields[editor.focus].handle(key)
+            state.editor = editor
+        } else if !state.unlocked {
             state.unlock.error = nil
             if state.unlock.onRepeat { _ = state.unlock.repeated.handle(key) } else { _ = state.unlock.password.handle(key) }
         } else if var field = state.search {

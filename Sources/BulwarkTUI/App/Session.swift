@@ -12,6 +12,8 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var severity: [String: Severity] = [:]
     public var changePasswordURLs: [String: String] = [:]
     public var messages: [MessagesInbox.Message] = []
+    /// Accounts found breached since the last unlock (set by unlocking only).
+    public var newlyBreached: [String] = []
 
     public init() {}
 }
@@ -73,7 +75,13 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         self.world = world
         self.analyzer = analyzer
         engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks)
-        return makeSnapshot()
+        var snapshot = makeSnapshot()
+        // Which breached accounts the person has not been told about yet.
+        let breached = snapshot.report.recommendations.filter { $0.kinds.contains(.breached) }
+        let seen = Set((opened.note("seen-breaches") ?? "").split(separator: "\n").map(String.init))
+        snapshot.newlyBreached = breached.filter { !seen.contains($0.id) }.map(\.entry.title)
+        try? opened.setNote("seen-breaches", (seen.union(breached.map(\.id))).sorted().joined(separator: "\n"))
+        return snapshot
     }
 
     /// Drops the decrypted vault from memory.
@@ -140,6 +148,13 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             refresh([id])
             return makeSnapshot()
         }
+    }
+
+    /// A strong password for a site's rules (quirks, then manifests).
+    public func generatePassword(forSite site: String) -> String? {
+        let rules = SiteRequirements(quirks: quirks, services: catalog).passwordRules(for: Domain.normalize(site))?.rules ?? ""
+        guard let parsed = try? PasswordRules.parse(rules), var generator = try? PasswordGenerator(rules: parsed) else { return nil }
+        return generator.next()
     }
 
     // MARK: Upgrades

@@ -12,9 +12,10 @@ enum UnlockReducer {
             state.unlock = UnlockForm(hint: state.unlock.hint)
             state.busy = false
             state.apply(snapshot)
-            let breached = snapshot.report.count(.breached)
-            if breached > 0 {
-                state.banner = Banner(ok: false, text: "\(breached) \(breached == 1 ? "password appears" : "passwords appear") in data breaches. Press r to see them.")
+            let fresh = snapshot.newlyBreached
+            if !fresh.isEmpty {
+                let names = fresh.prefix(3).joined(separator: ", ") + (fresh.count > 3 ? " and \(fresh.count - 3) more" : "")
+                state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.")
             }
             return .none
         case .unlockFailed(let message):

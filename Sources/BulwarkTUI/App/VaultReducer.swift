@@ -59,6 +59,43 @@ enum VaultReducer {
                 state.list.select(index, count: state.visible.count)
             }
             return .none
+        case .newEntry:
+            state.editor = EntryEditor(editing: nil)
+            return .none
+        case .editEntry:
+            guard let entry = state.selectedEntry else { return .none }
+            state.editor = EntryEditor(editing: entry)
+            return .none
+        case .editorFocus(let delta):
+            guard var editor = state.editor else { return .none }
+            editor.focus = (editor.focus + delta + EntryEditor.labels.count) % EntryEditor.labels.count
+            state.editor = editor
+            return .none
+        case .cancelEditor:
+            state.editor = nil
+            return .none
+        case .generatePassword:
+            let site = state.editor?.fields[1].text ?? ""
+            return .run { env in (env.session?.generatePassword(forSite: site)).map { .generated($0) } }
+        case .generated(let password):
+            state.editor?.fields[3] = TextField(password, masked: true)
+            state.status = "Generated a strong password for this site's rules."
+            return .none
+        case .saveEntry:
+            guard let editor = state.editor else { return .none }
+            let original = state.entry(id: editor.id)
+            guard let entry = editor.entry(original: original, now: state.now) else {
+                state.editor?.error = "A title is required."
+                return .none
+            }
+            state.editor = nil
+            let title = entry.title
+            return .run { env in
+                guard let session = env.session else { return nil }
+                do { return .updated(try session.save(entry), banner: Banner(ok: true, text: "Saved \(title).")) } catch {
+                    return .failed("\(error)")
+                }
+            }
         case .updated(let snapshot, let banner):
             state.busy = false
             state.apply(snapshot)

@@ -13,6 +13,25 @@ enum Dialogs {
                       hints: Keymaps.confirmDelete(state).footerHints, keyStyle: Theme.key)
     }
 
+    static func renderEditor(_ editor: EntryEditor, into buffer: inout Buffer) {
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 11,
+                                 title: Line(editor.id == nil ? "Add an entry" : "Edit the entry", Theme.title),
+                                 rightTitle: Line("Esc cancel", Theme.dim))
+        let fieldWidth = min(44, max(0, inner.width - 13))
+        for (index, label) in EntryEditor.labels.enumerated() {
+            let y = inner.y + 1 + index
+            let focused = index == editor.focus
+            buffer.put(DisplayWidth.pad(label, to: 10), x: inner.x, y: y, style: focused ? Theme.key : Theme.label, clip: inner)
+            buffer.put("[", x: inner.x + 10, y: y, style: Theme.dim, clip: inner)
+            editor.fields[index].render(into: &buffer, area: Rect(x: inner.x + 11, y: y, width: fieldWidth, height: 1),
+                                        focused: focused, style: Style(underline: true))
+            buffer.put("]", x: inner.x + 11 + fieldWidth, y: y, style: Theme.dim, clip: inner)
+        }
+        if let error = editor.error {
+            buffer.put("✗ " + error, x: inner.x, y: inner.y + 7, style: Theme.danger, clip: inner)
+        }
+    }
+
     static func renderHide(_ state: AppState, into buffer: inout Buffer) {
         guard let entry = state.currentEntry else { return }
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: 9,
