@@ -44,6 +44,7 @@ check-layers:
 
 # Speed and memory figures, on a release build.
 bench: deps
+	$(SWIFT) build -c release --product bulwark
 	$(SWIFT) build -c release --product bulwark-bench
 	.build/release/bulwark-bench
 

@@ -12,7 +12,8 @@ public enum RunLoop {
     /// a scenario drives the keys (the keyboard is the presenter's) and the
     /// loop ends when it does, unless `stay`; `recorder` gets every frame.
     public static func run(store: Store, terminal: CursesTerminal, autoplay: Autoplay? = nil, stay: Bool = false,
-                           recorder: AsciicastRecorder? = nil, autoplayEnd: ((AutoplayEnd) -> Void)? = nil) -> Int32 {
+                           recorder: AsciicastRecorder? = nil, autoplayEnd: ((AutoplayEnd) -> Void)? = nil,
+                           afterFirstFrame: (() -> Bool)? = nil) -> Int32 {
         defer { terminal.close() }
         var autoplay = autoplay
         var size = terminal.size
@@ -23,6 +24,8 @@ public enum RunLoop {
             recorder?.record(frame)
         }
         draw()
+        // A caller measuring start-up may stop here.
+        if afterFirstFrame?() == true { return 0 }
         var copiedID = store.state.clipboard?.id
         var clearAt: Date?
         while store.exitCode == nil {

@@ -4,6 +4,9 @@ import Foundation
 
 /// `make bench`: speed and memory figures on a release build. Figures go in
 /// the README and issue notes; tests never assert timings.
+if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "--curses-floor" {
+    StartupBench.cursesFloor()
+}
 if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--load" {
     VaultBench.load(CommandLine.arguments[2])
     exit(0)
@@ -44,6 +47,11 @@ try! FileManager.default.createDirectory(at: analysisDirectory, withIntermediate
 AnalysisBench.run(directory: analysisDirectory)
 try? FileManager.default.removeItem(at: analysisDirectory)
 print("")
+}
+if only == nil || only == "startup" {
+    let bulwark = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
+    StartupBench.run(bulwark: bulwark)
+    print("")
 }
 if only == nil || only == "frames" {
     frameBench(width: 80, height: 24, entries: 12)
