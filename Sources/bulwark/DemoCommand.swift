@@ -88,7 +88,9 @@ enum DemoCommand {
         }
         let session = AppSession(vaultPath: VaultCommands.path(parsed), catalog: context.catalog, breaches: context.breaches,
                                  quirks: context.quirks, settings: context.config.analysis)
-        return runApp(state: AppState(unlock: UnlockForm(creating: !session.vaultExists)), session: session, parsed: parsed)
+        var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
+        state.lockAfter = context.config.lockAfterMinutes * 60
+        return runApp(state: state, session: session, parsed: parsed)
     }
 
     static func runApp(state: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,

@@ -107,3 +107,28 @@ import Testing
         }
     }
 }
+
+@Suite struct IdleLockTests {
+    @Test func theVaultLocksAfterTheIdleTimeButNotDuringAnUpgrade() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var state = ReducerTests.state()
+        state.now = start
+        state.lockAfter = 300
+        let store = Store(state: state)
+        store.send(.tick(start))
+        store.send(.key(.char("j")))
+        store.send(.tick(start.addingTimeInterval(299)))
+        #expect(store.state.unlocked)
+        store.send(.tick(start.addingTimeInterval(301)))
+        #expect(!store.state.unlocked && store.state.snapshot.entries.isEmpty)
+        #expect(store.state.status == "Locked after 5 minutes without a key.")
+
+        var busy = ReducerTests.state()
+        busy.now = start
+        busy.upgrade = UpgradeUI(request: UpgradeRequest(entryID: "d02", kind: .strongPassword, origin: .entry), title: "Shiny", state: .authorising)
+        let working = Store(state: busy)
+        working.send(.tick(start))
+        working.send(.tick(start.addingTimeInterval(900)))
+        #expect(working.state.unlocked)
+    }
+}

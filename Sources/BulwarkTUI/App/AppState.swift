@@ -113,6 +113,9 @@ public struct AppState: Sendable {
     public var lockLabel: String
     /// An effect other than an upgrade is running (unlock, a save).
     public var busy = false
+    /// The last key's time, and the idle time after which the vault locks.
+    public var lastInput: Date?
+    public var lockAfter: TimeInterval = 300
     /// The add or edit form, while open.
     public var editor: EntryEditor?
     /// A demo scenario's caption, shown in a banner while it plays.

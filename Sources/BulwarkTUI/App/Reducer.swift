@@ -18,6 +18,7 @@ public enum Reducer {
     private static func apply(_ action: AppAction, to state: inout AppState) -> Effect {
         switch action {
         case .key(let key):
+            state.lastInput = state.now
             return handleKey(key, state: &state)
         case .resize(let width, let height):
             state.width = max(0, width)
@@ -26,6 +27,14 @@ public enum Reducer {
         case .tick(let now):
             state.now = now
             if state.upgradeWorking || state.busy { state.spinner += 1 }
+            // Idle lock: never in the middle of an upgrade.
+            let idleSince = state.lastInput ?? now
+            if state.lastInput == nil { state.lastInput = now }
+            if state.unlocked && !state.upgradeInFlight && now.timeIntervalSince(idleSince) >= state.lockAfter {
+                let effect = reduce(into: &state, action: .lock)
+                state.status = "Locked after \(Int(state.lockAfter / 60)) minutes without a key."
+                return effect
+            }
             return .none
         case .moveSelection(let delta):
             moveSelection(by: delta, &state)
