@@ -21,8 +21,10 @@ enum AutoplayCommand {
 
     static func list() -> Int32 {
         do {
-            for scenario in try scenarios() {
-                print(scenario.name.padding(toLength: 24, withPad: " ", startingAt: 0) + scenario.title
+            let all = try scenarios()
+            let column = (all.map(\.name.count).max() ?? 0) + 2
+            for scenario in all {
+                print(scenario.name.padding(toLength: column, withPad: " ", startingAt: 0) + scenario.title
                       + (scenario.shows.isEmpty ? "" : ": " + scenario.shows))
             }
             return 0

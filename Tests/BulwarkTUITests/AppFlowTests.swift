@@ -35,6 +35,7 @@ import Testing
         store.send(.key(.enter))
         #expect(store.state.unlock.error == "The two passwords differ. Type them again.")
         Snapshot.assert(AppView.render(store.state), named: "unlock-create-mismatch")
+        Snapshot.assert(AppView.render(store.state, colors: false), named: "unlock-create-mismatch-nocolor")
     }
 
     /// The breach banner names only what is new since the last unlock.
@@ -121,6 +122,7 @@ import Testing
         var verifying = f.state
         if case .stepUp(let s)? = verifying.upgrade?.state { verifying.upgrade?.state = .verifying(s) }
         Snapshot.assert(AppView.render(verifying), named: "step-up-verifying")
+        Snapshot.assert(AppView.render(verifying, colors: false), named: "step-up-verifying-nocolor")
         await f.press(.char("f"))  // fill from the vault's TOTP
         #expect(f.state.upgrade == nil)
         #expect(f.state.banner == Banner(ok: true, text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history."))
@@ -166,6 +168,7 @@ import Testing
         var exchanging = f.state
         exchanging.upgrade?.state = .exchanging
         Snapshot.assert(AppView.render(exchanging), named: "sheet-exchanging")
+        Snapshot.assert(AppView.render(exchanging, colors: false), named: "sheet-exchanging-nocolor")
         await f.press(.enter)
         let entry = try #require(f.entry("City Health Portal"))
         #expect(entry.password == nil && entry.signInWithApple?.isPrivateRelay == true)
@@ -188,6 +191,7 @@ import Testing
         await f.selectEntry("Shiny")
         await f.press(.char("a"), .escape)
         #expect(f.state.upgrade == nil && f.state.banner == nil && f.entry("Shiny")?.password != nil)  // cancelled: nothing more said
+        f.golden("upgrade-cancelled")
     }
 
     @Test(arguments: sizes)
@@ -206,6 +210,20 @@ import Testing
         await f.press(.char("u"))
         #expect(f.state.banner?.text == "Shiny app: Shiny now uses a strong password, saved in bulwark. The old one is kept in history.")
         #expect(f.entry("Shiny")?.history.first?.reason == "upgraded to a strong password in Shiny")
+    }
+
+    @Test func copyingAsksTheTerminalAndSaysWhat() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        await f.selectEntry("Northwind Bank")
+        await f.press(.char("p"))
+        #expect(f.state.clipboard?.text == f.entry("Northwind Bank")?.password && f.state.clipboard?.id == 1)
+        #expect(f.state.status == "Copied the password of Northwind Bank; the clipboard clears in 30 s.")
+        await f.press(.char("t"))
+        let code = try OTPAuthURL.parse(f.entry("Northwind Bank")!.totpURI!).code(at: Int64(AppFixture.now.timeIntervalSince1970))
+        #expect(f.state.clipboard?.text == code && f.state.clipboard?.id == 2)
+        await f.selectEntry("Debit card PIN")
+        await f.press(.char("t"))
+        #expect(f.state.status == "Copy the verification code: unavailable. The entry has no TOTP.")
     }
 
     @Test func tooSmallThenBack() async throws {

@@ -13,11 +13,15 @@ import Testing
         let result = try Binary.run(["demo", "--list"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 7)
-        #expect(lines.first == "strong-password-totp    One key to a strong password, with a TOTP step-up: unlock, the breach banner, Security Recommendations, a bank's 2FA screen filled from the vault")
+        #expect(lines.count == 12)
+        #expect(lines[1] == "strong-password-totp       One key to a strong password, with a TOTP step-up: unlock, the breach banner, Security Recommendations, a bank's 2FA screen filled from the vault")
     }
 
-    @Test(arguments: ["strong-password-totp", "sign-in-with-apple", "sms-step-up", "when-services-say-no", "sign-in-then-upgrade", "in-app-upgrade", "tour"])
+    static let allScenarios = ["instant-strong-password", "strong-password-totp", "sms-step-up", "failure-with-reason", "failure-without-reason",
+                               "unsupported-upgrade", "sign-in-with-apple-shared", "sign-in-with-apple-hidden", "network-loss",
+                               "substituted-password", "in-app-upgrade", "tour"]
+
+    @Test(arguments: allScenarios)
     func everyScenarioPlaysHeadless(name: String) throws {
         #expect(try Self.scenarioNames().contains(name))
         let result = try Binary.run(["demo", "--autoplay", name, "--headless", "--size", "100x30"])
@@ -28,7 +32,7 @@ import Testing
     @Test func snapshotsAreWrittenAndCheckedAgainstADirectory() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-snap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let written = try Binary.run(["demo", "--autoplay", "sign-in-with-apple", "--headless", "--size", "80x24", "--snapshots", dir.path])
+        let written = try Binary.run(["demo", "--autoplay", "sign-in-with-apple-hidden", "--headless", "--size", "80x24", "--snapshots", dir.path])
         #expect(written.status == 0, "\(written.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(files == ["01-city-health-portal-reuses-a-weak.style.txt", "01-city-health-portal-reuses-a-weak.txt",
@@ -40,12 +44,12 @@ import Testing
         #expect(sheet.contains("▶ Hide My Email: the portal gets a private relay address"))
         #expect(sheet.contains("Use your Apple ID to upgrade your City Health Portal account."))
 
-        let same = try Binary.run(["demo", "--autoplay", "sign-in-with-apple", "--headless", "--size", "80x24", "--check", dir.path])
+        let same = try Binary.run(["demo", "--autoplay", "sign-in-with-apple-hidden", "--headless", "--size", "80x24", "--check", dir.path])
         #expect(same.status == 0 && same.stdout == "All 5 screens match \(dir.path).\n", "\(same.stderr)")
 
         let end = dir.appendingPathComponent("05-end.txt")
         try (try String(contentsOf: end, encoding: .utf8)).replacingOccurrences(of: "hidden e-mail", with: "shared e-mail").write(to: end, atomically: true, encoding: .utf8)
-        let changed = try Binary.run(["demo", "--autoplay", "sign-in-with-apple", "--headless", "--size", "80x24", "--check", dir.path])
+        let changed = try Binary.run(["demo", "--autoplay", "sign-in-with-apple-hidden", "--headless", "--size", "80x24", "--check", dir.path])
         #expect(changed.status == 1)
         #expect(changed.stderr.hasPrefix("05-end.txt differs:\n-"))
         #expect(changed.stderr.contains("shared e-mail") && changed.stderr.contains("hidden e-mail"))
@@ -91,12 +95,55 @@ import Testing
 
 /// Autoplay in a real terminal: human pace (sped up), captions, exit 0.
 @Suite(.serialized) struct AutoplayTerminalTests {
-    @Test func autoplayPlaysAndQuitsWithZero() throws {
-        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay sign-in-with-apple --speed 6")
+    /// Every scenario, played by the real binary in a real terminal, sped up.
+    @Test(arguments: DemoCommandTests.allScenarios)
+    func everyScenarioPlaysInATerminal(name: String) throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay \(name) --speed 8")
+        defer { tmux.close() }
+        let status = try tmux.exitStatus(seconds: 60)
+        let screen = try tmux.capture()
+        #expect(status == 0, "\(name): \(screen)")
+    }
+
+    @Test func captionsShowAndTheResultStays() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay sign-in-with-apple-hidden --speed 6")
         defer { tmux.close() }
         try tmux.waitFor(text: "▶ City Health Portal reuses a weak password", seconds: 20)
         try tmux.waitFor(text: "now uses Sign in with Apple with a hidden e-mail", seconds: 30)
         #expect(try tmux.exitStatus(seconds: 30) == 0)
+    }
+
+    @Test func thePresenterCanStepAndRestart() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 2 --stay")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        try tmux.send("Space")  // pause, then one action at a time
+        let paused = try tmux.capture()
+        try tmux.send("n")
+        try tmux.waitFor("one step") { $0 != paused }
+        try tmux.send("R")  // restart: a fresh demo, the scenario from the top
+        try tmux.waitFor(text: "Unlock your vault", seconds: 20)
+        try tmux.waitFor(text: "▶ Forty accounts", seconds: 30)
+        try tmux.send("C-c")
+        #expect(try tmux.exitStatus() == 0)
+    }
+
+    @Test func anInteractiveSessionIsRecorded() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).cast")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let tmux = try TmuxSession(width: 80, height: 24, command: "\(Binary.path) demo --no-lock --record \(file.path)")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("j")
+        try tmux.waitFor(text: "2/40")
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
+        #expect(header["version"] as? Int == 2 && header["width"] as? Int == 80 && header["height"] as? Int == 24)
+        #expect(lines.count >= 3)
+        let times = try lines.dropFirst().map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [Any] }.map { $0[0] as! Double }
+        #expect(times == times.sorted())  // events in time order, as the format requires
     }
 
     @Test func thePresenterCanPauseAndResume() throws {
