@@ -68,6 +68,12 @@ import Testing
         await f.press(.char("f"), .char("f"), .char("f"))  // email, identity, finance
         #expect(f.state.filter.category == .finance && f.state.visible.map { f.state.snapshot.entries[$0].title } ==
                 ["Broker", "Debit card PIN", "Insurance", "Northwind Bank"])
+        for _ in 0..<(AccountCategory.allCases.count - 2) { await f.press(.char("f")) }  // past the categories, to the first tag
+        #expect(f.state.filter.tag == "home" && f.state.visible.map { f.state.snapshot.entries[$0].title } == ["Front door", "Home Wi-Fi"])
+        #expect(f.state.status == "Showing accounts tagged home.")
+        for _ in 0..<4 { await f.press(.char("f")) }  // money, pin, work, then every account again
+        #expect(f.state.filter.tag == nil && f.state.filter.category == nil && f.state.visible.count == 40)
+        await f.press(.char("f"), .char("f"), .char("f"))
         await f.press(.char("d"))
         f.golden("confirm-delete")
         await f.press(.char("n"))

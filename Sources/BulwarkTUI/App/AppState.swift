@@ -69,6 +69,7 @@ public struct VaultFilter: Sendable, Equatable {
     public enum Order: String, Sendable, CaseIterable { case title, site, changed }
     public var query = ""
     public var category: AccountCategory?
+    public var tag: String?
     public var order: Order = .title
     public init() {}
 }
@@ -162,6 +163,7 @@ public struct AppState: Sendable {
         for index in snapshot.entries.indices {
             let entry = snapshot.entries[index]
             if let category = filter.category, entry.category != category { continue }
+            if let tag = filter.tag, !entry.tags.contains(tag) { continue }
             guard !words.isEmpty else { ranked.append((0, index)); continue }
             let title = entry.title.lowercased()
             let haystack = title + " " + entry.username.lowercased() + " " + entry.site

@@ -53,7 +53,7 @@ public enum Keymaps {
         let noSite = entry.map { state.snapshot.changePasswordURLs[$0.id] == nil ? "The entry has no website" : nil } ?? none
         return Keymap("Vault", movement(state.visible.count, empty: "The list is empty") + [
             B([.char("/")], .startSearch, help: "Search", hint: "search"),
-            B([.char("f")], .cycleCategory, help: "Filter by category (cycles)"),
+            B([.char("f")], .cycleCategory, help: "Filter by category, then by tag (cycles)"),
             B([.char("o")], .cycleOrder, help: "Sort by title, site or age (cycles)"),
             B([.char("v")], .toggleReveal, help: state.revealed ? "Hide the password" : "Reveal the password", hint: state.revealed ? "hide" : "reveal",
               disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),

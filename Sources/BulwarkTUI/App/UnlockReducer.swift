@@ -17,7 +17,7 @@ enum UnlockReducer {
                 let names = fresh.prefix(3).joined(separator: ", ") + (fresh.count > 3 ? " and \(fresh.count - 3) more" : "")
                 state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.")
             }
-            return .none
+            return Effect.none
         case .unlockFailed(let message):
             state.unlock.busy = false
             state.busy = false
@@ -25,7 +25,7 @@ enum UnlockReducer {
             state.unlock.password.clear()
             state.unlock.repeated.clear()
             state.unlock.onRepeat = false
-            return .none
+            return Effect.none
         case .lock:
             state.unlocked = false
             state.unlock = UnlockForm(hint: state.unlock.hint)
@@ -47,19 +47,19 @@ enum UnlockReducer {
     static func submit(_ state: inout AppState) -> Effect {
         var form = state.unlock
         if form.creating && !form.onRepeat {
-            guard !form.password.isEmpty else { form.error = "Type a master password."; state.unlock = form; return .none }
+            guard !form.password.isEmpty else { form.error = "Type a master password."; state.unlock = form; return Effect.none }
             form.onRepeat = true
             state.unlock = form
-            return .none
+            return Effect.none
         }
         if form.creating && form.password.text != form.repeated.text {
             state.unlock.error = "The two passwords differ. Type them again."
             state.unlock.password.clear()
             state.unlock.repeated.clear()
             state.unlock.onRepeat = false
-            return .none
+            return Effect.none
         }
-        guard !form.password.isEmpty else { return .none }
+        guard !form.password.isEmpty else { return Effect.none }
         let password = form.password.text, creating = form.creating
         state.unlock.busy = true
         state.busy = true

@@ -9,16 +9,16 @@ enum UpgradeReducer {
         switch action {
         case .startUpgrade(let kind, let origin):
             let entry = origin == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
-            guard let entry else { return .none }
+            guard let entry else { return Effect.none }
             state.overlay = nil
             return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: origin), title: entry.title, &state)
         case .startInApp(let kind):
-            guard let entry = state.entry(id: state.focusEntryID), let token = state.appSession else { return .none }
+            guard let entry = state.entry(id: state.focusEntryID), let token = state.appSession else { return Effect.none }
             state.overlay = nil
             return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: .inApp, userInfo: ["session": token]), title: entry.title, &state)
         case .upgradeStepped(let next, let snapshot):
             state.apply(snapshot)
-            guard var upgrade = state.upgrade else { return .none }
+            guard var upgrade = state.upgrade else { return Effect.none }
             switch next {
             case .completed(let outcome):
                 let prefix = upgrade.request.origin == .inApp ? "\(outcome.serviceName) app: " : ""
@@ -34,25 +34,25 @@ enum UpgradeReducer {
                 upgrade.state = next
                 state.upgrade = upgrade
             }
-            return .none
+            return Effect.none
         case .setRelay(let relay):
             state.upgrade?.relay = relay
-            return .none
+            return Effect.none
         case .submitCode:
-            guard case .stepUp(let screen)? = state.upgrade?.state, let code = state.upgrade?.code.text, !code.isEmpty else { return .none }
+            guard case .stepUp(let screen)? = state.upgrade?.state, let code = state.upgrade?.code.text, !code.isEmpty else { return Effect.none }
             state.upgrade?.state = .verifying(screen)
             return .run { env in env.session.map { let step = $0.submitCode(code); return .upgradeStepped(step.state, step.snapshot) } }
         case .fillCodeFromVault:
             guard let entry = state.entry(id: state.upgrade?.request.entryID), let uri = entry.totpURI,
-                  let config = try? OTPAuthURL.parse(uri) else { return .none }
+                  let config = try? OTPAuthURL.parse(uri) else { return Effect.none }
             state.upgrade?.code = TextField(config.code(at: Int64(state.now.timeIntervalSince1970)))
             return apply(.submitCode, &state)
         case .openMessages:
             state.messageList = ListScroll()
             state.overlay = .messages
-            return .none
+            return Effect.none
         case .fillFromMessage:
-            guard let code = boundCode(of: state.messageList.selected, state) else { return .none }
+            guard let code = boundCode(of: state.messageList.selected, state) else { return Effect.none }
             state.overlay = nil
             state.upgrade?.code = TextField(code)
             return apply(.submitCode, &state)
@@ -62,14 +62,14 @@ enum UpgradeReducer {
             state.overlay = nil
             return .run { env in env.session.map { let step = $0.cancelUpgrade(); return .upgradeStepped(step.state, step.snapshot) } }
         case .toggleEmail:
-            guard case .sheet(let sheet)? = state.upgrade?.state else { return .none }
+            guard case .sheet(let sheet)? = state.upgrade?.state else { return Effect.none }
             var toggled = sheet
             toggled.hideEmail.toggle()
             state.upgrade?.state = .sheet(toggled)  // drawn at once; the engine agrees below
             let hide = toggled.hideEmail
             return .run { env in env.session.map { let step = $0.chooseEmail(hide: hide); return .upgradeStepped(step.state, step.snapshot) } }
         case .continueSheet:
-            guard case .sheet? = state.upgrade?.state else { return .none }
+            guard case .sheet? = state.upgrade?.state else { return Effect.none }
             state.upgrade?.state = .exchanging
             return .run { env in env.session.map { let step = $0.continueWithApple(); return .upgradeStepped(step.state, step.snapshot) } }
         default:
@@ -80,7 +80,7 @@ enum UpgradeReducer {
     static func start(_ request: UpgradeRequest, title: String, _ state: inout AppState) -> Effect {
         if request.origin != .inApp, let reason = state.snapshot.offers[request.entryID]?[request.kind]?.reason {
             state.banner = Banner(ok: false, text: "\(title): \(request.kind.label) is unavailable: \(reason).")
-            return .none
+            return Effect.none
         }
         state.upgrade = UpgradeUI(request: request, title: title, state: .authorising)
         let entryID = request.entryID

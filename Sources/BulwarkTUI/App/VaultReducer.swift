@@ -10,38 +10,40 @@ enum VaultReducer {
         case .startSearch:
             state.screen = .vault
             state.search = TextField(state.filter.query, placeholder: "search titles, usernames, sites")
-            return .none
+            return Effect.none
         case .endSearch(let keep):
             state.search = nil
             if !keep {
                 state.filter.query = ""
                 state.refilter()
             }
-            return .none
+            return Effect.none
         case .cycleCategory:
-            let all: [AccountCategory?] = [nil] + AccountCategory.allCases
-            let index = all.firstIndex { $0 == state.filter.category } ?? 0
-            state.filter.category = all[(index + 1) % all.count]
+            // Every account, then each category, then each tag the vault uses.
+            let tags = Set(state.snapshot.entries.flatMap(\.tags)).sorted()
+            let all: [(AccountCategory?, String?)] = [(nil, nil)] + AccountCategory.allCases.map { ($0, nil) } + tags.map { (nil, $0) }
+            let index = all.firstIndex { $0.0 == state.filter.category && $0.1 == state.filter.tag } ?? 0
+            (state.filter.category, state.filter.tag) = all[(index + 1) % all.count]
             state.refilter()
-            state.status = "Showing " + (state.filter.category.map { "\($0.label) accounts" } ?? "every account") + "."
-            return .none
+            state.status = "Showing " + (state.filter.category.map { "\($0.label) accounts" } ?? state.filter.tag.map { "accounts tagged \($0)" } ?? "every account") + "."
+            return Effect.none
         case .cycleOrder:
             let all = VaultFilter.Order.allCases
             state.filter.order = all[((all.firstIndex(of: state.filter.order) ?? 0) + 1) % all.count]
             state.refilter()
             state.status = "Sorted by \(state.filter.order.rawValue)."
-            return .none
+            return Effect.none
         case .toggleReveal:
             state.revealed.toggle()
-            return .none
+            return Effect.none
         case .copy(let field):
             return copy(field, &state)
         case .askDelete:
             state.overlay = .confirmDelete
-            return .none
+            return Effect.none
         case .confirmDelete(let yes):
             state.overlay = nil
-            guard yes, let entry = state.currentEntry else { return .none }
+            guard yes, let entry = state.currentEntry else { return Effect.none }
             let id = entry.id, title = entry.title
             return .run { env in
                 guard let session = env.session else { return nil }
@@ -50,7 +52,7 @@ enum VaultReducer {
                 }
             }
         case .openEntry:
-            guard let id = state.selectedRecommendation?.id else { return .none }
+            guard let id = state.selectedRecommendation?.id else { return Effect.none }
             state.screen = .vault
             state.search = nil
             state.filter = VaultFilter()
@@ -58,35 +60,35 @@ enum VaultReducer {
             if let index = state.visible.firstIndex(where: { state.snapshot.entries[$0].id == id }) {
                 state.list.select(index, count: state.visible.count)
             }
-            return .none
+            return Effect.none
         case .newEntry:
             state.editor = EntryEditor(editing: nil)
-            return .none
+            return Effect.none
         case .editEntry:
-            guard let entry = state.selectedEntry else { return .none }
+            guard let entry = state.selectedEntry else { return Effect.none }
             state.editor = EntryEditor(editing: entry)
-            return .none
+            return Effect.none
         case .editorFocus(let delta):
-            guard var editor = state.editor else { return .none }
+            guard var editor = state.editor else { return Effect.none }
             editor.focus = (editor.focus + delta + EntryEditor.labels.count) % EntryEditor.labels.count
             state.editor = editor
-            return .none
+            return Effect.none
         case .cancelEditor:
             state.editor = nil
-            return .none
+            return Effect.none
         case .generatePassword:
             let site = state.editor?.fields[1].text ?? ""
             return .run { env in (env.session?.generatePassword(forSite: site)).map { .generated($0) } }
         case .generated(let password):
             state.editor?.fields[3] = TextField(password, masked: true)
             state.status = "Generated a strong password for this site's rules."
-            return .none
+            return Effect.none
         case .saveEntry:
-            guard let editor = state.editor else { return .none }
+            guard let editor = state.editor else { return Effect.none }
             let original = state.entry(id: editor.id)
             guard let entry = editor.entry(original: original, now: state.now) else {
                 state.editor?.error = "A title is required."
-                return .none
+                return Effect.none
             }
             state.editor = nil
             let title = entry.title
@@ -100,28 +102,28 @@ enum VaultReducer {
             state.busy = false
             state.apply(snapshot)
             state.banner = banner
-            return .none
+            return Effect.none
         case .failed(let message):
             state.busy = false
             state.banner = Banner(ok: false, text: message)
-            return .none
+            return Effect.none
         case .showChangePasswordURL:
-            guard let entry = state.currentEntry, let url = state.snapshot.changePasswordURLs[entry.id] else { return .none }
+            guard let entry = state.currentEntry, let url = state.snapshot.changePasswordURLs[entry.id] else { return Effect.none }
             state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
-            return .none
+            return Effect.none
         case .askHide:
             state.hideField.clear()
             state.overlay = .hide
-            return .none
+            return Effect.none
         case .confirmHide:
-            guard let entry = state.currentEntry else { return .none }
+            guard let entry = state.currentEntry else { return Effect.none }
             let text = state.hideField.text.trimmingCharacters(in: .whitespaces)
             var until: Date?
             if !text.isEmpty {
                 guard let day = Self.day(text), day > state.now else {
                     state.status = "Type a date to come as YYYY-MM-DD, or leave it empty."
-                    return .none
+                    return Effect.none
                 }
                 until = day
             }
@@ -135,7 +137,7 @@ enum VaultReducer {
                 } catch { return .failed("\(error)") }
             }
         case .signIn:
-            guard let entry = state.currentEntry else { return .none }
+            guard let entry = state.currentEntry else { return Effect.none }
             state.focusEntryID = entry.id
             state.busy = true
             state.status = "Signing in to \(entry.title)…"
@@ -152,7 +154,7 @@ enum VaultReducer {
                     state.overlay = nil
                     state.banner = Banner(ok: false, text: "\(title) refused the sign-in: \(reason).")
                 }
-                return .none
+                return Effect.none
             }
             switch result {
             case .accepted:
@@ -162,9 +164,9 @@ enum VaultReducer {
             case .refused(let reason):
                 state.banner = Banner(ok: false, text: "\(title) refused the sign-in: \(reason).")
             }
-            return .none
+            return Effect.none
         case .openServiceApp:
-            guard let entry = state.currentEntry else { return .none }
+            guard let entry = state.currentEntry else { return Effect.none }
             state.focusEntryID = entry.id
             state.appSession = nil
             state.overlay = .serviceApp
@@ -176,7 +178,7 @@ enum VaultReducer {
     }
 
     static func copy(_ field: CopyField, _ state: inout AppState) -> Effect {
-        guard let entry = state.currentEntry else { return .none }
+        guard let entry = state.currentEntry else { return Effect.none }
         let text: String?
         switch field {
         case .username: text = entry.username.isEmpty ? nil : entry.username
@@ -185,11 +187,11 @@ enum VaultReducer {
         }
         guard let text else {
             state.status = "\(entry.title) has no \(field.rawValue) to copy."
-            return .none
+            return Effect.none
         }
         state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1)
         state.status = "Copied the \(field.rawValue) of \(entry.title); the clipboard clears in 30 s."
-        return .none
+        return Effect.none
     }
 
     /// Midnight UTC of a YYYY-MM-DD day.

@@ -7,7 +7,7 @@ enum VaultScreen {
     static let leftPercent = 42
 
     static func hasHeader(_ state: AppState) -> Bool {
-        state.search != nil || !state.filter.query.isEmpty || state.filter.category != nil || state.filter.order != .title
+        state.search != nil || !state.filter.query.isEmpty || state.filter.category != nil || state.filter.tag != nil || state.filter.order != .title
     }
 
     static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
@@ -30,6 +30,7 @@ enum VaultScreen {
         var parts: [String] = []
         if !state.filter.query.isEmpty { parts.append("“\(state.filter.query)”") }
         if let category = state.filter.category { parts.append(category.label) }
+        if let tag = state.filter.tag { parts.append("#" + tag) }
         if state.filter.order != .title { parts.append("by \(state.filter.order.rawValue)") }
         buffer.put("Showing \(state.visible.count): " + parts.joined(separator: " · "), x: area.x, y: area.y, style: Theme.dim, clip: area)
     }
@@ -115,7 +116,7 @@ enum EntryDetail {
         code.count == 6 ? String(code.prefix(3)) + " " + String(code.suffix(3)) : code
     }
 
-    nonisolated(unsafe) static let dayFormatter: DateFormatter = {  // read-only after creation
+    static let dayFormatter: DateFormatter = {  // read-only after creation
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = TimeZone(identifier: "UTC")
