@@ -28,10 +28,10 @@ enum StartupBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-demo-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The first run writes the demo; later runs reuse it, as a person's second start would.
-        _ = runUnderScript("\(bulwark) demo --no-lock --keep \(directory.path)")
+        _ = runUnderScript("\(bulwark) demo --no-lock --dir \(directory.path)")
         var totals: [Double] = [], unlocks: [Double] = [], floors: [Double] = []
         for _ in 0..<15 {
-            let output = runUnderScript("\(bulwark) demo --no-lock --keep \(directory.path)")
+            let output = runUnderScript("\(bulwark) demo --no-lock --dir \(directory.path)")
             if let total = value("first_frame_ms", in: output), let unlock = value("unlock_ms", in: output) {
                 totals.append(total)
                 unlocks.append(unlock)

@@ -131,10 +131,11 @@ enum Commands {
                     details: "enroll creates the entry's account at its mock service with its current credential (and TOTP secret)."),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo on an embedded vault.",
-            usage: "bulwark demo [--no-lock] [--keep DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]",
+            usage: "bulwark demo [--no-lock] [--keep | --dir DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]",
             options: [
                 OptionSpec(name: "--no-lock", valueName: nil, help: "Skip the unlock screen"),
-                OptionSpec(name: "--keep", valueName: "DIR", help: "Keep the demo vault and services in DIR (reused when there)"),
+                OptionSpec(name: "--keep", valueName: nil, help: "Keep the temporary demo directory (its path is printed on exit)"),
+                OptionSpec(name: "--dir", valueName: "DIR", help: "Use and keep DIR for the demo (reused when it holds one)"),
                 OptionSpec(name: "--setup", valueName: "DIR", help: "Write the demo vault and services into DIR and exit"),
                 OptionSpec(name: "--list", valueName: nil, help: "List the scenarios: name, then what each shows"),
                 OptionSpec(name: "--autoplay", valueName: "NAME", help: "Play a scenario at a human pace, then exit 0"),

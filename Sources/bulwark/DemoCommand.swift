@@ -34,12 +34,17 @@ enum DemoCommand {
             Output.error("\(flag) goes with --autoplay NAME.")
             return 2
         }
-        let keep = parsed.options["--keep"]
-        let directory = keep.map { URL(fileURLWithPath: $0) }
+        // --dir DIR: this directory, reused when it holds a demo; else a temporary one, kept with --keep.
+        let given = parsed.options["--dir"]
+        let keep = given != nil || parsed.options["--keep"] != nil
+        let directory = given.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
-        defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
+        defer {
+            if !keep { try? FileManager.default.removeItem(at: directory) }
+            if given == nil && keep { FileHandle.standardError.write(Data("bulwark: the demo's vault and services are kept in \(directory.path) (master password \"demo\").\n".utf8)) }
+        }
         let session: AppSession
-        do { session = try demoSession(in: directory, catalog: catalog, reuse: keep != nil) } catch {
+        do { session = try demoSession(in: directory, catalog: catalog, reuse: given != nil) } catch {
             Output.error("cannot set up the demo in \(directory.path): \(error)")
             return 1
         }

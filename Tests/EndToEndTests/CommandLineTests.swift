@@ -20,7 +20,7 @@ import Testing
     func commandHelpShowsItsUsage(arguments: [String]) throws {
         let result = try Binary.run(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("Open the full-screen demo on an embedded vault.\n\nUsage: bulwark demo [--no-lock] [--keep DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]\n"))
+        #expect(result.stdout.hasPrefix("Open the full-screen demo on an embedded vault.\n\nUsage: bulwark demo [--no-lock] [--keep | --dir DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]\n"))
         #expect(result.stdout.contains("--password-stdin"))
     }
 
@@ -36,7 +36,7 @@ import Testing
         let result = try Binary.run(["demo", "--frob"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("bulwark: unknown option '--frob'.\n"))
-        #expect(result.stderr.contains("Usage: bulwark demo [--no-lock] [--keep DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]"))
+        #expect(result.stderr.contains("Usage: bulwark demo [--no-lock] [--keep | --dir DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]"))
     }
 
     @Test func helpForAnUnknownCommandExitsTwo() throws {

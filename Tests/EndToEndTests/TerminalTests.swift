@@ -71,6 +71,18 @@ import Testing
         #expect(!(try tmux.capture()).contains("bulwark ─ Vault"))
     }
 
+    @Test func keepLeavesTheDemoDirectoryAndSaysWhere() throws {
+        let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo + " --keep")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+        let screen = try tmux.capture().replacingOccurrences(of: "\n", with: "")
+        let path = try #require(screen.range(of: "kept in ").map { String(screen[$0.upperBound...].prefix { $0 != " " }) })
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.fileExists(atPath: path + "/vault.db") && FileManager.default.fileExists(atPath: path + "/services/shiny.db"))
+    }
+
     @Test func ctrlCQuitsWithZero() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
