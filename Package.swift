@@ -36,7 +36,7 @@ let package = Package(
         // `make bench`: speed and memory figures on a release build.
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkTUI", "BulwarkTerminal"]),
 
-        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus"]),
+        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"]),
         .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI", "BulwarkUpgrades", "BulwarkCore"],
                     exclude: ["__Snapshots__"]),

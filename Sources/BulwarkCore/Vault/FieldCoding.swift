@@ -29,6 +29,32 @@ enum FieldCoding {
         return out
     }
 
+    /// A list of byte strings, length-prefixed (an entry's fields in one box).
+    static func encode(parts: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(0) { $0 + $1.count + 4 })
+        for part in parts {
+            let n = UInt32(part.count)
+            out += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)]
+            out += part
+        }
+        return out
+    }
+
+    static func decode(parts bytes: [UInt8]) -> [[UInt8]]? {
+        var out: [[UInt8]] = []
+        var i = 0
+        while i < bytes.count {
+            guard i + 4 <= bytes.count else { return nil }
+            let n = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+            i += 4
+            guard n >= 0, i + n <= bytes.count else { return nil }
+            out.append(Array(bytes[i..<(i + n)]))
+            i += n
+        }
+        return out
+    }
+
     /// An optional string: a marker byte, then the text.
     static func encodeOptional(_ string: String?) -> [UInt8] { string.map { [1] + Array($0.utf8) } ?? [0] }
 

@@ -4,15 +4,15 @@ import Glibc
 #endif
 
 /// An encrypted vault: one SQLite file (WAL, foreign keys on, a schema
-/// version). Every field of an entry is sealed with AES-256-GCM under a
-/// random 256-bit vault key, with associated data naming the vault, the row
-/// and the field, so a ciphertext moved to another row or field fails to
-/// open. The vault key is wrapped by a key derived from the master password
+/// version). Each entry's fields are sealed together in one AES-256-GCM box
+/// under a random 256-bit vault key, with associated data naming the vault
+/// and the row, so a ciphertext moved to another row fails to open. (Format
+/// 1 sealed each field apart; it is converted on the first open.) The vault key is wrapped by a key derived from the master password
 /// with scrypt; the parameters and salt are stored in the file. A sealed
 /// index of entry ids catches rows that disappear or appear.
 public final class Vault {
-    public static let schemaVersion = 1
-    /// Column names, which are also the field names in associated data.
+    public static let schemaVersion = 2
+    /// Field names: format 1's column names, and the order of the parts in a box.
     static let fields = Field.allCases.map { "\($0)" }
 
     public let path: URL
@@ -115,7 +115,12 @@ public final class Vault {
                 key = try aead.open(header.wrappedKey, key: kek, associatedData: Header.wrapAAD(header.vaultID, header.parameters))
             } catch { throw VaultError.wrongPassword }
             let vault = Vault(path: path, database: database, vaultID: header.vaultID, key: key, parameters: header.parameters)
-            try vault.load()
+            if header.schema == 1 {
+                try vault.loadFormat1()
+                try vault.convertFromFormat1(kek: kek, salt: header.salt)
+            } else {
+                try vault.load()
+            }
             return vault
         } catch let error as VaultError {
             throw error
@@ -204,7 +209,9 @@ public final class Vault {
         try db().query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [.text("note:" + name), .blob(sealed)])
     }
 
-    private func indexDigest(_ ids: [String]) -> [UInt8] {
+    private func indexDigest(_ ids: [String]) -> [UInt8] { Vault.digest(ofIDs: ids) }
+
+    static func digest(ofIDs ids: [String]) -> [UInt8] {
         Digest.sha256(Array(ids.sorted().joined(separator: "\n").utf8) + Array("|\(ids.count)".utf8))
     }
 
@@ -227,7 +234,54 @@ public final class Vault {
         }
     }
 
+    /// Reads every entry: one box per row. Rows come off SQLite's cursor in
+    /// chunks; each chunk is opened and decoded on every core (an AEAD
+    /// context per slice), and its ciphertexts are dropped before the next
+    /// chunk is read, so memory stays near one copy of the entries.
     private func load() throws {
+        var loaded: [Entry] = []
+        loaded.reserveCapacity(entries.count)
+        var pending: [(id: String, box: [UInt8])] = []
+        let key = key, prefix = aadPrefix
+        func flush() throws {
+            let slices = stride(from: 0, to: pending.count, by: 512).map { Array(pending[$0..<min($0 + 512, pending.count)]) }
+            for opened in try Concurrently.map(slices, chunk: 1, { slice in try Vault.open(slice, key: key, aadPrefix: prefix) }) {
+                loaded.append(contentsOf: opened)
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        try db().each("SELECT id, sealed FROM entries") { row in
+            guard row.count == 2, let id = row[0].text, let box = row[1].blob else { throw VaultError.damaged("an entry row is malformed") }
+            pending.append((id, box))
+            if pending.count == 8192 { try flush() }
+        }
+        try flush()
+        // The index check and the sort by title are independent: one core each.
+        let ids = loaded.map(\.id)
+        let done = loaded
+        let results = try Concurrently.map([0, 1], chunk: 1) { task -> (digest: [UInt8]?, sorted: [Entry]?) in
+            task == 0 ? (Vault.digest(ofIDs: ids), nil) : (nil, Vault.sorted(done))
+        }
+        try checkIndex(digest: results[0].digest!)
+        entries = results[1].sorted!
+    }
+
+    /// Opens and decodes rows with an AEAD context of their own.
+    static func open(_ rows: [(id: String, box: [UInt8])], key: [UInt8], aadPrefix: [UInt8]) throws -> [Entry] {
+        let aead = AEAD()
+        return try rows.map { row in
+            let plain: [UInt8]
+            do { plain = try aead.open(row.box, key: key, associatedData: aadPrefix + Array(row.id.utf8) + entrySuffix) } catch {
+                throw VaultError.damaged("entry \(row.id) does not decrypt (it was altered)")
+            }
+            guard let parts = FieldCoding.decode(parts: plain), parts.count == fields.count,
+                  let entry = decode(id: row.id, parts) else { throw VaultError.damaged("entry \(row.id) is malformed") }
+            return entry
+        }
+    }
+
+    /// Format 1: nine boxes per row, one per field.
+    private func loadFormat1() throws {
         var loaded: [Entry] = []
         try db().each("SELECT id, \(Vault.fields.joined(separator: ", ")) FROM entries") { row in
             guard row.count == Vault.fields.count + 1, let id = row[0].text else { throw VaultError.damaged("an entry row is malformed") }
@@ -238,12 +292,31 @@ public final class Vault {
             guard let entry = Vault.decode(id: id, values) else { throw VaultError.damaged("entry \(id) is malformed") }
             loaded.append(entry)
         }
+        try checkIndex(loaded)
+        entries = Vault.sorted(loaded)
+    }
+
+    /// Rewrites a format-1 vault as format 2 in one transaction: all of it, or none.
+    private func convertFromFormat1(kek: [UInt8], salt: [UInt8]) throws {
+        try db().transaction {
+            try db().execute(Migrations.steps[2]!)
+            for entry in entries { try writeRow(entry) }
+            try db().execute("PRAGMA user_version = 2")
+            try writeHeader(kek: kek, salt: salt)
+            try writeIndex()
+        }
+    }
+
+    private func checkIndex(_ loaded: [Entry]) throws {
+        try checkIndex(digest: Vault.digest(ofIDs: loaded.map(\.id)))
+    }
+
+    private func checkIndex(digest: [UInt8]) throws {
         guard let sealedIndex = try db().query("SELECT value FROM meta WHERE key = 'index'").first?.first?.blob,
-              let digest = try? aead.open(sealedIndex, key: key, associatedData: aad("index", row: "")),
-              digest == indexDigest(loaded.map(\.id)) else {
+              let stored = try? aead.open(sealedIndex, key: key, associatedData: aad("index", row: "")),
+              stored == digest else {
             throw VaultError.damaged("the list of entries does not match its sealed index")
         }
-        entries = Vault.sorted(loaded)
     }
 
     /// By title without regard to case, then by id. The keys are made once:
@@ -321,14 +394,12 @@ public final class Vault {
     }
 
     private func writeRow(_ entry: Entry) throws {
-        let values = Vault.encode(entry)
-        let rowPrefix = aadPrefix + Array(entry.id.utf8)
-        let sealed: [SQLiteDatabase.Value] = Vault.fields.indices.map {
-            .blob(aead.seal(values[$0], key: key, associatedData: rowPrefix + Vault.fieldSuffixes[$0]))
-        }
-        try db().query("INSERT OR REPLACE INTO entries(id, \(Vault.fields.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: Vault.fields.count)))",
-                       [.text(entry.id)] + sealed)
+        let sealed = aead.seal(FieldCoding.encode(parts: Vault.encode(entry)), key: key,
+                               associatedData: aadPrefix + Array(entry.id.utf8) + Vault.entrySuffix)
+        try db().query("INSERT OR REPLACE INTO entries(id, sealed) VALUES (?, ?)", [.text(entry.id), .blob(sealed)])
     }
+
+    private static let entrySuffix = Array("|entry".utf8)
 
     /// Adds or replaces entries in one transaction (import uses this for thousands at once).
     public func save(_ changed: [Entry]) throws {

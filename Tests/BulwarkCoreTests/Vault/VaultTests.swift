@@ -136,3 +136,33 @@ import Testing
         #expect(Entry(title: "Old Game", category: .social).categoryIsManual)
     }
 }
+
+/// A vault written by format 1 (nine boxes per entry, committed as a
+/// fixture before format 2) opens, and is converted in place.
+@Suite struct VaultFormatTests {
+    @Test func aFormatOneVaultIsConvertedOnFirstOpen() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("vault.db")
+        try FileManager.default.copyItem(at: SharedData.repositoryRoot.appendingPathComponent("Tests/BulwarkCoreTests/Fixtures/vault-v1.db"), to: path)
+        let before = try Data(contentsOf: path)
+        #expect(throws: VaultError.wrongPassword) { try Vault.open(at: path, masterPassword: "not it") }
+        #expect(try Data(contentsOf: path) == before)  // a wrong password converts nothing
+
+        let vault = try Vault.open(at: path, masterPassword: "fixture")
+        let bank = try vault.find("Northwind Bank")
+        #expect(bank.password == "second-secret" && bank.history.map(\.password) == ["first-secret"] && bank.notes == "two\nlines")
+        #expect(bank.totpURI == "otpauth://totp/Northwind:jane?secret=JBSWY3DPEHPK3PXP" && bank.tags == ["money"] && bank.category == .finance)
+        let shiny = try vault.find("Shiny")
+        #expect(shiny.hiddenFromRecommendations && shiny.hiddenUntil != nil && shiny.password == "shiny-secret")
+        let expected = vault.entries
+        vault.close()
+
+        let reopened = try Vault.open(at: path, masterPassword: "fixture")
+        #expect(reopened.entries == expected)
+        reopened.close()
+        // Now format 2: one sealed column.
+        let db = try SQLiteDatabase(path: path.path, create: false)
+        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 2)
+        #expect(try db.query("SELECT name FROM pragma_table_info('entries')").compactMap { $0.first?.text } == ["id", "sealed"])
+    }
+}
