@@ -4,29 +4,10 @@ import Foundation
 /// length-prefixed UTF-8 strings. Much faster than JSON for 100k entries,
 /// and decoding never trusts a length (a damaged field reads as nil).
 enum FieldCoding {
-    static func encode(_ strings: [String]) -> [UInt8] {
-        var out: [UInt8] = []
-        for string in strings {
-            let bytes = Array(string.utf8)
-            let n = UInt32(bytes.count)
-            out += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)]
-            out += bytes
-        }
-        return out
-    }
+    static func encode(_ strings: [String]) -> [UInt8] { encode(parts: strings.map { Array($0.utf8) }) }
 
     static func decode(_ bytes: [UInt8]) -> [String]? {
-        var out: [String] = []
-        var i = 0
-        while i < bytes.count {
-            guard i + 4 <= bytes.count else { return nil }
-            let n = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
-            i += 4
-            guard n >= 0, i + n <= bytes.count else { return nil }
-            out.append(String(decoding: bytes[i..<(i + n)], as: UTF8.self))
-            i += n
-        }
-        return out
+        decode(parts: bytes)?.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A list of byte strings, length-prefixed (an entry's fields in one box).
