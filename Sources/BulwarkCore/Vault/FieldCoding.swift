@@ -7,7 +7,8 @@ enum FieldCoding {
     static func encode(_ strings: [String]) -> [UInt8] { encode(parts: strings.map { Array($0.utf8) }) }
 
     static func decode(_ bytes: [UInt8]) -> [String]? {
-        decode(parts: bytes)?.map { String(decoding: $0, as: UTF8.self) }
+        var out: [String] = []
+        return split(bytes, { out.append(String(decoding: $0, as: UTF8.self)) }) ? out : nil
     }
 
     /// A list of byte strings, length-prefixed (an entry's fields in one box).
@@ -24,16 +25,21 @@ enum FieldCoding {
 
     static func decode(parts bytes: [UInt8]) -> [[UInt8]]? {
         var out: [[UInt8]] = []
+        return split(bytes, { out.append(Array($0)) }) ? out : nil
+    }
+
+    /// Walks the length-prefixed parts; false when a length runs past the end.
+    private static func split(_ bytes: [UInt8], _ each: (ArraySlice<UInt8>) -> Void) -> Bool {
         var i = 0
         while i < bytes.count {
-            guard i + 4 <= bytes.count else { return nil }
+            guard i + 4 <= bytes.count else { return false }
             let n = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
             i += 4
-            guard n >= 0, i + n <= bytes.count else { return nil }
-            out.append(Array(bytes[i..<(i + n)]))
+            guard n >= 0, i + n <= bytes.count else { return false }
+            each(bytes[i..<(i + n)])
             i += n
         }
-        return out
+        return true
     }
 
     /// An optional string: a marker byte, then the text.
