@@ -114,7 +114,7 @@ enum HideCommand {
         }
         var until: Date?
         if let text = parsed.options["--until"] {
-            guard let date = parseDay(text) else { Output.error("--until takes a date as YYYY-MM-DD."); return 2 }
+            guard let date = CalendarDay.parse(text) else { Output.error("--until takes a date as YYYY-MM-DD."); return 2 }
             until = date
         }
         return VaultCommands.withVault(parsed) { vault, _ in
@@ -129,16 +129,5 @@ enum HideCommand {
             }
             return 0
         }
-    }
-
-    /// Midnight UTC at the start of the given day.
-    static func parseDay(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
     }
 }

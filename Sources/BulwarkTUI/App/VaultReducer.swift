@@ -121,7 +121,7 @@ enum VaultReducer {
             let text = state.hideField.text.trimmingCharacters(in: .whitespaces)
             var until: Date?
             if !text.isEmpty {
-                guard let day = Self.day(text), day > state.now else {
+                guard let day = CalendarDay.parse(text), day > state.now else {
                     state.status = "Type a date to come as YYYY-MM-DD, or leave it empty."
                     return Effect.none
                 }
@@ -192,16 +192,5 @@ enum VaultReducer {
         state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1)
         state.status = "Copied the \(field.rawValue) of \(entry.title); the clipboard clears in 30 s."
         return Effect.none
-    }
-
-    /// Midnight UTC of a YYYY-MM-DD day.
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
     }
 }
