@@ -179,7 +179,7 @@ import Testing
         let entry = try #require(f.entry("City Health Portal"))
         #expect(entry.password == nil && entry.signInWithApple?.isPrivateRelay == true)
         #expect(f.state.banner?.text == "City Health Portal now uses Sign in with Apple with a hidden e-mail. Its password was removed.")
-        #expect(f.state.snapshot.offers[entry.id]?[.strongPassword]?.reason == "this account already uses Sign in with Apple")
+        #expect(f.state.offer(.strongPassword, for: entry).reason == "this account already uses Sign in with Apple")
     }
 
     @Test(arguments: sizes)

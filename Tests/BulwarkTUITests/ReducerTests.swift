@@ -101,7 +101,7 @@ import Testing
 
     @Test func footerHelpAndKeyHandlingComeFromOneTable() {
         let keymap = Keymaps.vault(Self.state())
-        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "v", "Tab", "?", "q"])
+        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "v", "s", "Tab", "?", "q"])
         for binding in keymap.bindings {
             for key in binding.keys { #expect(keymap.binding(for: key)?.help == binding.help) }
         }

@@ -203,6 +203,14 @@ public struct AppState: Sendable {
 
     public func entry(id: String?) -> Entry? { id.flatMap { id in snapshot.entries.first { $0.id == id } } }
 
+    /// Whether an upgrade is offered for an entry, and if not, why.
+    public func offer(_ kind: UpgradeKind, for entry: Entry) -> Availability { snapshot.catalog.availability(kind, for: entry) }
+
+    /// Where to change an entry's password by hand; nil without a website.
+    public func changePasswordURL(for entry: Entry) -> String? {
+        entry.site.isEmpty ? nil : snapshot.requirements.changePasswordURL(for: entry.site).url
+    }
+
     /// The entry the keys act on: the recommendation's on that screen.
     public var currentEntry: Entry? {
         screen == .recommendations ? entry(id: selectedRecommendation?.id) : selectedEntry

@@ -33,11 +33,9 @@ public enum Keymaps {
 
     /// Upgrade keys for an entry: off with the reason when not offered.
     static func upgrades(_ state: AppState, _ entry: Entry?, origin: UpgradeOrigin) -> [B] {
-        let offers = entry.flatMap { state.snapshot.offers[$0.id] }
         func reason(_ kind: UpgradeKind) -> String? {
-            guard entry != nil else { return "Nothing is selected" }
-            guard let availability = offers?[kind] else { return "Unknown entry" }
-            return availability.reason.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            guard let entry else { return "Nothing is selected" }
+            return state.offer(kind, for: entry).reason.map { $0.prefix(1).uppercased() + $0.dropFirst() }
         }
         return [
             B([.char("u")], .startUpgrade(.strongPassword, origin), help: "Upgrade to a strong password", hint: "upgrade",
@@ -50,7 +48,7 @@ public enum Keymaps {
     public static func vault(_ state: AppState) -> Keymap<AppAction> {
         let entry = state.selectedEntry
         let none = entry == nil ? "Nothing is selected" : nil
-        let noSite = entry.map { state.snapshot.changePasswordURLs[$0.id] == nil ? "The entry has no website" : nil } ?? none
+        let noSite = entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? none
         return Keymap("Vault", movement(state.visible.count, empty: "The list is empty") + [
             B([.char("/")], .startSearch, help: "Search", hint: "search"),
             B([.char("f")], .cycleCategory, help: "Filter by category, then by tag (cycles)"),
@@ -78,7 +76,7 @@ public enum Keymaps {
             B([.enter], .openEntry, help: "Open the entry", hint: "open", disabledReason: none),
         ] + upgrades(state, entry, origin: .recommendation) + [
             B([.char("w")], .showChangePasswordURL, help: "Change the password on the website (copies the URL)", hint: "website",
-              disabledReason: entry.map { state.snapshot.changePasswordURLs[$0.id] == nil ? "The entry has no website" : nil } ?? none),
+              disabledReason: entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? none),
             B([.char("h")], .askHide, help: "Hide this recommendation", hint: "hide", disabledReason: none),
             B([.char("/")], .startSearch, help: "Search the vault"),
         ] + global(state))
@@ -176,10 +174,10 @@ public enum Keymaps {
     }
 
     static func serviceApp(_ state: AppState) -> Keymap<AppAction> {
-        let manifest = state.entry(id: state.focusEntryID).flatMap { state.snapshot.offers[$0.id] }
+        let entry = state.entry(id: state.focusEntryID)
         let signedIn = state.appSession == nil ? "Still signing in" : nil
         func off(_ kind: UpgradeKind) -> String? {
-            signedIn ?? (manifest?[kind]?.reason).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            signedIn ?? entry.flatMap { state.offer(kind, for: $0).reason }.map { $0.prefix(1).uppercased() + $0.dropFirst() }
         }
         return Keymap("App", [
             B([.char("u")], .startInApp(.strongPassword), help: "Upgrade to a strong password (in the app)", hint: "upgrade", disabledReason: off(.strongPassword)),

@@ -6,16 +6,23 @@ import Foundation
 public struct SessionSnapshot: Sendable, Equatable {
     public var entries: [Entry] = []
     public var report = RecommendationsReport(recommendations: [], hidden: [])
-    /// Per entry: the upgrades offered, or why not.
-    public var offers: [String: [UpgradeKind: Availability]] = [:]
     /// Per entry: the worst visible recommendation's severity (the list's marker).
     public var severity: [String: Severity] = [:]
-    public var changePasswordURLs: [String: String] = [:]
+    /// What decides the upgrades offered and the change-password URLs; the
+    /// screens ask it about one entry at a time (see `AppState.offer`).
+    public var requirements = SiteRequirements()
+    public var catalog = ServiceCatalog(manifests: [])
     public var messages: [MessagesInbox.Message] = []
     /// Accounts found breached since the last unlock (set by unlocking only).
     public var newlyBreached: [String] = []
 
     public init() {}
+
+    /// The site requirements are the session's, fixed while it lasts: not compared.
+    public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
+        a.entries == b.entries && a.report == b.report && a.severity == b.severity && a.messages == b.messages
+            && a.newlyBreached == b.newlyBreached && a.catalog.manifests == b.catalog.manifests
+    }
 }
 
 /// The app's link to the vault, the analysis and the services. Effects
@@ -101,11 +108,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         guard let vault, let analyzer else { return snapshot }
         snapshot.entries = vault.entries.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
         snapshot.report = analyzer.report()
-        let requirements = SiteRequirements(quirks: quirks, services: catalog)
-        for entry in snapshot.entries {
-            snapshot.offers[entry.id] = Dictionary(uniqueKeysWithValues: UpgradeKind.allCases.map { ($0, catalog.availability($0, for: entry)) })
-            if !entry.site.isEmpty { snapshot.changePasswordURLs[entry.id] = requirements.changePasswordURL(for: entry.site).url }
-        }
+        snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
+        snapshot.catalog = catalog
         for recommendation in snapshot.report.recommendations { snapshot.severity[recommendation.id] = recommendation.severity }
         snapshot.messages = (try? world?.inbox.messages()) ?? []
         return snapshot

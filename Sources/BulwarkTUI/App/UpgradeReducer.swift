@@ -78,7 +78,7 @@ enum UpgradeReducer {
     }
 
     static func start(_ request: UpgradeRequest, title: String, _ state: inout AppState) -> Effect {
-        if request.origin != .inApp, let reason = state.snapshot.offers[request.entryID]?[request.kind]?.reason {
+        if request.origin != .inApp, let entry = state.entry(id: request.entryID), let reason = state.offer(request.kind, for: entry).reason {
             state.banner = Banner(ok: false, text: "\(title): \(request.kind.label) is unavailable: \(reason).")
             return Effect.none
         }

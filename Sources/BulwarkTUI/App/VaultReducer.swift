@@ -108,7 +108,7 @@ enum VaultReducer {
             state.banner = Banner(ok: false, text: message)
             return Effect.none
         case .showChangePasswordURL:
-            guard let entry = state.currentEntry, let url = state.snapshot.changePasswordURLs[entry.id] else { return Effect.none }
+            guard let entry = state.currentEntry, let url = state.changePasswordURL(for: entry) else { return Effect.none }
             state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return Effect.none

@@ -60,7 +60,7 @@ enum Dialogs {
     /// that start in-app upgrade requests.
     static func renderServiceApp(_ state: AppState, into buffer: inout Buffer) {
         guard let entry = state.entry(id: state.focusEntryID) else { return }
-        let name = state.snapshot.offers[entry.id]?.values.compactMap(\.manifest).first?.name ?? entry.title
+        let name = state.snapshot.catalog.manifest(forHost: entry.site)?.name ?? entry.title
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: 11,
                                  title: Line("\(name) app", Theme.title), rightTitle: Line("Esc close", Theme.dim), border: .square)
         var y = inner.y + 1
