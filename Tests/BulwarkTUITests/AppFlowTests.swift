@@ -100,6 +100,13 @@ import Testing
         await f.press(.enter)
         #expect(f.state.snapshot.report.hidden.map(\.entry.title) == ["Forum"])
         #expect(f.state.banner?.text == "Hid the recommendation for Forum until 2027-03-01.")
+        await f.press(.char("H"))  // the hidden ones listed after Other
+        #expect(f.state.shownRecommendations.last?.entry.title == "Forum" && f.state.shownRecommendations.last?.hidden == true)
+        await f.press(.char("G"))
+        f.golden("recommendations-hidden")
+        await f.press(.char("h"))  // on a hidden one: show it again
+        #expect(f.state.banner?.text == "The recommendation for Forum is shown again.")
+        #expect(f.state.snapshot.report.hidden.isEmpty && f.state.snapshot.report.recommendations.contains { $0.entry.title == "Forum" })
         await f.press(.char("r"), .tab)
         #expect(f.state.screen == .vault)
     }

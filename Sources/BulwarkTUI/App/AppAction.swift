@@ -63,6 +63,8 @@ public enum AppAction: Sendable, Equatable {
     case showChangePasswordURL
     case askHide
     case confirmHide
+    case toggleHidden
+    case unhide
 
     // Signing in, and a service's own app
     case signIn

@@ -96,6 +96,8 @@ public struct AppState: Sendable {
     public var visible: [Int] = []
     public var list = ListScroll()
     public var recommendationList = ListScroll()
+    /// The hidden recommendations are listed too (after Other).
+    public var showHidden = false
     public var messageList = ListScroll()
     /// Non-nil while `/` search has the keyboard.
     public var search: TextField?
@@ -144,7 +146,7 @@ public struct AppState: Sendable {
         } else {
             list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
         }
-        let recommendations = snapshot.report.recommendations
+        let recommendations = shownRecommendations
         if let selectedRecommendation, let index = recommendations.firstIndex(where: { $0.id == selectedRecommendation }) {
             recommendationList.select(index, count: recommendations.count)
         } else {
@@ -197,8 +199,13 @@ public struct AppState: Sendable {
     }
 
     public var selectedRecommendation: Recommendation? {
-        let all = snapshot.report.recommendations
+        let all = shownRecommendations
         return all.indices.contains(recommendationList.selected) ? all[recommendationList.selected] : nil
+    }
+
+    /// The recommendations the list shows: ranked, then the hidden ones when asked for.
+    public var shownRecommendations: [Recommendation] {
+        showHidden ? snapshot.report.recommendations + snapshot.report.hidden : snapshot.report.recommendations
     }
 
     public func entry(id: String?) -> Entry? { id.flatMap { id in snapshot.entries.first { $0.id == id } } }

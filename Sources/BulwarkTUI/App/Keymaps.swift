@@ -72,12 +72,16 @@ public enum Keymaps {
         let recommendation = state.selectedRecommendation
         let entry = state.entry(id: recommendation?.id)
         let none = recommendation == nil ? "Nothing to act on" : nil
-        return Keymap("Security Recommendations", movement(state.snapshot.report.recommendations.count, empty: "Nothing to do") + [
+        let hidden = recommendation?.hidden == true
+        return Keymap("Security Recommendations", movement(state.shownRecommendations.count, empty: "Nothing to do") + [
             B([.enter], .openEntry, help: "Open the entry", hint: "open", disabledReason: none),
         ] + upgrades(state, entry, origin: .recommendation) + [
             B([.char("w")], .showChangePasswordURL, help: "Change the password on the website (copies the URL)", hint: "website",
               disabledReason: entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? none),
-            B([.char("h")], .askHide, help: "Hide this recommendation", hint: "hide", disabledReason: none),
+            hidden ? B([.char("h")], .unhide, help: "Show this recommendation again", hint: "unhide")
+                   : B([.char("h")], .askHide, help: "Hide this recommendation", hint: "hide", disabledReason: none),
+            B([.char("H")], .toggleHidden, help: state.showHidden ? "Leave the hidden ones out of the list" : "List the hidden ones too",
+              disabledReason: state.snapshot.report.hidden.isEmpty && !state.showHidden ? "Nothing is hidden" : nil),
             B([.char("/")], .startSearch, help: "Search the vault"),
         ] + global(state))
     }

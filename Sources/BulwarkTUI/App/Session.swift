@@ -161,6 +161,17 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         return generator.next()
     }
 
+    public func unhide(id: String) throws -> SessionSnapshot {
+        try lock.withLock {
+            guard let vault, var entry = vault.entries.first(where: { $0.id == id }) else { throw VaultError.entryNotFound(id) }
+            entry.hiddenFromRecommendations = false
+            entry.hiddenUntil = nil
+            try vault.save(entry)
+            refresh([id])
+            return makeSnapshot()
+        }
+    }
+
     // MARK: Upgrades
 
     public typealias UpgradeStep = (state: UpgradeState, snapshot: SessionSnapshot)

@@ -112,6 +112,21 @@ enum VaultReducer {
             state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return Effect.none
+        case .toggleHidden:
+            state.showHidden.toggle()
+            state.recommendationList.select(min(state.recommendationList.selected, max(0, state.shownRecommendations.count - 1)),
+                                            count: state.shownRecommendations.count)
+            state.status = state.showHidden ? "Showing the \(state.snapshot.report.hidden.count) hidden recommendations after Other." : "Hidden recommendations are out of the list."
+            return Effect.none
+        case .unhide:
+            guard let entry = state.currentEntry else { return Effect.none }
+            let id = entry.id, title = entry.title
+            return .run { env in
+                guard let session = env.session else { return nil }
+                do { return .updated(try session.unhide(id: id), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again.")) } catch {
+                    return .failed("\(error)")
+                }
+            }
         case .askHide:
             state.hideField.clear()
             state.overlay = .hide

@@ -9,14 +9,19 @@ enum RecommendationsScreen {
 
     enum Row { case header(String), item(Int) }
 
-    /// Section headers among the items (the report is ranked, so High Priority comes first).
-    static func rows(_ report: RecommendationsReport) -> [Row] {
+    /// Section headers among the items (the report is ranked, so High
+    /// Priority comes first; the hidden ones last, when shown).
+    static func rows(_ report: RecommendationsReport, showHidden: Bool) -> [Row] {
         var rows: [Row] = []
         let high = report.highPriority.count, all = report.recommendations.count
         if high > 0 { rows.append(.header("HIGH PRIORITY (\(high))")) }
         for index in 0..<all {
             if index == high { rows.append(.header("OTHER (\(all - high))")) }
             rows.append(.item(index))
+        }
+        if showHidden && !report.hidden.isEmpty {
+            rows.append(.header("HIDDEN (\(report.hidden.count))"))
+            for index in report.hidden.indices { rows.append(.item(all + index)) }
         }
         return rows
     }
@@ -76,11 +81,12 @@ enum RecommendationsScreen {
 
     static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
         let report = state.snapshot.report
-        guard !report.recommendations.isEmpty else {
+        let shown = state.shownRecommendations
+        guard !shown.isEmpty else {
             buffer.put("Nothing to do: no breached, reused or weak passwords.", x: area.x, y: area.y, style: Theme.dim, clip: area)
             return
         }
-        let rows = rows(report)
+        let rows = rows(report, showHidden: state.showHidden)
         let selectedRow = rows.firstIndex { if case .item(let i) = $0 { return i == state.recommendationList.selected }; return false } ?? 0
         // Keep the selection in view.
         let offset = selectedRow >= area.height ? selectedRow - area.height + 1 : 0
@@ -91,7 +97,7 @@ enum RecommendationsScreen {
             case .header(let text):
                 buffer.put(text, x: area.x, y: y, style: Theme.heading, clip: area)
             case .item(let index):
-                let r = report.recommendations[index]
+                let r = shown[index]
                 let text = Line([
                     Span(Theme.severityMark(r.severity) + "  ", Theme.severityStyle(r.severity)),
                     Span(DisplayWidth.pad(r.entry.title, to: titleWidth) + " "),
@@ -115,7 +121,8 @@ enum RecommendationsScreen {
         }
         Line([Span(word + "  ", Theme.severityStyle(r.severity)), Span(r.entry.title, Theme.heading)]).render(into: &buffer, x: area.x, y: y, clip: area)
         y += 1
-        buffer.put([r.username, r.entry.site].filter { !$0.isEmpty }.joined(separator: " · "), x: area.x, y: y, style: Theme.dim, clip: area)
+        let hiddenNote = r.hidden ? "hidden" + (r.hiddenUntil.map { " until " + EntryDetail.day($0) } ?? "") : ""
+        buffer.put([r.username, r.entry.site, hiddenNote].filter { !$0.isEmpty }.joined(separator: " · "), x: area.x, y: y, style: Theme.dim, clip: area)
         y += 2
         for warning in r.warnings {
             for text in TextWrap.wrap(warning.reason, width: max(1, area.width)) where y < area.maxY {
@@ -132,9 +139,10 @@ enum RecommendationsScreen {
         }
         // The actions, from the same table that handles the keys.
         let actions = Keymaps.recommendations(state).bindings.filter { [.char("u"), .char("a"), .char("w"), .char("h"), .enter].contains($0.keys[0]) }
+
         y = max(y, area.maxY - actions.count)
         let labels: [Key: String] = [.enter: "Open the entry", .char("u"): "Upgrade to strong password", .char("a"): "Use Sign in with Apple",
-                                     .char("w"): "Change password on website", .char("h"): "Hide this recommendation"]
+                                     .char("w"): "Change password on website", .char("h"): r.hidden ? "Show it again" : "Hide this recommendation"]
         for binding in actions where y < area.maxY {
             let key = "[\(binding.keys[0].description)] "
             let label = labels[binding.keys[0]] ?? binding.help
