@@ -48,4 +48,10 @@ let package = Package(
 // and builds in .build-fuzz): a fuzz target breaks a plain `swift build`.
 if ProcessInfo.processInfo.environment["BULWARK_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "bulwark-fuzz", dependencies: ["BulwarkCore"], path: "Sources/Fuzz"))
+    // -sanitize=fuzzer reaches every executable, the plugin's tool too, which
+    // then cannot link: fuzz builds embed no assets (the checks need none).
+    if let assets = package.targets.first(where: { $0.name == "BulwarkAssets" }) {
+        assets.plugins = []
+        assets.swiftSettings = [.define("BULWARK_NO_EMBEDDED_ASSETS")]
+    }
 }

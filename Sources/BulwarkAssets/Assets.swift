@@ -16,3 +16,10 @@ public enum Assets {
         paths.filter { $0.hasPrefix(folder + "/") && $0.hasSuffix(suffix) }
     }
 }
+
+#if BULWARK_NO_EMBEDDED_ASSETS
+/// Fuzz builds embed nothing (see Package.swift).
+enum EmbeddedAssetFiles {
+    static let base64: [String: String] = [:]
+}
+#endif

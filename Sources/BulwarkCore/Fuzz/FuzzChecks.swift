@@ -1,3 +1,5 @@
+import Foundation
+
 /// The properties the fuzz targets check, kept in the core so that the
 /// saved corpora replay through exactly the same code in `make test`.
 /// Each returns nil when all is well, else what went wrong.
@@ -7,7 +9,35 @@ public enum FuzzChecks {
         "password-rules": passwordRules,
         "otpauth-url": otpauthURL,
         "sms-code": smsCode,
+        "pwned-passwords": pwnedPasswords,
     ]
+
+    /// Any bytes as a breach corpus: refused with a format error, or, when
+    /// every line is well-formed and sorted (the whole-file check passes),
+    /// the binary search over the bytes never fails and agrees with the
+    /// index for every hash in the file and for neighbours of each.
+    public static func pwnedPasswords(_ data: [UInt8]) -> String? {
+        guard let indexed = try? PwnedPasswordsFile(name: "fuzz", data: Data(data)),
+              let searched = try? PwnedPasswordsFile(name: "fuzz", data: Data(data), wholeReadLimit: 0) else { return nil }
+        var probes: [[UInt8]] = [[UInt8](repeating: 0, count: 20), [UInt8](repeating: 0xFF, count: 20)]
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let hex = Array(line.utf8.prefix(40))
+            guard hex.count == 40 else { continue }
+            let digest = stride(from: 0, to: 40, by: 2).compactMap { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+            guard digest.count == 20 else { continue }
+            probes.append(digest)
+            var near = digest
+            near[19] = near[19] &+ 1
+            probes.append(near)
+        }
+        for digest in probes.prefix(200) {
+            let expected: Int?, found: Int?
+            do { expected = try indexed.count(ofSHA1: digest) } catch { return "the index failed on a file it accepted" }
+            do { found = try searched.count(ofSHA1: digest) } catch { return "the search failed on a file the whole-file check accepted" }
+            if found != expected { return "search and index disagree on \(digest.hex): \(String(describing: found)) vs \(String(describing: expected))" }
+        }
+        return nil
+    }
 
     /// Any bytes: parsing never crashes; rules that parse print a canonical
     /// form that reads back the same; a generator either refuses the rules or

@@ -99,7 +99,9 @@ struct SplitMix64: RandomNumberGenerator {
         ("0000000000000000000000000000000000000000 1\n", "expected 40 hex digits and ':'"),
         ("000000000000000000000000000000000000000G:1\n", "expected a hex digit"),
         ("0000000000000000000000000000000000000000:\n", "expected a count"),
-        ("0000000000000000000000000000000000000000:12x\n", "expected a count"),
+        ("0000000000000000000000000000000000000000:12x\n", "expected the end of the line"),
+        ("0000000000000000000000000000000000000001:1\r0000000000000000000000000000000000000002:1\n", "expected the end of the line"),
+        ("0000000000000000000000000000000000000001:1\n0000000000000000000000000000000000000001:2\n", "the hash appears twice"),
     ])
     func malformedFilesAreRefusedWithTheReason(text: String, reason: String) {
         #expect(throws: PwnedPasswordsFile.FormatError.self) { try PwnedPasswordsFile(name: "x", data: Data(text.utf8)) }

@@ -61,8 +61,10 @@ public final class PwnedPasswordsFile: Sendable {
         var start = 0
         while start < end {
             let line = try line(at: start)
-            if let previous = starts.last, compare(previous, start) > 0 {
-                throw FormatError(file: name, offset: start, reason: "the lines are not sorted by hash")
+            if let previous = starts.last {
+                let order = compare(previous, start)
+                if order > 0 { throw FormatError(file: name, offset: start, reason: "the lines are not sorted by hash") }
+                if order == 0 { throw FormatError(file: name, offset: start, reason: "the hash appears twice") }
             }
             keys.append(key(at: start))
             starts.append(start)
@@ -196,7 +198,11 @@ public final class PwnedPasswordsFile: Sendable {
             position += 1
         }
         guard digits > 0 else { throw FormatError(file: name, offset: position, reason: "expected a count") }
-        while position < end, bytes[position] != 0x0A { position += 1 }
+        // LF or CRLF, or the end of the file: nothing else may follow the count.
+        if position < end, bytes[position] == 0x0D { position += 1 }
+        guard position == end || bytes[position] == 0x0A else {
+            throw FormatError(file: name, offset: position, reason: "expected the end of the line")
+        }
         return Line(start: start, count: count, next: min(position + 1, end))
     }
 
