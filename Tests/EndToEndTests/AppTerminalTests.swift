@@ -96,3 +96,35 @@ import Testing
         #expect(try tmux.exitStatus() == 0)
     }
 }
+
+/// `bulwark open` on a vault that does not exist yet: created from a
+/// password typed twice, an entry added in the form, then read by the CLI.
+@Suite(.serialized) struct OpenCommandTerminalTests {
+    @Test func firstRunCreatesTheVaultAndAnEntryCanBeAdded() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-open-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let vault = dir.appendingPathComponent("vault.db").path
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) open --vault \(vault)")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "Create your vault")
+        for character in "correct horse" { try tmux.send(character == " " ? "Space" : String(character)) }
+        try tmux.send("Enter")
+        for character in "correct horse" { try tmux.send(character == " " ? "Space" : String(character)) }
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "No entries yet.", seconds: 20)  // scrypt N=2^17 first
+        try tmux.send("n")
+        try tmux.waitFor(text: "Add an entry")
+        for character in "Garden" { try tmux.send(String(character)) }
+        try tmux.send("Tab")
+        for character in "https://garden.example" { try tmux.send(String(character)) }
+        try tmux.send("Tab", "Tab", "C-g")
+        try tmux.waitFor(text: "Generated a strong password")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Saved Garden.")
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+        let list = try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "correct horse\n")
+        #expect(list.status == 0 && list.stdout.contains("\tGarden\t") && list.stdout.contains("garden.example"))
+    }
+}
