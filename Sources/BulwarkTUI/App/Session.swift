@@ -143,11 +143,12 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
     }
 
-    public func hide(id: String, until: Date?) throws -> SessionSnapshot {
+    /// Hides an entry's recommendation (optionally until a day), or shows it again.
+    public func setHidden(id: String, _ hidden: Bool, until: Date? = nil) throws -> SessionSnapshot {
         try lock.withLock {
             guard let vault, var entry = vault.entries.first(where: { $0.id == id }) else { throw VaultError.entryNotFound(id) }
-            entry.hiddenFromRecommendations = true
-            entry.hiddenUntil = until
+            entry.hiddenFromRecommendations = hidden
+            entry.hiddenUntil = hidden ? until : nil
             try vault.save(entry)
             refresh([id])
             return makeSnapshot()
@@ -159,17 +160,6 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         let rules = SiteRequirements(quirks: quirks, services: catalog).passwordRules(for: Domain.normalize(site))?.rules ?? ""
         guard let parsed = try? PasswordRules.parse(rules), var generator = try? PasswordGenerator(rules: parsed) else { return nil }
         return generator.next()
-    }
-
-    public func unhide(id: String) throws -> SessionSnapshot {
-        try lock.withLock {
-            guard let vault, var entry = vault.entries.first(where: { $0.id == id }) else { throw VaultError.entryNotFound(id) }
-            entry.hiddenFromRecommendations = false
-            entry.hiddenUntil = nil
-            try vault.save(entry)
-            refresh([id])
-            return makeSnapshot()
-        }
     }
 
     // MARK: Upgrades

@@ -123,7 +123,7 @@ enum VaultReducer {
             let id = entry.id, title = entry.title
             return .run { env in
                 guard let session = env.session else { return nil }
-                do { return .updated(try session.unhide(id: id), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again.")) } catch {
+                do { return .updated(try session.setHidden(id: id, false), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again.")) } catch {
                     return .failed("\(error)")
                 }
             }
@@ -147,7 +147,7 @@ enum VaultReducer {
             return .run { env in
                 guard let session = env.session else { return nil }
                 do {
-                    return .updated(try session.hide(id: id, until: day),
+                    return .updated(try session.setHidden(id: id, true, until: day),
                                     banner: Banner(ok: true, text: "Hid the recommendation for \(title)" + (day == nil ? "." : " until \(text).")))
                 } catch { return .failed("\(error)") }
             }
