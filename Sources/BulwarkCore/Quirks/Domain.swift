@@ -53,6 +53,33 @@ extension Domain {
     public static func site(of host: String) -> String { site(ofNormalized: normalize(host)) }
 
     static func site(ofNormalized host: String) -> String {
+        // On bytes for ASCII hosts with no empty label (nearly every real
+        // one): this runs for every account of every analysis.
+        let bytes = host.utf8
+        var dots: [String.Index] = []
+        var previous: String.Index?
+        var wellFormed = !host.isEmpty
+        for index in bytes.indices {
+            if bytes[index] >= 0x80 { wellFormed = false; break }
+            guard bytes[index] == 0x2E else { continue }
+            if index == bytes.startIndex || previous.map({ bytes.index(after: $0) == index }) == true { wellFormed = false }
+            previous = index
+            dots.append(index)
+        }
+        if let last = dots.last, bytes.index(after: last) == bytes.endIndex { wellFormed = false }
+        if wellFormed {
+            guard dots.count >= 2 else { return host }
+            let lastLabel = host[bytes.index(after: dots[dots.count - 1])...]
+            let secondLabel = host[bytes.index(after: dots[dots.count - 2])..<dots[dots.count - 1]]
+            let keep = lastLabel.utf8.count == 2 && registryLabels.contains(String(secondLabel)) ? 3 : 2
+            guard dots.count >= keep else { return host }
+            return String(host[bytes.index(after: dots[dots.count - keep])...])
+        }
+        return siteSplittingLabels(host)
+    }
+
+    /// The definition, on labels; `site(ofNormalized:)` agrees with it.
+    static func siteSplittingLabels(_ host: String) -> String {
         let labels = host.split(separator: ".")
         guard labels.count > 2 else { return labels.joined(separator: ".") }
         let keep = labels.last!.count == 2 && registryLabels.contains(String(labels[labels.count - 2])) ? 3 : 2

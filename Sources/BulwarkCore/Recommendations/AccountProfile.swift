@@ -16,8 +16,9 @@ struct AccountProfile: Sendable {
         let site = entry.site
         ref = AccountRef(id: entry.id, title: entry.title, site: site)
         titleKey = entry.title.lowercased()
-        backend = site.isEmpty ? "untitled-site:" + titleKey : sharing.backend(ofNormalized: site)
-        siteWord = Domain.site(ofNormalized: site).split(separator: ".").first.map(String.init) ?? ""
+        let registrable = Domain.site(ofNormalized: site)
+        backend = site.isEmpty ? "untitled-site:" + titleKey : sharing.backend(ofNormalized: site, site: registrable)
+        siteWord = String(registrable.prefix { $0 != "." })
         isSensitive = entry.category.isSensitive
         insecureURL = entry.urls.first(where: SecurityAnalyzer.isInsecure)
         twoFactorMethod = site.isEmpty ? nil : services?.twoFactorMethod(for: site)

@@ -47,15 +47,42 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// then sensitive accounts first, then the larger breach count, then
     /// more warnings, then title (case-insensitive), then id.
     public static func ranksBefore(_ a: Recommendation, _ b: Recommendation) -> Bool {
-        if a.severity != b.severity { return a.severity > b.severity }
-        let ka = a.warnings[0].kind, kb = b.warnings[0].kind
-        if ka != kb { return ka < kb }
-        if a.category.isSensitive != b.category.isSensitive { return a.category.isSensitive }
-        let ca = a.breachCount ?? -1, cb = b.breachCount ?? -1
-        if ca != cb { return ca > cb }
-        if a.warnings.count != b.warnings.count { return a.warnings.count > b.warnings.count }
-        if a.titleKey != b.titleKey { return a.titleKey < b.titleKey }
-        return a.id < b.id
+        RankKey(a).ranksBefore(RankKey(b))
+    }
+
+    /// The list in ranking order. The keys are worked out once each: a
+    /// comparator over whole recommendations re-reads their warnings and
+    /// moves large values, and at 100k accounts that was most of a report.
+    public static func ranked(_ list: [Recommendation]) -> [Recommendation] {
+        let keys = list.map(RankKey.init)
+        var order = Array(keys.indices)
+        keys.withUnsafeBufferPointer { keys in order.sort { keys[$0].ranksBefore(keys[$1]) } }
+        return order.map { list[$0] }
+    }
+
+    private struct RankKey {
+        let severity: Int, kind: Int, sensitive: Bool, breachCount: Int, warningCount: Int
+        let titleKey: String, id: String
+
+        init(_ r: Recommendation) {
+            severity = r.severity.rawValue
+            kind = r.warnings[0].kind.rank
+            sensitive = r.category.isSensitive
+            breachCount = r.breachCount ?? -1
+            warningCount = r.warnings.count
+            titleKey = r.titleKey
+            id = r.id
+        }
+
+        func ranksBefore(_ b: RankKey) -> Bool {
+            if severity != b.severity { return severity > b.severity }
+            if kind != b.kind { return kind < b.kind }
+            if sensitive != b.sensitive { return sensitive }
+            if breachCount != b.breachCount { return breachCount > b.breachCount }
+            if warningCount != b.warningCount { return warningCount > b.warningCount }
+            if titleKey != b.titleKey { return titleKey < b.titleKey }
+            return id < b.id
+        }
     }
 }
 

@@ -8,7 +8,18 @@ public enum WarningKind: String, Sendable, CaseIterable, Comparable {
     case old
     case noTwoFactor = "no-2fa"
 
-    public var rank: Int { Self.allCases.firstIndex(of: self)! }
+    /// The order of the cases above (a switch: `allCases.firstIndex` builds
+    /// an array on every comparison).
+    public var rank: Int {
+        switch self {
+        case .breached: 0
+        case .reused: 1
+        case .weak: 2
+        case .insecureURL: 3
+        case .old: 4
+        case .noTwoFactor: 5
+        }
+    }
     public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 }
 

@@ -64,4 +64,17 @@ import Testing
         #expect(Domain.selfAndParents("a.b.example.com") == ["a.b.example.com", "b.example.com", "example.com"])
         #expect(Domain.selfAndParents("localhost") == ["localhost"])
     }
+
+    @Test(arguments: ["", "example", "example.com", "login.example.com", "a.b.c.example.com", "bank.co.uk", "www.bank.co.uk",
+                      "x.com.au", "shop.example.co", "co.uk", ".example.com", "example.com.", "a..example.com", "..",
+                      "münchen.de", "www.bücher.co.uk", "127.0.0.1", "[::1]"])
+    func registrableSiteOnBytesAgreesWithTheLabelDefinition(host: String) {
+        #expect(Domain.site(ofNormalized: host) == Domain.siteSplittingLabels(host))
+    }
+
+    @Test func registrableSite() {
+        #expect(Domain.site(of: "https://login.bank.co.uk/x") == "bank.co.uk")
+        #expect(Domain.site(of: "https://a.b.example.com") == "example.com")
+        #expect(Domain.site(of: "example.com") == "example.com")
+    }
 }

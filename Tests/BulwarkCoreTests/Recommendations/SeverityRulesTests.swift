@@ -12,6 +12,10 @@ import Testing
     static let old = Warning.old(changed: Date(timeIntervalSinceReferenceDate: 0), days: 400)
     static let noTwoFactor = Warning.noTwoFactor(method: "totp")
 
+    @Test func warningKindsRankInTheOrderTheyAreDeclared() {
+        #expect(WarningKind.allCases.map(\.rank) == Array(0..<WarningKind.allCases.count))
+    }
+
     @Test(arguments: [
         // warnings, sensitive account, sensitive group, expected
         ([breached], false, false, Severity.high),

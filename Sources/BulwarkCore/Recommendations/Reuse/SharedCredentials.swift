@@ -48,15 +48,21 @@ public struct SharedCredentials: Sendable {
 
     /// The same for a host already normalized (the analysis has it).
     func backend(ofNormalized host: String) -> String {
+        backend(ofNormalized: host, site: Domain.site(ofNormalized: host))
+    }
+
+    /// The same when the host's registrable site is already known.
+    func backend(ofNormalized host: String, site: String) -> String {
         if !groupOf.isEmpty {
+            // The host and each parent with a dot left in it, on bytes (a
+            // Substring's contains(".") is Foundation's locked search).
             var candidate = Substring(host)
-            while candidate.contains(".") {
+            while let dot = candidate.utf8.firstIndex(of: 0x2E) {
                 if let group = groupOf[String(candidate)] { return "shared#\(group)" }
-                guard let dot = candidate.firstIndex(of: ".") else { break }
-                candidate = candidate[candidate.index(after: dot)...]
+                candidate = candidate[candidate.utf8.index(after: dot)...]
             }
         }
-        return Domain.site(ofNormalized: host)
+        return site
     }
 
     public func shareCredentials(_ a: String, _ b: String) -> Bool { backend(of: a) == backend(of: b) }
