@@ -25,8 +25,9 @@ enum AnalyzeCommand {
         let corpus = context.breaches
         return VaultCommands.withVault(parsed) { vault, _ in
             let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: corpus, sharing: .with(context.quirks),
-                                            services: context.catalog)
+                                            services: context.catalog, memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
+            vault.keepStrengthMemo(of: analyzer)
             let report = analyzer.report()
             let includeHidden = parsed.options["--include-hidden"] != nil
             if parsed.options["--json"] != nil {

@@ -140,7 +140,8 @@ enum UpgradeCommand {
 
     static func allHighPriority(_ parsed: ParsedCommandLine) -> Int32 {
         withServices(parsed) { vault, world, _ in
-            let analyzer = SecurityAnalyzer(breaches: try BreachCorpus.load(paths: []), services: world.catalog)
+            let analyzer = SecurityAnalyzer(breaches: try BreachCorpus.load(paths: []), services: world.catalog,
+                                            memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
             let engine = UpgradeEngine(vault: vault, world: world)
             var done = 0, skipped = 0, failures = 0

@@ -221,6 +221,7 @@ enum VaultCommands {
                 return 1
             }
             try vault.save(result.entries)
+            try vault.prepareStrengthMemo()
             var summary = "Imported \(result.entries.count) entr\(result.entries.count == 1 ? "y" : "ies")"
             if result.duplicates > 0 { summary += "; skipped \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s")" }
             if result.skippedNotLogins > 0 { summary += "; skipped \(result.skippedNotLogins) item\(result.skippedNotLogins == 1 ? "" : "s") that are not logins" }

@@ -32,14 +32,39 @@ struct PasswordFacts: Sendable, Equatable {
             // "northwind" is weak for jane at Northwind, and digits in a
             // username add nothing zxcvbn would not find as a sequence or
             // date (each extra word costs every strength estimate time).
-            let user = entry.username.split(separator: "@").first.map(String.init) ?? ""
+            // The username up to its "@" (the first part that is not empty).
+            let name = entry.username.utf8
+            let start = name.firstIndex { $0 != 0x40 } ?? name.endIndex
+            let user = String(entry.username[start..<(name[start...].firstIndex(of: 0x40) ?? name.endIndex)])
             var words: [String] = []
             for text in [user, profile.siteWord, entry.title] {
-                for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) where word.count >= 3 {
-                    if !words.contains(String(word)) { words.append(String(word)) }
-                }
+                for word in Self.letterWords(text) where !words.contains(word) { words.append(word) }
             }
             accountWords = words
+        }
+
+        /// Runs of three or more letters, lower-cased. ASCII text (nearly
+        /// every title and username) is split on bytes: Character's
+        /// isLetter is a Unicode table lookup, and this runs 100k times.
+        static func letterWords(_ text: String) -> [String] {
+            guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return text.lowercased().split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }.map(String.init)
+            }
+            var words: [String] = []
+            var run: [UInt8] = []
+            func flush() {
+                if run.count >= 3 { words.append(String(decoding: run, as: UTF8.self)) }
+                run.removeAll(keepingCapacity: true)
+            }
+            for byte in text.utf8 {
+                switch byte {
+                case 0x61...0x7A: run.append(byte)
+                case 0x41...0x5A: run.append(byte | 0x20)
+                default: flush()
+                }
+            }
+            flush()
+            return words
         }
     }
 
@@ -48,6 +73,8 @@ struct PasswordFacts: Sendable, Equatable {
     /// PINs are not looked up: every short PIN is in the big corpora.
     let breach: BreachHit?
     let strength: Strength?
+    /// Where the strength is kept in the memo (passwords only).
+    let memoKey: StrengthMemo.Key?
     let pinWeakness: PINWeakness?
 
     func weakness(below bits: Double) -> Warning? {
@@ -57,17 +84,20 @@ struct PasswordFacts: Sendable, Equatable {
         return .weak(bits: strength.bits, pattern: pattern.rawValue, why: pattern.reason)
     }
 
-    static func evaluate(_ inputs: Inputs, breaches: BreachCorpus) throws -> PasswordFacts {
+    /// The SHA-1 and breach lookup always; the strength from the memo when
+    /// it has this password with these account words, else from zxcvbn.
+    static func evaluate(_ inputs: Inputs, breaches: BreachCorpus, memo: StrengthMemo) throws -> (facts: PasswordFacts, measured: Bool) {
         let sha1 = Digest.sha1(Array(inputs.password.utf8))
         if inputs.isPIN {
-            return PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: sha1, isPIN: true), breach: nil, strength: nil,
-                                 pinWeakness: PINRules.weakness(of: inputs.password))
+            return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: sha1, isPIN: true), breach: nil, strength: nil,
+                                  memoKey: nil, pinWeakness: PINRules.weakness(of: inputs.password)), false)
         }
-        return PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: sha1, isPIN: false), breach: try breaches.lookup(sha1: sha1),
-                             strength: StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords),
-                             pinWeakness: nil)
+        let memoKey = StrengthMemo.key(password: inputs.password, accountWords: inputs.accountWords)
+        let remembered = memo[memoKey]
+        let strength = remembered ?? StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
+        return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: sha1, isPIN: false), breach: try breaches.lookup(sha1: sha1),
+                              strength: strength, memoKey: memoKey, pinWeakness: nil), remembered == nil)
     }
-
 }
 
 /// Work spread over every core.

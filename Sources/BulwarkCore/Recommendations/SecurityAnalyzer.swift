@@ -19,14 +19,26 @@ public final class SecurityAnalyzer {
     private var entries: [String: Entry] = [:]
     private var profiles: [String: AccountProfile] = [:]
     private var facts: [String: PasswordFacts] = [:]
-    private var groups: [ReuseKey: Set<String>] = [:]
+    /// Entry ids by password (arrays: nearly every group has one member,
+    /// and 100k one-element sets cost more than the rest of the index).
+    private var groups: [ReuseKey: [String]] = [:]
 
     /// Passwords evaluated since creation (breach lookup and strength):
     /// how a test sees that an edit re-analyses one entry, not all.
     public private(set) var evaluations = 0
+    /// Of those, the ones zxcvbn measured (the rest came from the memo).
+    public private(set) var measured = 0
+
+    /// Strength estimates to reuse, from the vault; replaced by the
+    /// estimates in use after each change.
+    private var memo: StrengthMemo
+    /// Whether the estimates in use differ from the memo last handed out.
+    private var memoChanged = false
 
     public init(settings: AnalysisSettings = AnalysisSettings(), breaches: BreachCorpus, sharing: SharedCredentials = .builtIn,
-                services: ServiceRequirementsProvider? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+                services: ServiceRequirementsProvider? = nil, memo: StrengthMemo = StrengthMemo(),
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.memo = memo
         self.settings = settings
         self.breaches = breaches
         self.sharing = sharing
@@ -54,25 +66,31 @@ public final class SecurityAnalyzer {
             defer { start = now }
             return Double(now - start) / 1e9
         }
-        entries = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        entries = Dictionary(minimumCapacity: all.count)
+        for entry in all { entries[entry.id] = entry }
         facts = [:]
         groups = [:]
-        let list = Array(entries.values)
-        let sharing = sharing, services = services, breaches = breaches
+        let list = entries.count == all.count ? all : Array(entries.values)
+        let sharing = sharing, services = services, breaches = breaches, memo = memo
         let computed = try Concurrently.map(list) { entry in
             let profile = AccountProfile(entry, sharing: sharing, services: services)
-            return (profile, try PasswordFacts.Inputs(entry, profile).map { try PasswordFacts.evaluate($0, breaches: breaches) })
+            return (profile, try PasswordFacts.Inputs(entry, profile).map { try PasswordFacts.evaluate($0, breaches: breaches, memo: memo) })
         }
         phases.passwords = lap()
         profiles.reserveCapacity(list.count)
         facts.reserveCapacity(list.count)
-        for (entry, (profile, fact)) in zip(list, computed) {
+        var remembered = Set<StrengthMemo.Key>()
+        for (entry, (profile, evaluated)) in zip(list, computed) {
             profiles[entry.id] = profile
-            guard let fact else { continue }
+            guard let (fact, measuredNow) = evaluated else { continue }
             evaluations += 1
+            if measuredNow { measured += 1; memoChanged = true }
+            if let key = fact.memoKey { remembered.insert(key) }
             facts[entry.id] = fact
-            groups[fact.reuseKey, default: []].insert(entry.id)
+            groups[fact.reuseKey, default: []].append(entry.id)
         }
+        // Estimates for passwords no longer in the vault are dropped.
+        if remembered.count != memo.count { memoChanged = true }
         phases.indexing = lap()
         lastLoad = phases
     }
@@ -88,21 +106,40 @@ public final class SecurityAnalyzer {
         if let previous, previous.inputs == inputs { return }
         if let previous { detach(entry.id, from: previous.reuseKey) }
         facts[entry.id] = nil
+        memoChanged = true
         guard let inputs else { return }
-        let fact = try PasswordFacts.evaluate(inputs, breaches: breaches)
+        let (fact, measuredNow) = try PasswordFacts.evaluate(inputs, breaches: breaches, memo: memo)
         evaluations += 1
+        if measuredNow { measured += 1 }
         facts[entry.id] = fact
-        groups[fact.reuseKey, default: []].insert(entry.id)
+        groups[fact.reuseKey, default: []].append(entry.id)
     }
 
     public func remove(id: String) {
         entries[id] = nil
         profiles[id] = nil
-        if let previous = facts.removeValue(forKey: id) { detach(id, from: previous.reuseKey) }
+        if let previous = facts.removeValue(forKey: id) {
+            detach(id, from: previous.reuseKey)
+            memoChanged = true
+        }
+    }
+
+    /// The strength estimates of the passwords in use, when they changed
+    /// since the memo given at creation or last taken: what the vault
+    /// should keep. Nil when nothing changed.
+    public func takeStrengthMemo() -> StrengthMemo? {
+        guard memoChanged else { return nil }
+        var current = StrengthMemo()
+        for fact in facts.values {
+            if let key = fact.memoKey, let strength = fact.strength { current[key] = strength }
+        }
+        memo = current
+        memoChanged = false
+        return current
     }
 
     private func detach(_ id: String, from key: ReuseKey) {
-        groups[key]?.remove(id)
+        groups[key]?.removeAll { $0 == id }
         if groups[key]?.isEmpty == true { groups[key] = nil }
     }
 
@@ -120,9 +157,7 @@ public final class SecurityAnalyzer {
             guard let recommendation = recommendation(for: entry, reuse: group, now: now) else { continue }
             if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
         }
-        visible.sort(by: Recommendation.ranksBefore)
-        hidden.sort(by: Recommendation.ranksBefore)
-        return RecommendationsReport(recommendations: visible, hidden: hidden)
+        return RecommendationsReport(recommendations: Recommendation.ranked(visible), hidden: Recommendation.ranked(hidden))
     }
 
     /// The recommendation for one entry, or nil when nothing is wrong.
@@ -140,7 +175,7 @@ public final class SecurityAnalyzer {
         let sensitive: Bool
     }
 
-    private func reusedPassword(_ ids: Set<String>) -> ReusedPassword? {
+    private func reusedPassword(_ ids: [String]) -> ReusedPassword? {
         guard ids.count > 1 else { return nil }
         let members = ids.compactMap { id in profiles[id].map { (id, $0) } }
         guard let first = members.first?.1.backend, members.contains(where: { $0.1.backend != first }) else { return nil }

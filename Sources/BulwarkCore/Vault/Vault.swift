@@ -198,14 +198,24 @@ public final class Vault {
     /// keeps which breaches the person has already been told about).
     /// Nil when absent or unreadable.
     public func note(_ name: String) -> String? {
-        guard let row = try? db().query("SELECT value FROM meta WHERE key = ?", [.text("note:" + name)]).first,
-              let box = row[0].blob, let plain = try? aead.open(box, key: key, associatedData: aad("note", row: name)) else { return nil }
-        return String(decoding: plain, as: UTF8.self)
+        noteBytes(name).map { String(decoding: $0, as: UTF8.self) }
     }
 
     public func setNote(_ name: String, _ value: String) throws {
         touch()
-        let sealed = aead.seal(Array(value.utf8), key: key, associatedData: aad("note", row: name))
+        try setNoteBytes(name, Array(value.utf8))
+    }
+
+    /// The same for bytes (the strength memo is binary). Writing one is not
+    /// the person's activity: it does not postpone the idle lock.
+    public func noteBytes(_ name: String) -> [UInt8]? {
+        guard let row = try? db().query("SELECT value FROM meta WHERE key = ?", [.text("note:" + name)]).first,
+              let box = row[0].blob, let plain = try? aead.open(box, key: key, associatedData: aad("note", row: name)) else { return nil }
+        return plain
+    }
+
+    public func setNoteBytes(_ name: String, _ value: [UInt8]) throws {
+        let sealed = aead.seal(value, key: key, associatedData: aad("note", row: name))
         try db().query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [.text("note:" + name), .blob(sealed)])
     }
 

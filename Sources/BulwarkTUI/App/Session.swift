@@ -76,8 +76,10 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
         try Reconciler.reconcile(vault: opened, world: world)
         _ = try Reconciler.applyNotifications(vault: opened, world: world)
-        let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog, clock: clock)
+        let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog,
+                                        memo: opened.strengthMemo(), clock: clock)
         try analyzer.load(opened.entries)
+        opened.keepStrengthMemo(of: analyzer)
         vault = opened
         self.world = world
         self.analyzer = analyzer
@@ -121,6 +123,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         for id in ids {
             if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
         }
+        vault.keepStrengthMemo(of: analyzer)
     }
 
     // MARK: Entries

@@ -192,6 +192,7 @@ import Testing
         var entries = Self.planted
         let analyzer = try Self.analyzer(dir, entries)
         let passwords = (0..<9).map(Self.strong) + ["letmein", "Vq7#mT2p!Lz9", "alice1990", "1234", "8305"]
+        var remembered = analyzer.takeStrengthMemo()!
         for step in 0..<120 {
             switch Int.random(in: 0..<10, using: &rng) {
             case 0..<6:
@@ -208,6 +209,16 @@ import Testing
                 try analyzer.update(added)
             }
             #expect(analyzer.report() == (try Self.analyzer(dir, entries).report()), "step \(step)")
+            // The memo the edits leave lets a fresh analysis measure nothing
+            // and agree, and holds exactly the passwords in use.
+            let memo = analyzer.takeStrengthMemo() ?? remembered
+            remembered = memo
+            let reopened = SecurityAnalyzer(breaches: try Self.corpus(dir), memo: memo, clock: { Self.now })
+            try reopened.load(entries)
+            #expect(reopened.measured == 0 && reopened.report() == analyzer.report(), "step \(step)")
+            #expect(reopened.takeStrengthMemo() == nil, "step \(step)")
+            let inUse = Set(entries.compactMap { e in e.password.map { ($0, e) } }.filter { !PINRules.isPIN($0.1) }.map(\.0))
+            #expect(memo.count >= inUse.count && memo.count <= entries.count, "step \(step)")
         }
     }
 }

@@ -1,0 +1,106 @@
+/// Strength estimates kept from earlier analyses.
+///
+/// zxcvbn costs 20 to 50 µs a password, most of a full analysis; an estimate
+/// depends only on the password, the account's words and the meter, so a
+/// vault opened again need not pay it for passwords it has already judged.
+/// The memo is kept sealed in the vault (a note, see `Vault.noteBytes`), and
+/// only for the passwords in use: a changed password's estimate is dropped
+/// at the next save. Entries are keyed by a SHA-256 of the meter's
+/// fingerprint, the password and the account words; the fingerprint is the
+/// meter's answers on a few probes, so a different libzxcvbn (or a change to
+/// how bulwark names patterns) makes every old entry miss.
+public struct StrengthMemo: Sendable, Equatable {
+    struct Key: Hashable, Sendable {
+        let high: UInt64, low: UInt64
+    }
+
+    private(set) var estimates: [Key: Strength] = [:]
+
+    public init() {}
+
+    public var count: Int { estimates.count }
+
+    static func key(password: String, accountWords: [String]) -> Key {
+        var input = fingerprint
+        input.append(contentsOf: password.utf8)
+        for word in accountWords {
+            input.append(0)
+            input.append(contentsOf: word.utf8)
+        }
+        let digest = Digest.sha256(input)
+        func word(_ range: Range<Int>) -> UInt64 { digest[range].reduce(0) { $0 << 8 | UInt64($1) } }
+        return Key(high: word(0..<8), low: word(8..<16))
+    }
+
+    subscript(key: Key) -> Strength? {
+        get { estimates[key] }
+        set { estimates[key] = newValue }
+    }
+
+    /// Bumped when bulwark's reading of zxcvbn's answer changes.
+    private static let meterRevision = "bulwark-strength/1"
+    private static let probes = ["password1", "Tr0ub4dor&3", "qwerty2019", "jane.doe1985", "cytxup-Gyszi6-vozzab"]
+
+    /// The meter's revision and its answers on the probes (about 0.1 ms, once).
+    static let fingerprint: [UInt8] = {
+        var text = meterRevision
+        for probe in probes {
+            let strength = StrengthMeter.measure(probe, accountWords: ["jane"])
+            text += "|\(strength.bits.bitPattern)|\(strength.pattern?.rawValue ?? "-")"
+        }
+        return Array(text.utf8) + [0]
+    }()
+
+    // MARK: Encoding
+
+    private static let magic = Array("BSM1".utf8)
+    private static let recordSize = 16 + 8 + 1
+    private static let patterns = WeakPattern.allCases
+
+    /// `BSM1`, then per estimate: the key (16 bytes), the bits (IEEE 754,
+    /// little-endian) and the pattern (0 for none, else 1 + its index in
+    /// `WeakPattern.allCases`), ordered by key so equal memos encode equally.
+    public func encoded() -> [UInt8] {
+        var out = Self.magic
+        out.reserveCapacity(Self.magic.count + estimates.count * Self.recordSize)
+        func append(_ value: UInt64, bigEndian: Bool) {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                out.append(UInt8(truncatingIfNeeded: value >> (bigEndian ? UInt64(56 - shift) : UInt64(shift))))
+            }
+        }
+        for (key, strength) in estimates.sorted(by: { ($0.key.high, $0.key.low) < ($1.key.high, $1.key.low) }) {
+            append(key.high, bigEndian: true)
+            append(key.low, bigEndian: true)
+            append(strength.bits.bitPattern, bigEndian: false)
+            out.append(strength.pattern.flatMap { pattern in Self.patterns.firstIndex(of: pattern).map { UInt8($0 + 1) } } ?? 0)
+        }
+        return out
+    }
+
+    /// Nil for anything that is not a memo this version wrote: a memo is
+    /// only a cache, so a damaged one is dropped, never half-trusted.
+    public init?(decoding bytes: [UInt8]) {
+        let body = bytes.count - Self.magic.count
+        guard body >= 0, Array(bytes.prefix(Self.magic.count)) == Self.magic, body % Self.recordSize == 0 else { return nil }
+        estimates.reserveCapacity(body / Self.recordSize)
+        var failed = false
+        bytes.withUnsafeBufferPointer { buffer in
+            var at = Self.magic.count
+            func read(bigEndian: Bool) -> UInt64 {
+                defer { at += 8 }
+                return (0..<8).reduce(UInt64(0)) { value, i in
+                    bigEndian ? value << 8 | UInt64(buffer[at + i]) : value | UInt64(buffer[at + i]) << UInt64(8 * i)
+                }
+            }
+            while at < buffer.count {
+                let key = Key(high: read(bigEndian: true), low: read(bigEndian: true))
+                let bits = Double(bitPattern: read(bigEndian: false))
+                let index = Int(buffer[at])
+                at += 1
+                guard bits.isFinite, bits >= 0, index <= Self.patterns.count, estimates[key] == nil else { failed = true; return }
+                estimates[key] = Strength(bits: bits, pattern: index == 0 ? nil : Self.patterns[index - 1])
+            }
+        }
+        if failed { return nil }
+    }
+}
