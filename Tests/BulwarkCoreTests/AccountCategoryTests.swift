@@ -18,4 +18,17 @@ import Testing
             #expect(url.isEmpty || Domain.normalize(url).hasSuffix(".example"), "\(url)")
         }
     }
+
+    @Test(arguments: [
+        ("Northwind Bank", ["https://bank.northwind.example"], AccountCategory.finance),
+        ("Tax Office", ["https://www.tax.example"], .government),   // government comes before finance
+        ("Post", ["https://MAIL.Example.com/inbox"], .email),      // the host, lower-cased
+        ("Café Crème", ["https://login.cafe.example"], .identity),  // "login." in the host
+        ("Ärztezentrum Clinic", [], .health),
+        ("Garden", ["https://garden.example"], .other),
+        ("", [], .other),
+    ])
+    func categoryIsGuessedFromTitleAndHost(title: String, urls: [String], expected: AccountCategory) {
+        #expect(CategoryGuess.guess(title: title, urls: urls) == expected)
+    }
 }
