@@ -116,7 +116,11 @@ enum Concurrently {
             }
         }
         if let error = failure.error { throw error }
-        return results.map { $0! }
+        // Moved out, not copied: copying 100k entries' strings was measurable.
+        return Array(unsafeUninitializedCapacity: items.count) { buffer, count in
+            for i in 0..<items.count { (buffer.baseAddress! + i).initialize(to: results[i].take()!) }
+            count = items.count
+        }
     }
 }
 

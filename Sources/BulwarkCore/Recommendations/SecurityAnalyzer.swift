@@ -16,14 +16,18 @@ public final class SecurityAnalyzer {
     public let services: ServiceRequirementsProvider?
     private let clock: @Sendable () -> Date
 
-    /// What is known of one entry: one map, not three, because building
-    /// the maps was a third of analysing 100k accounts.
-    private struct Record {
+    /// What is known of one entry. The records are an array built on
+    /// every core and moved in whole, with a map from id to position:
+    /// building maps of large values was a third of analysing 100k accounts.
+    private struct Record: Sendable {
         var entry: Entry
         var profile: AccountProfile
         var facts: PasswordFacts?
+        /// Whether zxcvbn measured it (rather than the memo) when evaluated.
+        var measured = false
     }
-    private var records: [String: Record] = [:]
+    private var records: [Record] = []
+    private var position: [String: Int] = [:]
     /// Entry ids by password (arrays: nearly every group has one member,
     /// and 100k one-element sets cost more than the rest of the index).
     private var groups: [ReuseKey: [String]] = [:]
@@ -75,22 +79,26 @@ public final class SecurityAnalyzer {
         var position = [String: Int](minimumCapacity: all.count)
         for (index, entry) in all.enumerated() { position[entry.id] = index }
         let list = position.count == all.count ? all : position.values.sorted().map { all[$0] }
-        groups = [:]
         let sharing = sharing, services = services, breaches = breaches, memo = memo
-        let computed = try Concurrently.map(list) { entry in
+        records = try Concurrently.map(list) { entry in
             let profile = AccountProfile(entry, sharing: sharing, services: services)
-            return (profile, try PasswordFacts.Inputs(entry, profile).map { try PasswordFacts.evaluate($0, breaches: breaches, memo: memo) })
+            let evaluated = try PasswordFacts.Inputs(entry, profile).map { try PasswordFacts.evaluate($0, breaches: breaches, memo: memo) }
+            return Record(entry: entry, profile: profile, facts: evaluated?.facts, measured: evaluated?.measured ?? false)
         }
         phases.passwords = lap()
-        records = Dictionary(minimumCapacity: list.count)
+        if position.count != all.count {
+            position = Dictionary(minimumCapacity: records.count)
+            for (index, record) in records.enumerated() { position[record.entry.id] = index }
+        }
+        self.position = position
+        groups = [:]
         var remembered = Set<StrengthMemo.Key>()
-        for (entry, (profile, evaluated)) in zip(list, computed) {
-            records[entry.id] = Record(entry: entry, profile: profile, facts: evaluated?.facts)
-            guard let (fact, measuredNow) = evaluated else { continue }
+        for record in records {
+            guard let fact = record.facts else { continue }
             evaluations += 1
-            if measuredNow { measured += 1; memoChanged = true }
+            if record.measured { measured += 1; memoChanged = true }
             if let key = fact.memoKey { remembered.insert(key) }
-            groups[fact.reuseKey, default: []].append(entry.id)
+            groups[fact.reuseKey, default: []].append(record.entry.id)
         }
         // Estimates for passwords no longer in the vault are dropped.
         if remembered.count != memo.count { memoChanged = true }
@@ -102,25 +110,44 @@ public final class SecurityAnalyzer {
     /// password or what the strength depends on changed.
     public func update(_ entry: Entry) throws {
         let profile = AccountProfile(entry, sharing: sharing, services: services)
-        let previous = records[entry.id]?.facts
+        let previous = position[entry.id].flatMap { records[$0].facts }
         let inputs = PasswordFacts.Inputs(entry, profile)
         if let previous, previous.inputs == inputs {
-            records[entry.id] = Record(entry: entry, profile: profile, facts: previous)
+            store(Record(entry: entry, profile: profile, facts: previous))
             return
         }
         if let previous { detach(entry.id, from: previous.reuseKey) }
-        records[entry.id] = Record(entry: entry, profile: profile, facts: nil)
         memoChanged = true
-        guard let inputs else { return }
+        guard let inputs else {
+            store(Record(entry: entry, profile: profile, facts: nil))
+            return
+        }
         let (fact, measuredNow) = try PasswordFacts.evaluate(inputs, breaches: breaches, memo: memo)
         evaluations += 1
         if measuredNow { measured += 1 }
-        records[entry.id]?.facts = fact
+        store(Record(entry: entry, profile: profile, facts: fact, measured: measuredNow))
         groups[fact.reuseKey, default: []].append(entry.id)
     }
 
+    private func store(_ record: Record) {
+        if let index = position[record.entry.id] {
+            records[index] = record
+        } else {
+            position[record.entry.id] = records.count
+            records.append(record)
+        }
+    }
+
     public func remove(id: String) {
-        if let previous = records.removeValue(forKey: id)?.facts {
+        guard let index = position.removeValue(forKey: id) else { return }
+        // The last record fills the gap, so positions stay dense.
+        let removed = records[index]
+        let last = records.removeLast()
+        if index < records.count {
+            records[index] = last
+            position[last.entry.id] = index
+        }
+        if let previous = removed.facts {
             detach(id, from: previous.reuseKey)
             memoChanged = true
         }
@@ -132,7 +159,7 @@ public final class SecurityAnalyzer {
     public func takeStrengthMemo() -> StrengthMemo? {
         guard memoChanged else { return nil }
         var current = StrengthMemo()
-        for case let fact? in records.values.lazy.map(\.facts) {
+        for case let fact? in records.lazy.map(\.facts) {
             if let key = fact.memoKey, let strength = fact.strength { current[key] = strength }
         }
         memo = current
@@ -154,7 +181,7 @@ public final class SecurityAnalyzer {
             if let group = reusedPassword(members) { reuse[key] = group }
         }
         var visible: [Recommendation] = [], hidden: [Recommendation] = []
-        for record in records.values {
+        for record in records {
             let group = record.facts.flatMap { reuse[$0.reuseKey] }
             guard let recommendation = recommendation(for: record, reuse: group, now: now) else { continue }
             if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
@@ -164,7 +191,7 @@ public final class SecurityAnalyzer {
 
     /// The recommendation for one entry, or nil when nothing is wrong.
     public func recommendation(forEntry id: String) -> Recommendation? {
-        guard let record = records[id] else { return nil }
+        guard let record = position[id].map({ records[$0] }) else { return nil }
         let group = record.facts.flatMap { groups[$0.reuseKey] }.flatMap(reusedPassword)
         return recommendation(for: record, reuse: group, now: clock())
     }
@@ -179,7 +206,7 @@ public final class SecurityAnalyzer {
 
     private func reusedPassword(_ ids: [String]) -> ReusedPassword? {
         guard ids.count > 1 else { return nil }
-        let members = ids.compactMap { id in records[id].map { (id, $0.profile) } }
+        let members = ids.compactMap { id in position[id].map { (id, records[$0].profile) } }
         guard let first = members.first?.1.backend, members.contains(where: { $0.1.backend != first }) else { return nil }
         let sorted = members.sorted { ($0.1.titleKey, $0.0) < ($1.1.titleKey, $1.0) }
         return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.isSensitive })
