@@ -108,7 +108,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private func makeSnapshot() -> SessionSnapshot {
         var snapshot = SessionSnapshot()
         guard let vault, let analyzer else { return snapshot }
-        snapshot.entries = vault.entries.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+        snapshot.entries = vault.entries  // the vault keeps them by title (any case), then id
         snapshot.report = analyzer.report()
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog

@@ -37,6 +37,25 @@ import Testing
                                                                              changedAt: Date(timeIntervalSince1970: 1_700_000_000), reason: "manual")])
     }
 
+    /// The app lists `vault.entries` as they are: by title without regard
+    /// to case, then by id, after every write and after opening.
+    @Test func entriesAreKeptInTitleOrder() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("vault.db")
+        let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        func order(_ entries: [Entry]) -> [String] { entries.map { "\($0.title)/\($0.id)" } }
+        try vault.save([Entry(id: "3", title: "beta"), Entry(id: "2", title: "Alpha"), Entry(id: "1", title: "alpha"),
+                        Entry(id: "4", title: "Zulu")])
+        #expect(order(vault.entries) == ["alpha/1", "Alpha/2", "beta/3", "Zulu/4"])
+        var zulu = try vault.find("4")
+        zulu.title = "Aardvark"
+        try vault.save(zulu)
+        #expect(order(vault.entries) == ["Aardvark/4", "alpha/1", "Alpha/2", "beta/3"])
+        try vault.remove(id: "1")
+        vault.close()
+        #expect(order(try Vault.open(at: path, masterPassword: "m").entries) == ["Aardvark/4", "Alpha/2", "beta/3"])
+    }
+
     @Test func wrongMasterPasswordChangesNothing() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("vault.db")
