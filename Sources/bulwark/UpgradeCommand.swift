@@ -138,11 +138,19 @@ enum UpgradeCommand {
         }
     }
 
+    /// High Priority as `bulwark analyze` and the app rank it: the config
+    /// file's breach corpora, thresholds and quirks apply here too.
     static func allHighPriority(_ parsed: ParsedCommandLine) -> Int32 {
-        withServices(parsed) { vault, world, _ in
-            let analyzer = SecurityAnalyzer(breaches: try BreachCorpus.load(paths: []), services: world.catalog,
-                                            memo: vault.strengthMemo())
+        let context: AnalysisContext
+        switch AnalysisContext.load(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): context = loaded
+        }
+        return withServices(parsed) { vault, world, _ in
+            let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: context.breaches,
+                                            sharing: .with(context.quirks), services: world.catalog, memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
+            vault.keepStrengthMemo(of: analyzer)
             let engine = UpgradeEngine(vault: vault, world: world)
             var done = 0, skipped = 0, failures = 0
             for recommendation in analyzer.report().highPriority {

@@ -79,6 +79,24 @@ import Testing
         #expect(try f.run(["signin", "Shiny"]).status == 0 && f.run(["signin", "Grocer"]).status == 0)
     }
 
+    /// High Priority means what `analyze` says it means: the config file's
+    /// breach corpus makes a password breached for `--all-high-priority` too.
+    @Test func allHighPriorityUsesTheConfiguredBreachCorpus() throws {
+        let password = "Sm4ll-but-leaked-2031"
+        let f = try Self.fixture("Shiny", "https://shiny.example", password: password)
+        let hex = try AnalyzeCommandTests.sha1(password)
+        let corpus = f.dir.appendingPathComponent("pwned.txt")
+        try Data("\(hex):42\r\n".utf8).write(to: corpus)
+        let config = f.dir.appendingPathComponent("config")
+        try Data("breach-corpus = \(corpus.path)\n".utf8).write(to: config)
+        let without = try f.run(["upgrade", "--all-high-priority"])
+        #expect(without.status == 0 && without.stdout == "0 upgraded, 0 failed, 0 skipped.\n")
+        let with = try Binary.run(["upgrade", "--all-high-priority", "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                  environment: ["BULWARK_CONFIG": config.path])
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(with.stdout == "upgraded  Shiny: Shiny now uses a strong password, saved in bulwark.\n1 upgraded, 0 failed, 0 skipped.\n")
+    }
+
     @Test func servicesListsEveryManifest() throws {
         let result = try Binary.run(["services", "--json"])
         let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
