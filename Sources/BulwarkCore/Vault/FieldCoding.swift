@@ -6,7 +6,7 @@ import Foundation
 enum FieldCoding {
     static func encode(_ strings: [String]) -> [UInt8] { encode(parts: strings.map { Array($0.utf8) }) }
 
-    static func decode(_ bytes: [UInt8]) -> [String]? {
+    static func decode(_ bytes: ArraySlice<UInt8>) -> [String]? {
         var out: [String] = []
         return split(bytes, { out.append(String(decoding: $0, as: UTF8.self)) }) ? out : nil
     }
@@ -23,19 +23,21 @@ enum FieldCoding {
         return out
     }
 
-    static func decode(parts bytes: [UInt8]) -> [[UInt8]]? {
-        var out: [[UInt8]] = []
-        return split(bytes, { out.append(Array($0)) }) ? out : nil
+    /// Slices of the one plaintext buffer: no copy per field.
+    static func decode(parts bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
+        var out: [ArraySlice<UInt8>] = []
+        out.reserveCapacity(16)
+        return split(bytes[...], { out.append($0) }) ? out : nil
     }
 
     /// Walks the length-prefixed parts; false when a length runs past the end.
-    private static func split(_ bytes: [UInt8], _ each: (ArraySlice<UInt8>) -> Void) -> Bool {
-        var i = 0
-        while i < bytes.count {
-            guard i + 4 <= bytes.count else { return false }
+    private static func split(_ bytes: ArraySlice<UInt8>, _ each: (ArraySlice<UInt8>) -> Void) -> Bool {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            guard i + 4 <= bytes.endIndex else { return false }
             let n = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
             i += 4
-            guard n >= 0, i + n <= bytes.count else { return false }
+            guard n >= 0, i + n <= bytes.endIndex else { return false }
             each(bytes[i..<(i + n)])
             i += n
         }
@@ -45,7 +47,7 @@ enum FieldCoding {
     /// An optional string: a marker byte, then the text.
     static func encodeOptional(_ string: String?) -> [UInt8] { string.map { [1] + Array($0.utf8) } ?? [0] }
 
-    static func decodeOptional(_ bytes: [UInt8]) -> String?? {
+    static func decodeOptional(_ bytes: ArraySlice<UInt8>) -> String?? {
         guard let marker = bytes.first else { return .none }
         switch marker {
         case 0 where bytes.count == 1: return .some(nil)

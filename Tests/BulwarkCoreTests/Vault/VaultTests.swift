@@ -56,6 +56,20 @@ import Testing
         #expect(order(try Vault.open(at: path, masterPassword: "m").entries) == ["Aardvark/4", "Alpha/2", "beta/3"])
     }
 
+    /// Property: the in-place permutation equals gathering by the order.
+    @Test func permutingInPlaceEqualsGathering() {
+        var rng = SystemRandomNumberGenerator()
+        for count in [0, 1, 2, 3, 10, 257] {
+            for _ in 0..<20 {
+                let entries = (0..<count).map { Entry(id: "e\($0)", title: "t\(Int.random(in: 0..<5, using: &rng))") }
+                let order = Array(entries.indices).shuffled(using: &rng)
+                var permuted = entries
+                Vault.permute(&permuted, by: order)
+                #expect(permuted.map(\.id) == order.map { entries[$0].id })
+            }
+        }
+    }
+
     @Test func wrongMasterPasswordChangesNothing() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("vault.db")
