@@ -47,6 +47,7 @@ import Testing
         #expect(key != StrengthMemo.key(password: "alice1990", accountWords: []))
         // Word boundaries count: ["ab", "c"] is not ["a", "bc"].
         #expect(StrengthMemo.key(password: "x", accountWords: ["ab", "c"]) != StrengthMemo.key(password: "x", accountWords: ["a", "bc"]))
+        #expect(StrengthMemo.key(password: "a\0b", accountWords: []) != StrengthMemo.key(password: "a", accountWords: ["b"]))
     }
 
     /// What the memo holds is what zxcvbn said: a remembered estimate is

@@ -21,12 +21,16 @@ public struct StrengthMemo: Sendable, Equatable {
     public var count: Int { estimates.count }
 
     static func key(password: String, accountWords: [String]) -> Key {
+        // Each part length-prefixed: no password (a NUL in it included) and
+        // words can spell another password and words.
         var input = fingerprint
-        input.append(contentsOf: password.utf8)
-        for word in accountWords {
-            input.append(0)
-            input.append(contentsOf: word.utf8)
+        func append(_ text: String) {
+            let count = UInt32(text.utf8.count)
+            input += [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
+            input += text.utf8
         }
+        append(password)
+        accountWords.forEach(append)
         let digest = Digest.sha256(input)
         func word(_ range: Range<Int>) -> UInt64 { digest[range].reduce(0) { $0 << 8 | UInt64($1) } }
         return Key(high: word(0..<8), low: word(8..<16))
