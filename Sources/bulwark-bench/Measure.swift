@@ -50,7 +50,7 @@ enum Measure {
     }
 
     static func report(_ name: String, _ stats: Stats, target: String? = nil) {
-        let line = "\(name.padding(toLength: 46, withPad: " ", startingAt: 0)) median \(format(stats.median))  p99 \(format(stats.p99))  (\(stats.runs) runs)"
+        let line = "\(name.count < 46 ? name.padding(toLength: 46, withPad: " ", startingAt: 0) : name) median \(format(stats.median))  p99 \(format(stats.p99))  (\(stats.runs) runs)"
         print(target.map { line + "  target \($0)" } ?? line)
     }
 }

@@ -93,16 +93,43 @@ public struct RecommendationsReport: Sendable, Equatable {
     /// Hidden ones (hidden, or hidden until a date still to come), ranked.
     public let hidden: [Recommendation]
 
+    /// High Priority (critical and high) and Other, each ranked.
+    public let highPriority: [Recommendation]
+    public let other: [Recommendation]
+    /// Counts worked out once: screens read them on every frame, and
+    /// counting 100k recommendations per frame took a tenth of a second.
+    private let severityCounts: [Int]
+    private let kindCounts: [Int]
+    /// Recommendations with none of breached, reused or weak.
+    public let otherKindsOnly: Int
+
     public init(recommendations: [Recommendation], hidden: [Recommendation]) {
         self.recommendations = recommendations
         self.hidden = hidden
+        var severityCounts = [Int](repeating: 0, count: Severity.allCases.count)
+        var kindCounts = [Int](repeating: 0, count: WarningKind.allCases.count)
+        var high: [Recommendation] = [], other: [Recommendation] = []
+        var otherKindsOnly = 0
+        let passwordKinds = 1 << WarningKind.breached.rank | 1 << WarningKind.reused.rank | 1 << WarningKind.weak.rank
+        for recommendation in recommendations {
+            severityCounts[recommendation.severity.rawValue] += 1
+            var seen = 0  // a bit per kind: each kind counts once per account
+            for warning in recommendation.warnings where seen & (1 << warning.kind.rank) == 0 {
+                seen |= 1 << warning.kind.rank
+                kindCounts[warning.kind.rank] += 1
+            }
+            if seen & passwordKinds == 0 { otherKindsOnly += 1 }
+            if recommendation.priority == .high { high.append(recommendation) } else { other.append(recommendation) }
+        }
+        self.severityCounts = severityCounts
+        self.kindCounts = kindCounts
+        self.otherKindsOnly = otherKindsOnly
+        highPriority = high
+        self.other = other
     }
 
-    public var highPriority: [Recommendation] { recommendations.filter { $0.priority == .high } }
-    public var other: [Recommendation] { recommendations.filter { $0.priority == .other } }
-
-    public func count(_ severity: Severity) -> Int { recommendations.count { $0.severity == severity } }
-    public func count(_ kind: WarningKind) -> Int { recommendations.count { $0.kinds.contains(kind) } }
+    public func count(_ severity: Severity) -> Int { severityCounts[severity.rawValue] }
+    public func count(_ kind: WarningKind) -> Int { kindCounts[kind.rank] }
 
     /// The worst severity shown, nil when there is nothing to do.
     public var worst: Severity? { recommendations.first?.severity }

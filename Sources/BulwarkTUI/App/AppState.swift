@@ -198,9 +198,19 @@ public struct AppState: Sendable {
         visible.indices.contains(list.selected) ? snapshot.entries[visible[list.selected]] : nil
     }
 
-    public var selectedRecommendation: Recommendation? {
-        let all = shownRecommendations
-        return all.indices.contains(recommendationList.selected) ? all[recommendationList.selected] : nil
+    public var selectedRecommendation: Recommendation? { shownRecommendation(at: recommendationList.selected) }
+
+    /// How many the list shows, and the one at a position, without joining
+    /// the visible and hidden lists (the screens ask on every frame).
+    public var shownRecommendationCount: Int {
+        snapshot.report.recommendations.count + (showHidden ? snapshot.report.hidden.count : 0)
+    }
+
+    public func shownRecommendation(at index: Int) -> Recommendation? {
+        let report = snapshot.report
+        if report.recommendations.indices.contains(index) { return report.recommendations[index] }
+        let hiddenIndex = index - report.recommendations.count
+        return showHidden && report.hidden.indices.contains(hiddenIndex) ? report.hidden[hiddenIndex] : nil
     }
 
     /// The recommendations the list shows: ranked, then the hidden ones when asked for.
@@ -208,7 +218,7 @@ public struct AppState: Sendable {
         showHidden ? snapshot.report.recommendations + snapshot.report.hidden : snapshot.report.recommendations
     }
 
-    public func entry(id: String?) -> Entry? { id.flatMap { id in snapshot.entries.first { $0.id == id } } }
+    public func entry(id: String?) -> Entry? { id.flatMap(snapshot.entry(id:)) }
 
     /// Whether an upgrade is offered for an entry, and if not, why.
     public func offer(_ kind: UpgradeKind, for entry: Entry) -> Availability { snapshot.catalog.availability(kind, for: entry) }

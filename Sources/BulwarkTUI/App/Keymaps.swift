@@ -73,7 +73,7 @@ public enum Keymaps {
         let entry = state.entry(id: recommendation?.id)
         let none = recommendation == nil ? "Nothing to act on" : nil
         let hidden = recommendation?.hidden == true
-        return Keymap("Security Recommendations", movement(state.shownRecommendations.count, empty: "Nothing to do") + [
+        return Keymap("Security Recommendations", movement(state.shownRecommendationCount, empty: "Nothing to do") + [
             B([.enter], .openEntry, help: "Open the entry", hint: "open", disabledReason: none),
         ] + upgrades(state, entry, origin: .recommendation) + [
             B([.char("w")], .showChangePasswordURL, help: "Change the password on the website (copies the URL)", hint: "website",

@@ -11,7 +11,7 @@ public enum Reducer {
         let rows = AppView.listHeight(state)
         state.list.offset = state.list.visibleOffset(height: rows, count: state.visible.count)
         state.recommendationList.offset = state.recommendationList.visibleOffset(
-            height: RecommendationsScreen.listRows(state), count: state.shownRecommendations.count)
+            height: RecommendationsScreen.listRows(state), count: state.shownRecommendationCount)
         return effect
     }
 
@@ -85,7 +85,7 @@ public enum Reducer {
         if state.overlay == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
         } else if state.screen == .recommendations {
-            state.recommendationList.move(by: delta, count: state.shownRecommendations.count)
+            state.recommendationList.move(by: delta, count: state.shownRecommendationCount)
         } else {
             state.list.move(by: delta, count: state.visible.count)
         }

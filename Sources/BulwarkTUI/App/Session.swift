@@ -4,7 +4,14 @@ import Foundation
 
 /// What the screens show of the vault, as values: taken after every change.
 public struct SessionSnapshot: Sendable, Equatable {
-    public var entries: [Entry] = []
+    public var entries: [Entry] = [] {
+        didSet { positions = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+    /// Where each entry is in `entries`: the screens look entries up by id
+    /// on every frame, and a search through 100k of them showed.
+    private var positions: [String: Int] = [:]
+
+    public func entry(id: String) -> Entry? { positions[id].map { entries[$0] } }
     public var report = RecommendationsReport(recommendations: [], hidden: [])
     /// Per entry: the worst visible recommendation's severity (the list's marker).
     public var severity: [String: Severity] = [:]

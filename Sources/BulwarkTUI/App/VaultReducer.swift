@@ -114,8 +114,8 @@ enum VaultReducer {
             return Effect.none
         case .toggleHidden:
             state.showHidden.toggle()
-            state.recommendationList.select(min(state.recommendationList.selected, max(0, state.shownRecommendations.count - 1)),
-                                            count: state.shownRecommendations.count)
+            state.recommendationList.select(min(state.recommendationList.selected, max(0, state.shownRecommendationCount - 1)),
+                                            count: state.shownRecommendationCount)
             state.status = state.showHidden ? "Showing the \(state.snapshot.report.hidden.count) hidden recommendations after Other." : "Hidden recommendations are out of the list."
             return Effect.none
         case .unhide:

@@ -7,23 +7,46 @@ import BulwarkUpgrades
 enum RecommendationsScreen {
     static let leftPercent = 46
 
-    enum Row { case header(String), item(Int) }
+    enum Row: Equatable { case header(String), item(Int) }
 
     /// Section headers among the items (the report is ranked, so High
-    /// Priority comes first; the hidden ones last, when shown).
-    static func rows(_ report: RecommendationsReport, showHidden: Bool) -> [Row] {
-        var rows: [Row] = []
-        let high = report.highPriority.count, all = report.recommendations.count
-        if high > 0 { rows.append(.header("HIGH PRIORITY (\(high))")) }
-        for index in 0..<all {
-            if index == high { rows.append(.header("OTHER (\(all - high))")) }
-            rows.append(.item(index))
+    /// Priority comes first; the hidden ones last, when shown). Worked out
+    /// by arithmetic for the rows on screen: a 100k list is never built.
+    struct Rows {
+        let high: Int, all: Int, hidden: Int
+
+        init(_ report: RecommendationsReport, showHidden: Bool) {
+            self.init(high: report.highPriority.count, all: report.recommendations.count,
+                      hidden: showHidden ? report.hidden.count : 0)
         }
-        if showHidden && !report.hidden.isEmpty {
-            rows.append(.header("HIDDEN (\(report.hidden.count))"))
-            for index in report.hidden.indices { rows.append(.item(all + index)) }
+
+        init(high: Int, all: Int, hidden: Int) {
+            self.high = high
+            self.all = all
+            self.hidden = hidden
         }
-        return rows
+
+        private var highHeader: Int { high > 0 ? 1 : 0 }
+        private var otherHeader: Int { all > high ? 1 : 0 }
+        private var hiddenStart: Int { highHeader + high + otherHeader + (all - high) }
+        var count: Int { hiddenStart + (hidden > 0 ? 1 + hidden : 0) }
+
+        subscript(row: Int) -> Row {
+            if row < highHeader { return .header("HIGH PRIORITY (\(high))") }
+            if row < highHeader + high { return .item(row - highHeader) }
+            if row < hiddenStart {
+                let index = row - highHeader - otherHeader
+                return index < high ? .header("OTHER (\(all - high))") : .item(index)
+            }
+            return row == hiddenStart ? .header("HIDDEN (\(hidden))") : .item(all + row - hiddenStart - 1)
+        }
+
+        /// The row showing an item.
+        func row(ofItem item: Int) -> Int {
+            if item < high { return highHeader + item }
+            if item < all { return highHeader + otherHeader + item }
+            return hiddenStart + 1 + (item - all)
+        }
     }
 
     /// Rows of the list pane: the body less the two summary lines and the rule.
@@ -58,8 +81,8 @@ enum RecommendationsScreen {
             spans.append(Span("  "))
         }
         Line(spans).render(into: &buffer, x: area.x, y: area.y, clip: area)
-        let other = report.recommendations.count { r in !r.kinds.contains { [.breached, .reused, .weak].contains($0) } }
-        let kinds = "breached \(report.count(.breached)) · reused \(report.count(.reused)) · weak \(report.count(.weak)) · other \(other) · hidden \(report.hidden.count)"
+        let kinds = "breached \(report.count(.breached)) · reused \(report.count(.reused)) · weak \(report.count(.weak))"
+            + " · other \(report.otherKindsOnly) · hidden \(report.hidden.count)"
         buffer.put(kinds, x: area.x, y: area.y + 1, style: Theme.dim, clip: area)
     }
 
@@ -81,23 +104,22 @@ enum RecommendationsScreen {
 
     static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
         let report = state.snapshot.report
-        let shown = state.shownRecommendations
-        guard !shown.isEmpty else {
+        guard state.shownRecommendationCount > 0 else {
             buffer.put("Nothing to do: no breached, reused or weak passwords.", x: area.x, y: area.y, style: Theme.dim, clip: area)
             return
         }
-        let rows = rows(report, showHidden: state.showHidden)
-        let selectedRow = rows.firstIndex { if case .item(let i) = $0 { return i == state.recommendationList.selected }; return false } ?? 0
+        let rows = Rows(report, showHidden: state.showHidden)
+        let selectedRow = rows.row(ofItem: state.recommendationList.selected)
         // Keep the selection in view.
         let offset = selectedRow >= area.height ? selectedRow - area.height + 1 : 0
         let titleWidth = min(20, max(8, (area.width - 8) / 2))
-        for (line, row) in rows.dropFirst(offset).prefix(area.height).enumerated() {
+        for line in 0..<min(area.height, max(0, rows.count - offset)) {
             let y = area.y + line
-            switch row {
+            switch rows[offset + line] {
             case .header(let text):
                 buffer.put(text, x: area.x, y: y, style: Theme.heading, clip: area)
             case .item(let index):
-                let r = shown[index]
+                guard let r = state.shownRecommendation(at: index) else { continue }
                 let text = Line([
                     Span(Theme.severityMark(r.severity) + "  ", Theme.severityStyle(r.severity)),
                     Span(DisplayWidth.pad(r.entry.title, to: titleWidth) + " "),
