@@ -17,7 +17,7 @@ print("bulwark bench (release build)\n")
 /// Keystrokes on the vault screen, or on Security Recommendations with the
 /// analysis bench's accounts (about 69% of them with a recommendation, one
 /// password shared by 1%).
-func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = false) {
+func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = false, searching: Bool = false) {
     var snapshot = SessionSnapshot()
     if recommendations {
         snapshot.entries = AnalysisBench.entries(entries).entries
@@ -32,8 +32,10 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     }
     let store = Store(state: AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "unlocked"))
     if recommendations { store.send(.key(.char("r"))) }
+    // Searching: "/", then "7" typed and rubbed out, each keystroke a new search.
+    if searching { for key in [Key.char("/"), .char("1")] { store.send(.key(key)) } }
     var previous = AppView.render(store.state)
-    var keys: [Key] = [.char("j"), .char("j"), .char("k")]
+    var keys: [Key] = searching ? [.char("7"), .backspace] : [.char("j"), .char("j"), .char("k")]
     let stats = Measure.repeated(2000) {
         let key = keys.removeFirst()
         keys.append(key)
@@ -42,8 +44,9 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
         _ = frame.changes(since: previous).count
         previous = frame
     }
-    let screen = recommendations ? ", \(snapshot.report.recommendations.count) recommendations listed" : ""
-    Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 ? "< 2 ms" : nil)
+    let screen = recommendations ? ", \(snapshot.report.recommendations.count) recommendations listed" : searching ? ", searching" : ""
+    // The 2 ms target is for moving about; a search re-reads every entry.
+    Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 && !searching ? "< 2 ms" : nil)
 }
 
 // BULWARK_BENCH_ONLY=vault, analysis or frames runs one group; BULWARK_BENCH_SIZES
@@ -70,5 +73,6 @@ if only == nil || only == "frames" {
     frameBench(width: 200, height: 60, entries: 12)
     frameBench(width: 200, height: 60, entries: 100_000)
     frameBench(width: 200, height: 60, entries: 100_000, recommendations: true)
+    frameBench(width: 200, height: 60, entries: 100_000, searching: true)
 }
 print(String(format: "\npeak RSS %.1f MiB", Measure.peakRSSMiB()))

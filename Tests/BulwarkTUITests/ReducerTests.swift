@@ -13,6 +13,71 @@ import Testing
         return AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "demo")
     }
 
+    /// Search ranks matches in the title first, then anywhere, then the
+    /// query's letters in order; a non-ASCII letter matches only itself.
+    @Test func searchRanksTitleThenAnywhereThenLettersInOrder() {
+        var snapshot = SessionSnapshot()
+        snapshot.entries = [
+            Entry(id: "1", title: "Alpha", urls: ["https://a.example"], username: "shopper"),
+            Entry(id: "2", title: "Café Crème", urls: ["https://cafe.example"]),
+            Entry(id: "3", title: "Sushi Hop", urls: ["https://sushi.example"]),
+            Entry(id: "4", title: "Zeta Shop", urls: ["https://zeta.example"]),
+            Entry(id: "5", title: "Unrelated", urls: ["https://u.example"]),
+            Entry(id: "6", title: "Crème"),
+        ]
+        func search(_ query: String) -> [String] {
+            let store = Store(state: AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "demo"))
+            store.send(.key(.char("/")))
+            for character in query { store.send(.key(.char(character))) }
+            return store.state.visible.map { store.state.snapshot.entries[$0].title }
+        }
+        #expect(search("shop") == ["Zeta Shop", "Alpha", "Sushi Hop"])
+        #expect(search("SHOP zeta") == ["Zeta Shop"])
+        #expect(search("café") == ["Café Crème"])
+        #expect(search("cafe") == ["Café Crème"])     // through its site, cafe.example
+        // è is a letter of its own: "Crème" has no e after its r, and Café
+        // Crème matches only through the letters of cafe.example.
+        #expect(search("creme") == ["Café Crème"])
+        #expect(search("crè") == ["Café Crème", "Crème"])
+        #expect(search("qqq") == [])
+    }
+
+    /// Property: typing narrows the last result instead of searching the
+    /// vault again; after every keystroke (backspaces included) the list
+    /// equals a search from scratch for the same query.
+    @Test func typingNarrowsLikeAFreshSearch() {
+        var snapshot = SessionSnapshot()
+        snapshot.entries = try! DemoSetup.entries(now: Date(timeIntervalSince1970: 1_800_000_000))
+        func fresh(_ query: String) -> [Int] {
+            var state = AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "demo")
+            state.filter.query = query
+            state.refilter()
+            return state.visible
+        }
+        var rng = SplitMix(seed: 7)
+        let keys: [Key] = Array("aeinorstbkl 1").map { .char($0) } + [.backspace, .backspace]
+        for run in 0..<20 {
+            let store = Store(state: AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "demo"))
+            store.send(.key(.char("/")))
+            for step in 0..<12 {
+                store.send(.key(keys[Int(rng.next() % UInt64(keys.count))]))
+                #expect(store.state.visible == fresh(store.state.filter.query), "run \(run) step \(step): \(store.state.filter.query)")
+            }
+        }
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func jkAndArrowsMoveTheSelectionWithinBounds() {
         let store = Store(state: Self.state())
         for key in [Key.char("j"), .down, .char("j")] { store.send(.key(key)) }

@@ -136,14 +136,7 @@ public enum CategoryGuess {
     /// (Foundation's string search took most of an import's time).
     public static func guess(title: String, urls: [String]) -> AccountCategory {
         let haystack = Array(([title] + urls.map(Domain.normalize)).joined(separator: " ").lowercased().utf8)
-        for (category, words) in keywordBytes where words.contains(where: { contains(haystack, $0) }) { return category }
+        for (category, words) in keywordBytes where words.contains(where: { ByteSearch.contains(haystack, $0) }) { return category }
         return .other
-    }
-
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle)
-        }
     }
 }

@@ -94,6 +94,9 @@ public struct AppState: Sendable {
     public var filter = VaultFilter()
     /// Indices into `snapshot.entries` that the filter lets through, in order.
     public var visible: [Int] = []
+    /// The filter `visible` was made with, and the entries' search text: a
+    /// query that only grew since searches among `visible`, not the vault.
+    private var lastFilter: (filter: VaultFilter, text: SearchText)?
     public var list = ListScroll()
     public var recommendationList = ListScroll()
     /// The hidden recommendations are listed too (after Other).
@@ -159,19 +162,28 @@ public struct AppState: Sendable {
     /// word anywhere, then the query's letters in order), a category, an order.
     public mutating func refilter() {
         let query = filter.query.lowercased()
-        let words = query.split(separator: " ").map(String.init)
-        let letters = Array(query.filter { $0 != " " })
+        let words = query.split(separator: " ").map { Array($0.utf8) }
+        let letters = Array(query.utf8.filter { $0 != 0x20 })
+        let keys = words.isEmpty ? [] : snapshot.searchText.keys(for: snapshot.entries)
+        // Whatever matches a longer query matched the shorter one (each old
+        // word is inside a new one; the old letters begin the new ones).
+        let narrowing = lastFilter.map { last in
+            last.text === snapshot.searchText && !last.filter.query.isEmpty && filter.query.hasPrefix(last.filter.query)
+                && last.filter.category == filter.category && last.filter.tag == filter.tag
+        } ?? false
+        let candidates = narrowing ? visible.sorted() : Array(snapshot.entries.indices)
+        lastFilter = (filter, snapshot.searchText)
         var ranked: [(rank: Int, index: Int)] = []
-        for index in snapshot.entries.indices {
-            let entry = snapshot.entries[index]
-            if let category = filter.category, entry.category != category { continue }
-            if let tag = filter.tag, !entry.tags.contains(tag) { continue }
+        ranked.reserveCapacity(candidates.count)
+        for index in candidates {
+            // Fields read in place: copying each entry cost more than the search.
+            if let category = filter.category, snapshot.entries[index].category != category { continue }
+            if let tag = filter.tag, !snapshot.entries[index].tags.contains(tag) { continue }
             guard !words.isEmpty else { ranked.append((0, index)); continue }
-            let title = entry.title.lowercased()
-            let haystack = title + " " + entry.username.lowercased() + " " + entry.site
-            if words.allSatisfy(title.contains) { ranked.append((0, index)) }
-            else if words.allSatisfy(haystack.contains) { ranked.append((1, index)) }
-            else if Self.fuzzyMatch(letters, haystack) { ranked.append((2, index)) }
+            let key = keys[index]
+            if words.allSatisfy({ ByteSearch.contains(key.title, $0) }) { ranked.append((0, index)) }
+            else if words.allSatisfy({ ByteSearch.contains(key.haystack, $0) }) { ranked.append((1, index)) }
+            else if ByteSearch.containsInOrder(key.haystack, letters) { ranked.append((2, index)) }
         }
         var indices = ranked.map(\.index)
         switch filter.order {
@@ -181,17 +193,6 @@ public struct AppState: Sendable {
         }
         visible = indices
         list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
-    }
-
-    /// The query's characters appear in the text in order.
-    static func fuzzyMatch(_ query: [Character], _ text: String) -> Bool {
-        var wanted = query.makeIterator()
-        var next = wanted.next()
-        for c in text where c == next {
-            next = wanted.next()
-            if next == nil { return true }
-        }
-        return next == nil
     }
 
     public var selectedEntry: Entry? {

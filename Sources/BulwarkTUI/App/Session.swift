@@ -5,8 +5,13 @@ import Foundation
 /// What the screens show of the vault, as values: taken after every change.
 public struct SessionSnapshot: Sendable, Equatable {
     public var entries: [Entry] = [] {
-        didSet { positions = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        didSet {
+            positions = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            searchText = SearchText()
+        }
     }
+    /// The entries' search text, made by the first search after a change.
+    public private(set) var searchText = SearchText()
     /// Where each entry is in `entries`: the screens look entries up by id
     /// on every frame, and a search through 100k of them showed.
     private var positions: [String: Int] = [:]
