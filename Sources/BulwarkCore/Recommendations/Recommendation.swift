@@ -102,6 +102,9 @@ public struct RecommendationsReport: Sendable, Equatable {
     private let kindCounts: [Int]
     /// Recommendations with none of breached, reused or weak.
     public let otherKindsOnly: Int
+    /// Where each entry's visible recommendation is: the vault list (for
+    /// its marks) and the entry detail ask on every frame.
+    private let positionByEntry: [String: Int]
 
     public init(recommendations: [Recommendation], hidden: [Recommendation]) {
         self.recommendations = recommendations
@@ -124,9 +127,13 @@ public struct RecommendationsReport: Sendable, Equatable {
         self.severityCounts = severityCounts
         self.kindCounts = kindCounts
         self.otherKindsOnly = otherKindsOnly
+        positionByEntry = Dictionary(recommendations.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         highPriority = high
         self.other = other
     }
+
+    /// The visible recommendation for an entry, if it has one.
+    public func recommendation(forEntry id: String) -> Recommendation? { positionByEntry[id].map { recommendations[$0] } }
 
     public func count(_ severity: Severity) -> Int { severityCounts[severity.rawValue] }
     public func count(_ kind: WarningKind) -> Int { kindCounts[kind.rank] }

@@ -446,6 +446,12 @@ public final class Vault {
     /// Adds or replaces entries in one transaction (import uses this for thousands at once).
     public func save(_ changed: [Entry]) throws {
         touch()
+        if changed.count <= 8, Set(changed.map(\.id)).count == changed.count,
+           case let positions = changed.map({ entry in entries.firstIndex { $0.id == entry.id } }),
+           positions.allSatisfy({ $0 != nil }) {
+            try replaceInPlace(changed, at: positions.map { $0! })
+            return
+        }
         var updated = entries
         var position = Dictionary(updated.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         for entry in changed {
@@ -457,6 +463,24 @@ public final class Vault {
         try write(keeping: updated) {
             for entry in changed { try writeRow(entry) }
         }
+    }
+
+    /// An edit of entries already in the vault (the app's every save): the
+    /// list of ids is the same, so the sealed index stands, and the entries
+    /// change in place, re-sorted only if a title changed. At 100k entries a
+    /// save took half a second of copying, sorting and hashing ids before.
+    private func replaceInPlace(_ changed: [Entry], at positions: [Int]) throws {
+        let retitled = zip(positions, changed).contains { entries[$0].title != $1.title }
+        do {
+            try db().transaction {
+                for entry in changed { try writeRow(entry) }
+            }
+        } catch {
+            if let error = error as? VaultError { throw error }
+            throw VaultError.storage("\(error)")
+        }
+        for (entry, position) in zip(changed, positions) { entries[position] = entry }
+        if retitled { Vault.permute(&entries, by: Vault.titleOrder(entries)) }
     }
 
     public func save(_ entry: Entry) throws { try save([entry]) }

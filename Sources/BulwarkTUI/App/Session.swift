@@ -18,8 +18,6 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     public func entry(id: String) -> Entry? { positions[id].map { entries[$0] } }
     public var report = RecommendationsReport(recommendations: [], hidden: [])
-    /// Per entry: the worst visible recommendation's severity (the list's marker).
-    public var severity: [String: Severity] = [:]
     /// What decides the upgrades offered and the change-password URLs; the
     /// screens ask it about one entry at a time (see `AppState.offer`).
     public var requirements = SiteRequirements()
@@ -32,7 +30,7 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     /// The site requirements are the session's, fixed while it lasts: not compared.
     public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
-        a.entries == b.entries && a.report == b.report && a.severity == b.severity && a.messages == b.messages
+        a.entries == b.entries && a.report == b.report && a.messages == b.messages
             && a.newlyBreached == b.newlyBreached && a.catalog.manifests == b.catalog.manifests
     }
 }
@@ -124,7 +122,6 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         snapshot.report = analyzer.report()
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
-        for recommendation in snapshot.report.recommendations { snapshot.severity[recommendation.id] = recommendation.severity }
         snapshot.messages = (try? world?.inbox.messages()) ?? []
         return snapshot
     }

@@ -174,7 +174,7 @@ enum VaultReducer {
             switch result {
             case .accepted:
                 state.banner = Banner(ok: true, text: "Signed in to \(title).")
-                let kinds = state.snapshot.report.recommendations.first { $0.id == id }?.kinds ?? []
+                let kinds = state.snapshot.report.recommendation(forEntry: id)?.kinds ?? []
                 if kinds.contains(.breached) || kinds.contains(.weak) { state.overlay = .signInPrompt }
             case .refused(let reason):
                 state.banner = Banner(ok: false, text: "\(title) refused the sign-in: \(reason).")

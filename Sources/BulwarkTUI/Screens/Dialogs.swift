@@ -47,7 +47,7 @@ enum Dialogs {
 
     static func renderSignInPrompt(_ state: AppState, into buffer: inout Buffer) {
         guard let entry = state.entry(id: state.focusEntryID) else { return }
-        let recommendation = state.snapshot.report.recommendations.first { $0.id == entry.id }
+        let recommendation = state.snapshot.report.recommendation(forEntry: entry.id)
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 9,
                                  title: Line("Signed in to \(entry.title)", Theme.title))
         let reason = recommendation?.warnings.first?.reason ?? ""

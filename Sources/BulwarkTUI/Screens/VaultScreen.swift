@@ -47,8 +47,10 @@ enum VaultScreen {
     }
 
     static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
-        let entries = state.snapshot.entries, visible = state.visible, severity = state.snapshot.severity
-        ListView(count: visible.count, row: { listRow(entries[visible[$0]], severity: severity[entries[visible[$0]].id], width: area.width) },
+        let entries = state.snapshot.entries, visible = state.visible, report = state.snapshot.report
+        ListView(count: visible.count, row: {
+                     listRow(entries[visible[$0]], severity: report.recommendation(forEntry: entries[visible[$0]].id)?.severity, width: area.width)
+                 },
                  scroll: state.list, selectionStyle: Theme.selection,
                  emptyText: entries.isEmpty ? "No entries yet." : "Nothing matches.")
             .render(into: &buffer, area: area)
@@ -99,7 +101,7 @@ enum EntryDetail {
             let last = entry.history[0]
             field("History", Line("\(entry.history.count) old password\(entry.history.count == 1 ? "" : "s"); last \(last.reason), \(Self.day(last.changedAt))"))
         }
-        if let recommendation = state.snapshot.report.recommendations.first(where: { $0.id == entry.id }) {
+        if let recommendation = state.snapshot.report.recommendation(forEntry: entry.id) {
             y += 1
             for warning in recommendation.warnings where y < area.maxY {
                 let mark = Span(Theme.severitySymbol(recommendation.severity) + " ", Theme.severityStyle(recommendation.severity))

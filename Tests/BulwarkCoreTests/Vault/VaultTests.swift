@@ -56,6 +56,28 @@ import Testing
         #expect(order(try Vault.open(at: path, masterPassword: "m").entries) == ["Aardvark/4", "Alpha/2", "beta/3"])
     }
 
+    /// A write the file refuses changes nothing, in memory or on disk:
+    /// for an edit (changed in place) and for an addition alike.
+    @Test func aRefusedWriteChangesNothing() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("vault.db")
+        let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        try vault.save([Entry(id: "1", title: "Bank", password: "one"), Entry(id: "2", title: "Mail", password: "two")])
+        let before = vault.entries
+        let other = try SQLiteDatabase(path: path.path, create: false)
+        try other.execute("CREATE TRIGGER refuse BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        var edited = try vault.find("1")
+        edited.title = "Aardvark Bank"
+        edited.password = "changed"
+        #expect(throws: VaultError.self) { try vault.save(edited) }
+        #expect(vault.entries == before)
+        #expect(throws: VaultError.self) { try vault.save(Entry(id: "3", title: "New")) }
+        #expect(vault.entries == before)
+        try other.execute("DROP TRIGGER refuse")
+        vault.close()
+        #expect(try Vault.open(at: path, masterPassword: "m").entries == before)
+    }
+
     /// Property: the in-place permutation equals gathering by the order.
     @Test func permutingInPlaceEqualsGathering() {
         var rng = SystemRandomNumberGenerator()
