@@ -70,6 +70,14 @@ public enum RunLoop {
                     changed = true
                 }
             }
+            // What finished effects changed is drawn now, not after the next
+            // key or the next idle tick (up to a second later); an effect
+            // that quits ends the loop now.
+            if store.exitCode != nil { break }
+            if changed {
+                draw()
+                changed = false
+            }
             if let event = terminal.nextEvent(timeoutMilliseconds: busy ? 40 : 1000) {
                 switch event {
                 case .resize:
