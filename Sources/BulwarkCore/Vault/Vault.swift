@@ -206,14 +206,15 @@ public final class Vault {
         try setNoteBytes(name, Array(value.utf8))
     }
 
-    /// The same for bytes (the strength memo is binary). Writing one is not
-    /// the person's activity: it does not postpone the idle lock.
+    /// The same for bytes (the strength memo is binary).
     public func noteBytes(_ name: String) -> [UInt8]? {
         guard let row = try? db().query("SELECT value FROM meta WHERE key = ?", [.text("note:" + name)]).first,
               let box = row[0].blob, let plain = try? aead.open(box, key: key, associatedData: aad("note", row: name)) else { return nil }
         return plain
     }
 
+    /// Writing a note is not the person's activity: unlike `setNote`, it
+    /// does not postpone the idle lock.
     public func setNoteBytes(_ name: String, _ value: [UInt8]) throws {
         let sealed = aead.seal(value, key: key, associatedData: aad("note", row: name))
         try db().query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [.text("note:" + name), .blob(sealed)])
