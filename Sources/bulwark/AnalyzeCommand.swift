@@ -119,10 +119,10 @@ enum HideCommand {
             until = date
         }
         return VaultCommands.withVault(parsed) { vault, _ in
-            var entry = try vault.find(parsed.arguments[0])
-            entry.hiddenFromRecommendations = hide
-            entry.hiddenUntil = hide ? until : nil
-            try vault.save(entry)
+            let entry = try vault.update(try vault.find(parsed.arguments[0]).id) { entry in
+                entry.hiddenFromRecommendations = hide
+                entry.hiddenUntil = hide ? until : nil
+            }
             if hide {
                 print("Hid recommendations for \(entry.title)" + (until.map { " until \(VaultCommands.iso.string(from: $0))" } ?? "") + ".")
             } else {

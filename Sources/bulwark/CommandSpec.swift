@@ -81,7 +81,26 @@ enum Commands {
                     details: "A new password keeps the old one in the history."),
         CommandSpec(name: "rm", summary: "Delete an entry.", usage: "bulwark rm ENTRY", options: [], details: ""),
         CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N]", options: [scryptOption],
-                    details: "Reads the current password, then the new one twice. The vault key is re-wrapped in one transaction."),
+                    details: """
+                    Reads the current password, then the new one twice. A new vault key replaces the old one and every
+                    entry is sealed again under it, in one transaction: the old password opens nothing written after the
+                    change. Copies of the file made before it (backups included) still open with the old password.
+                    """),
+        CommandSpec(name: "check", summary: "Check the vault for damage, stale rows and rollbacks.", usage: "bulwark check", options: [],
+                    details: """
+                    Lists every problem: the file, the header, each entry that does not decrypt or is older or newer
+                    than the index, the index, and a vault older than this machine last saw. Exit 0 when there is none.
+                    """),
+        CommandSpec(name: "recover", summary: "Save every entry that still decrypts to a new vault.", usage: "bulwark recover FILE",
+                    options: [],
+                    details: "FILE is a new vault with the same master password; the damaged vault is not changed. Entries that do not decrypt are named."),
+        CommandSpec(name: "restore", summary: "List the vault's backups, or put one back.", usage: "bulwark restore --list | bulwark restore ID",
+                    options: [OptionSpec(name: "--list", valueName: nil, help: "List the backups, newest first: id, time, entries, size")],
+                    details: """
+                    bulwark copies the vault into backups/ beside it before changing entries, at most once a minute,
+                    keeping the newest 20 (config: backups-kept, backup-every-minutes). Restoring asks the backup's
+                    master password, and keeps the vault as it was as a backup first.
+                    """),
         CommandSpec(name: "import", summary: "Import another password manager's export.", usage: "bulwark import --format FORMAT FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, bitwarden-json, bitwarden-csv, keepassxc-csv or 1password-csv")],
                     details: "All or nothing: a malformed file imports nothing and names the line. Entries with the same URL, username and password as an existing one are skipped and counted."),

@@ -8,6 +8,10 @@ enum Output {
         FileHandle.standardError.write(Data(("bulwark: " + message + "\n").utf8))
     }
 
+    static func warning(_ message: String) {
+        error("warning: " + message)
+    }
+
     static func json(_ object: Any) {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         FileHandle.standardOutput.write(data + Data("\n".utf8))

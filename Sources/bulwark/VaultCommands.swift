@@ -9,25 +9,57 @@ enum VaultCommands {
     }
 
     /// Opens the vault, or prints why not and returns the exit status.
-    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput) -> Result<Vault, ExitCode> {
+    /// Remembers the vault's change counter for this machine and warns
+    /// when the vault is older than it was last seen here; takes backups
+    /// as the config file says.
+    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput) -> Result<(Vault, String), ExitCode> {
+        let config: Configuration
+        switch Output.configuration(parsed) {
+        case .failure(let exit): return .failure(exit)
+        case .success(let loaded): config = loaded
+        }
+        var master = ""
         do {
-            let master = try input.next(prompt: "Master password")
-            return .success(try Vault.open(at: path(parsed), masterPassword: master))
+            master = try input.next(prompt: "Master password")
+            let vault = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
+            vault.backupPolicy = config.backups
+            if let rollback = vault.rollback { Output.warning("\(rollback)") }
+            return .success((vault, master))
+        } catch let error as VaultError {
+            Output.error(describe(error, vaultAt: path(parsed), masterPassword: master))
+            return .failure(ExitCode(1))
         } catch {
             Output.error("\(error)")
             return .failure(ExitCode(1))
         }
     }
 
+    /// A vault error, with the way out when the vault is damaged: the
+    /// newest backup that opens with this password, check and recover.
+    static func describe(_ error: VaultError, vaultAt path: URL, masterPassword: String) -> String {
+        guard case .damaged = error else { return error.description }
+        var text = error.description
+        if !masterPassword.isEmpty, let backup = VaultBackups(vaultPath: path).newestThatOpens(masterPassword: masterPassword) {
+            text += " The newest backup that opens is \(backup.id) (\(iso.string(from: backup.date))): 'bulwark restore \(backup.id)' puts it back."
+        } else {
+            text += " No backup of it opens with this password."
+        }
+        return text + " 'bulwark check' lists every problem; 'bulwark recover FILE' saves every entry that still decrypts."
+    }
+
     static func withVault(_ parsed: ParsedCommandLine, _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
         let input = PasswordInput(fromStdin: parsed.globals.passwordStdin)
         switch open(parsed, input) {
         case .failure(let exit): return exit.code
-        case .success(let vault):
+        case .success(let (vault, master)):
             defer { vault.close() }
+            defer { if let failure = vault.backupFailure { Output.warning("no backup was taken before this change: \(failure)") } }
             do { return try body(vault, input) } catch let usage as UsageError {
                 Output.error(usage.message)
                 return 2
+            } catch let error as VaultError {
+                Output.error(describe(error, vaultAt: vault.path, masterPassword: master))
+                return 1
             } catch {
                 Output.error("\(error)")
                 return 1
@@ -69,7 +101,11 @@ enum VaultCommands {
             let second = try input.next(prompt: "Repeat the new master password")
             guard first == second, !first.isEmpty else { Output.error("the new passwords differ or are empty; nothing was changed."); return 1 }
             try vault.changeMasterPassword(to: first, parameters: parameters)
-            print("Master password changed.")
+            print("Master password changed; the vault key was replaced and every entry sealed again under it.")
+            let kept = vault.backups.list()
+            if !kept.isEmpty {
+                Output.warning("the \(kept.count) backup\(kept.count == 1 ? "" : "s") in \(vault.backups.directory.path) made before this change still open with the old master password; delete them if that password is known to others.")
+            }
             return 0
         }
     }
@@ -188,9 +224,9 @@ enum VaultCommands {
     static func edit(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark edit ENTRY [options]"); return 2 }
         return withVault(parsed) { vault, input in
-            var entry = try vault.find(parsed.arguments[0])
-            try apply(parsed, to: &entry, input: input, isNew: false)
-            try vault.save(entry)
+            let id = try vault.find(parsed.arguments[0]).id
+            // The edit applies to the row as the file holds it when the write begins.
+            let entry = try vault.update(id) { entry in try apply(parsed, to: &entry, input: input, isNew: false) }
             print("Saved \(entry.title).")
             return 0
         }

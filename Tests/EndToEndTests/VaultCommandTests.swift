@@ -65,15 +65,35 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: f.vault)) == before)
     }
 
-    @Test func aDamagedVaultSaysSo() throws {
+    /// A flipped bit in an entry's sealed box: damage, said as such, with
+    /// the way out (the backup taken before the add, check, recover).
+    @Test func aDamagedVaultSaysSoAndNamesTheNewestBackupThatOpens() throws {
         let f = try Fixture()
-        _ = try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        let added = try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let backups = try f.run(["restore", "--list"]).stdout.split(separator: "\n")
+        #expect(backups.count == 1 && backups[0].contains("\t0 entries\t"), "\(backups)")
+        let backupID = backups.first.map { String($0.prefix { $0 != "\t" }) } ?? ""
+
         var bytes = try Data(contentsOf: URL(fileURLWithPath: f.vault))
-        bytes[bytes.count - 200] ^= 0x40
+        // The row is (id, version, sealed box): 40 bytes past the id is inside the box.
+        let needle = Data(id.utf8)
+        var flipped = 0
+        var from = bytes.startIndex
+        while let found = bytes.range(of: needle, in: from..<bytes.endIndex) {
+            if found.upperBound + 40 < bytes.endIndex {
+                bytes[found.upperBound + 40] ^= 0x40
+                flipped += 1
+            }
+            from = found.upperBound
+        }
+        #expect(flipped >= 1)
         try bytes.write(to: URL(fileURLWithPath: f.vault))
         let result = try f.run(["list"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("bulwark: vault damaged: "))
+        #expect(result.stderr.contains("The newest backup that opens is \(backupID) ("), "\(result.stderr)")
+        #expect(result.stderr.contains("'bulwark restore \(backupID)' puts it back. 'bulwark check' lists every problem; 'bulwark recover FILE' saves every entry that still decrypts.\n"))
     }
 
     @Test func passwdRewrapsTheKey() throws {

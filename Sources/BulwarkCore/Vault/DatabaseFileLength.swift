@@ -7,6 +7,18 @@ import Foundation
 /// counter matches its "version valid for" field, the page count; a cleanly
 /// closed file (no write-ahead log with content) must be exactly that long.
 enum DatabaseFileLength {
+    /// The check, asked again a moment later when it fails: another process
+    /// checkpointing the log into the file writes page 1 (with the new page
+    /// count) before the pages that lengthen the file.
+    static func checkSettled(_ path: URL) throws(VaultError) {
+        for attempt in 1...4 {
+            do { return try check(path) } catch {
+                if attempt == 4 { throw error }
+                usleep(50_000)
+            }
+        }
+    }
+
     static func check(_ path: URL) throws(VaultError) {
         let fm = FileManager.default
         let walSize = (try? fm.attributesOfItem(atPath: path.path + "-wal")[.size] as? Int) ?? 0

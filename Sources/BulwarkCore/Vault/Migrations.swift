@@ -17,6 +17,14 @@ enum Migrations {
         DROP TABLE entries;
         CREATE TABLE entries (id TEXT PRIMARY KEY, sealed BLOB NOT NULL) WITHOUT ROWID;
         """,
+        // Each row carries its version (bound into its box's associated data);
+        // the narrow index lets every write list (id, version) without
+        // reading the boxes. Rows are rewritten by the vault.
+        3: """
+        DROP TABLE entries;
+        CREATE TABLE entries (id TEXT PRIMARY KEY, version INTEGER NOT NULL, sealed BLOB NOT NULL) WITHOUT ROWID;
+        CREATE INDEX entries_listing ON entries(id, version);
+        """,
     ]
 
     static func apply(to database: SQLiteDatabase) throws {

@@ -12,6 +12,9 @@ public final class SQLiteDatabase {
         /// Whether the file itself is at fault. Only failures of the
         /// surroundings (permissions, locks, I/O, a full disk) are not; a
         /// corrupt page, "not a database" or an unsupported format are.
+        /// Another connection held the lock for longer than the busy timeout.
+        public var isBusy: Bool { [SQLITE_BUSY, SQLITE_LOCKED].contains(code & 0xFF) }
+
         var isDamage: Bool {
             let environmental = [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_BUSY, SQLITE_LOCKED,
                                  SQLITE_IOERR, SQLITE_FULL, SQLITE_NOMEM, SQLITE_AUTH]
@@ -28,8 +31,13 @@ public final class SQLiteDatabase {
     /// `SQLITE_TRANSIENT` does not import: it is the destructor value -1.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    public init(path: String, create: Bool) throws {
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+    /// How long a statement waits for another connection's lock before it
+    /// fails as busy: long enough that a person never notices a wait behind
+    /// another bulwark's write, short enough to say so rather than hang.
+    public static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    public init(path: String, create: Bool, readOnly: Bool = false) throws {
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -38,6 +46,8 @@ public final class SQLiteDatabase {
             throw Failure(code: code, message: message)
         }
         sqlite3_extended_result_codes(handle, 1)
+        // SQLite's own handler sleeps and retries until the timeout.
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         // Defensive mode: SQL cannot corrupt the file on purpose (writable_schema and friends).
         _ = bw_sqlite_set_defensive(handle)
     }
@@ -70,26 +80,8 @@ public final class SQLiteDatabase {
 
     /// Runs a statement, handing each row to `body` without collecting them.
     func each(_ sql: String, _ bindings: [Value] = [], _ body: ([Value]) throws -> Void) throws {
-        var statement: OpaquePointer?
-        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw failure(code) }
-        defer { sqlite3_finalize(statement) }
-        for (index, value) in bindings.enumerated() {
-            let position = Int32(index + 1)
-            switch value {
-            case .null: code = sqlite3_bind_null(statement, position)
-            case .integer(let v): code = sqlite3_bind_int64(statement, position, v)
-            case .real(let v): code = sqlite3_bind_double(statement, position, v)
-            case .text(let v): code = sqlite3_bind_text(statement, position, v, -1, Self.transient)
-            case .blob(let v): code = v.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32(v.count), Self.transient) }
-            }
-            guard code == SQLITE_OK else { throw failure(code) }
-        }
-        let columns = sqlite3_column_count(statement)
-        while true {
-            code = sqlite3_step(statement)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else { throw failure(code) }
+        try step(sql, bindings) { statement in
+            let columns = sqlite3_column_count(statement)
             var row: [Value] = []
             row.reserveCapacity(Int(columns))
             for column in 0..<columns {
@@ -110,9 +102,64 @@ public final class SQLiteDatabase {
         }
     }
 
-    /// Runs `body` in one transaction: all of it lands, or none of it.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+    /// Runs a statement over raw columns: `body` gets each row's column as
+    /// bytes (text or blob) or as an integer, without building values, for
+    /// scans of every row that must stay cheap at 100k rows.
+    func eachRaw(_ sql: String, _ body: (RawRow) throws -> Void) throws {
+        try step(sql, []) { try body(RawRow(statement: $0)) }
+    }
+
+    struct RawRow {
+        let statement: OpaquePointer
+        func integer(_ column: Int32) -> Int64? {
+            sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+        }
+        /// Valid only inside the row's callback.
+        func bytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+            let type = sqlite3_column_type(statement, column)
+            guard type == SQLITE_TEXT || type == SQLITE_BLOB else { return nil }
+            let pointer = type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_column_text(statement, column)) : sqlite3_column_blob(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return UnsafeRawBufferPointer(start: count == 0 ? nil : pointer, count: count)
+        }
+    }
+
+    /// Prepares, binds and steps a statement, handing each row's statement to `row`.
+    private func step(_ sql: String, _ bindings: [Value], _ row: (OpaquePointer) throws -> Void) throws {
+        var statement: OpaquePointer?
+        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in bindings.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .null: code = sqlite3_bind_null(statement, position)
+            case .integer(let v): code = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): code = sqlite3_bind_double(statement, position, v)
+            case .text(let v): code = sqlite3_bind_text(statement, position, v, -1, Self.transient)
+            case .blob(let v): code = v.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32(v.count), Self.transient) }
+            }
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        while true {
+            code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try row(statement)
+        }
+    }
+
+    /// Runs `body` in one write transaction: all of it lands, or none of
+    /// it. `BEGIN IMMEDIATE` takes the write lock first (waiting up to the
+    /// busy timeout), so the reads inside see the state the write replaces.
+    public func transaction<T>(_ body: () throws -> T) throws -> T { try within("BEGIN IMMEDIATE", body) }
+
+    /// Runs `body` in one read transaction: every statement in it sees the
+    /// same committed state, whatever other connections write meanwhile.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T { try within("BEGIN DEFERRED", body) }
+
+    private func within<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
@@ -121,6 +168,46 @@ public final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Changes whenever another connection commits to the file (SQLite's
+    /// `PRAGMA data_version`); this connection's own commits leave it as is.
+    public func dataVersion() throws -> Int64 {
+        try query("PRAGMA data_version").first?.first?.integer ?? 0
+    }
+
+    /// A consistent copy of the whole database into a new file, through
+    /// SQLite's online backup API (other connections may keep writing).
+    public func backup(to destination: String) throws {
+        let target = try SQLiteDatabase(path: destination, create: true)
+        defer { target.close() }
+        try Self.copyPages(from: self, to: target)
+    }
+
+    /// Replaces this database's content with another file's, through the
+    /// backup API, so connections that other processes hold see a commit.
+    public func restore(from source: String) throws {
+        let origin = try SQLiteDatabase(path: source, create: false, readOnly: true)
+        defer { origin.close() }
+        try Self.copyPages(from: origin, to: self)
+    }
+
+    private static func copyPages(from source: SQLiteDatabase, to target: SQLiteDatabase) throws {
+        guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+            throw target.failure(sqlite3_errcode(target.handle))
+        }
+        var code: Int32
+        var waited: Int32 = 0
+        repeat {
+            code = sqlite3_backup_step(backup, -1)
+            guard code == SQLITE_BUSY || code == SQLITE_LOCKED else { continue }
+            // The step waits for no lock by itself: wait here, as long as any statement would.
+            if waited >= busyTimeoutMilliseconds { break }
+            sqlite3_sleep(20)
+            waited += 20
+        } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+        let finished = sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE, finished == SQLITE_OK else { throw target.failure(finished == SQLITE_OK ? code : finished) }
     }
 
     private func failure(_ code: Int32) -> Failure {

@@ -15,28 +15,43 @@ public enum Reconciler {
     @discardableResult
     public static func reconcile(vault: Vault, world: ServiceWorld) throws -> [Outcome] {
         var outcomes: [Outcome] = []
-        for var entry in vault.entries {
-            guard let pending = entry.pendingChange else { continue }
-            let backend = try world.backend(for: entry)
+        for staged in vault.entries where staged.pendingChange != nil {
+            guard let pending = staged.pendingChange else { continue }
+            let backend = try world.backend(for: staged)
+            let now = world.clock()
+            // What the service accepts decides; the change is applied to the
+            // row as the file holds it now, if it is still this staged change.
+            let settle: (inout Entry) -> Void
             switch pending.kind {
             case .strongPassword:
-                if let staged = pending.newPassword, let backend, try backend.passwordMatches(user: entry.username, password: staged) {
-                    entry.changePassword(to: staged, reason: "upgraded to a strong password (settled after a restart)", at: world.clock())
-                    outcomes.append(.settledNewPassword(entry: entry.title))
+                if let password = pending.newPassword, let backend, try backend.passwordMatches(user: staged.username, password: password) {
+                    settle = { $0.changePassword(to: password, reason: "upgraded to a strong password (settled after a restart)", at: now) }
+                    outcomes.append(.settledNewPassword(entry: staged.title))
                 } else {
-                    outcomes.append(.keptOldPassword(entry: entry.title))
+                    settle = { _ in }
+                    outcomes.append(.keptOldPassword(entry: staged.title))
                 }
             case .signInWithApple:
-                if let backend, let link = try backend.link(of: entry.username) {
-                    entry.changePassword(to: nil, reason: "converted to Sign in with Apple (settled after a restart)", at: world.clock())
-                    entry.signInWithApple = SignInWithAppleLink(user: link.appleUser, email: link.email, isPrivateRelay: link.isPrivateRelay)
-                    outcomes.append(.settledSignInWithApple(entry: entry.title))
+                if let backend, let link = try backend.link(of: staged.username) {
+                    settle = { entry in
+                        entry.changePassword(to: nil, reason: "converted to Sign in with Apple (settled after a restart)", at: now)
+                        entry.signInWithApple = SignInWithAppleLink(user: link.appleUser, email: link.email, isPrivateRelay: link.isPrivateRelay)
+                    }
+                    outcomes.append(.settledSignInWithApple(entry: staged.title))
                 } else {
-                    outcomes.append(.keptPassword(entry: entry.title))
+                    settle = { _ in }
+                    outcomes.append(.keptPassword(entry: staged.title))
                 }
             }
-            entry.pendingChange = nil
-            try vault.save(entry)
+            do {
+                try vault.update(staged.id) { entry in
+                    guard entry.pendingChange == pending else { return }
+                    settle(&entry)
+                    entry.pendingChange = nil
+                }
+            } catch VaultError.entryNotFound {
+                continue  // deleted by another process meanwhile: nothing to settle
+            }
         }
         return outcomes
     }
@@ -45,13 +60,14 @@ public enum Reconciler {
     public static func applyNotifications(vault: Vault, world: ServiceWorld) throws -> Int {
         var changed = 0
         for note in try world.identityProvider.takeNotifications() {
-            for var entry in vault.entries where entry.signInWithApple?.user == note.user {
+            for entry in vault.entries where entry.signInWithApple?.user == note.user {
+                let state: SignInWithAppleLink.CredentialState
                 switch note.kind {
-                case .consentRevoked: entry.signInWithApple?.state = .revoked
-                case .accountDelete: entry.signInWithApple?.state = .notFound
+                case .consentRevoked: state = .revoked
+                case .accountDelete: state = .notFound
                 case .emailDisabled, .emailEnabled: continue
                 }
-                try vault.save(entry)
+                try vault.update(entry.id) { $0.signInWithApple?.state = state }
                 changed += 1
             }
         }

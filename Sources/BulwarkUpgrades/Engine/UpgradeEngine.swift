@@ -58,16 +58,17 @@ public final class UpgradeEngine {
             context = makeContext()
             switch request.kind {
             case .strongPassword:
-                proposed = try generatePassword(for: entry.site)
-                entry.pendingChange = PendingChange(kind: .strongPassword, newPassword: proposed, startedAt: world.clock())
-                try vault.save(entry)
+                let password = try generatePassword(for: entry.site)
+                proposed = password
+                let staged = PendingChange(kind: .strongPassword, newPassword: password, startedAt: world.clock())
+                entry = try vault.update(entry.id) { $0.pendingChange = staged }
                 KillPoint.reach("staged")
                 state = .authorising
                 ext.changePasswordWithoutUserInteraction(for: credential, newPassword: proposed, service: service,
                                                          userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
             case .signInWithApple:
-                entry.pendingChange = PendingChange(kind: .signInWithApple, newPassword: nil, startedAt: world.clock())
-                try vault.save(entry)
+                let staged = PendingChange(kind: .signInWithApple, newPassword: nil, startedAt: world.clock())
+                entry = try vault.update(entry.id) { $0.pendingChange = staged }
                 KillPoint.reach("staged")
                 state = .authorising
                 ext.convertToSignInWithAppleWithoutUserInteraction(for: credential, service: service,
@@ -83,9 +84,8 @@ public final class UpgradeEngine {
     private func makeContext() -> ModificationContext {
         ModificationContext { [weak self] updated in
             // A service that sets its own password: keep it before it commits.
-            guard let self, var entry = self.entry() else { return }
-            entry.pendingChange?.newPassword = updated.password
-            try self.vault.save(entry)
+            guard let self, let entry = self.entry() else { return }
+            try self.vault.update(entry.id) { $0.pendingChange?.newPassword = updated.password }
         }
     }
 
@@ -202,22 +202,30 @@ public final class UpgradeEngine {
     }
 
     private func settlePassword(_ password: String) -> UpgradeState {
-        guard var entry = entry(), let request, let manifest else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+        guard let staged = entry(), let request, let manifest else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
         let reason = request.origin == .inApp ? "upgraded to a strong password in \(manifest.name)" : "upgraded to a strong password"
-        entry.changePassword(to: password, reason: reason, at: world.clock())
-        entry.pendingChange = nil
-        do { try vault.save(entry) } catch { return finish(.failed(reason: "The service changed the password but the vault could not save it: \(error). It is kept staged and will be settled on the next start.")) }
+        let entry: Entry
+        do {
+            entry = try vault.update(staged.id) { entry in
+                entry.changePassword(to: password, reason: reason, at: world.clock())
+                entry.pendingChange = nil
+            }
+        } catch { return finish(.failed(reason: "The service changed the password but the vault could not save it: \(error). It is kept staged and will be settled on the next start.")) }
         KillPoint.reach("settled")
         return finish(.completed(UpgradeOutcome(kind: .strongPassword, entryID: entry.id, serviceName: manifest.name,
                                                 substituted: password != proposed, email: nil, isPrivateRelay: false)))
     }
 
     private func settleSignInWithApple() -> UpgradeState {
-        guard var entry = entry(), let manifest, let credential = lastCredential else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
-        entry.changePassword(to: nil, reason: "converted to Sign in with Apple", at: world.clock())
-        entry.signInWithApple = SignInWithAppleLink(user: credential.user, email: credential.email, isPrivateRelay: credential.isPrivateRelay)
-        entry.pendingChange = nil
-        do { try vault.save(entry) } catch { return finish(.failed(reason: "Linked, but the vault could not save it: \(error). It will be settled on the next start.")) }
+        guard let staged = entry(), let manifest, let credential = lastCredential else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+        let entry: Entry
+        do {
+            entry = try vault.update(staged.id) { entry in
+                entry.changePassword(to: nil, reason: "converted to Sign in with Apple", at: world.clock())
+                entry.signInWithApple = SignInWithAppleLink(user: credential.user, email: credential.email, isPrivateRelay: credential.isPrivateRelay)
+                entry.pendingChange = nil
+            }
+        } catch { return finish(.failed(reason: "Linked, but the vault could not save it: \(error). It will be settled on the next start.")) }
         KillPoint.reach("settled")
         return finish(.completed(UpgradeOutcome(kind: .signInWithApple, entryID: entry.id, serviceName: manifest.name, substituted: false,
                                                 email: credential.email, isPrivateRelay: credential.isPrivateRelay)))
@@ -225,9 +233,8 @@ public final class UpgradeEngine {
 
     /// A cancelled or failed upgrade leaves the vault as it was.
     private func dropStaged() {
-        guard var entry = entry(), entry.pendingChange != nil else { return }
-        entry.pendingChange = nil
-        try? vault.save(entry)
+        guard let entry = entry(), entry.pendingChange != nil else { return }
+        _ = try? vault.update(entry.id) { $0.pendingChange = nil }
     }
 
     private func finish(_ end: UpgradeState) -> UpgradeState {

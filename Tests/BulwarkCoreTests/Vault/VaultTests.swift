@@ -192,13 +192,15 @@ import Testing
     }
 }
 
-/// A vault written by format 1 (nine boxes per entry, committed as a
-/// fixture before format 2) opens, and is converted in place.
+/// Vaults written by format 1 (nine boxes per entry, committed as a
+/// fixture before format 2) and format 2 (one box per entry, no versions,
+/// written by the bulwark of commit d80810d) open, and are converted in place.
 @Suite struct VaultFormatTests {
-    @Test func aFormatOneVaultIsConvertedOnFirstOpen() throws {
+    @Test(arguments: ["vault-v1.db", "vault-v2.db"])
+    func anOlderVaultIsConvertedOnFirstOpen(fixture: String) throws {
         let dir = TemporaryDirectory()
         let path = dir.file("vault.db")
-        try FileManager.default.copyItem(at: SharedData.repositoryRoot.appendingPathComponent("Tests/BulwarkCoreTests/Fixtures/vault-v1.db"), to: path)
+        try FileManager.default.copyItem(at: SharedData.repositoryRoot.appendingPathComponent("Tests/BulwarkCoreTests/Fixtures/\(fixture)"), to: path)
         let before = try Data(contentsOf: path)
         #expect(throws: VaultError.wrongPassword) { try Vault.open(at: path, masterPassword: "not it") }
         #expect(try Data(contentsOf: path) == before)  // a wrong password converts nothing
@@ -215,9 +217,15 @@ import Testing
         let reopened = try Vault.open(at: path, masterPassword: "fixture")
         #expect(reopened.entries == expected)
         reopened.close()
-        // Now format 2: one sealed column.
+        // Now format 3: a version beside each sealed box, every row at version 1.
         let db = try SQLiteDatabase(path: path.path, create: false)
-        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 2)
-        #expect(try db.query("SELECT name FROM pragma_table_info('entries')").compactMap { $0.first?.text } == ["id", "sealed"])
+        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 3)
+        #expect(try db.query("SELECT name FROM pragma_table_info('entries')").compactMap { $0.first?.text } == ["id", "version", "sealed"])
+        #expect(try db.query("SELECT DISTINCT version FROM entries").compactMap { $0.first?.integer } == [1])
+        if fixture == "vault-v2.db" {
+            // Its notes (the strength memo) are carried over, still readable.
+            let converted = try Vault.open(at: path, masterPassword: "fixture")
+            #expect(converted.noteBytes("strength-memo") != nil)
+        }
     }
 }

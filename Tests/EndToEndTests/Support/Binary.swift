@@ -15,6 +15,9 @@ enum Binary {
         let stderr: String
     }
 
+    /// Where the binary under test keeps its state (the change counters it saw).
+    static let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-e2e-state").path
+
     /// Runs the binary to completion with the given arguments, standard
     /// input and extra environment.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Result {
@@ -24,6 +27,8 @@ enum Binary {
         var env = ProcessInfo.processInfo.environment
         // The tester's own config file must not change what a test sees.
         env["BULWARK_CONFIG"] = "/nonexistent/bulwark-test-config"
+        // Nor its record of the vaults it has seen (and tests leave none there).
+        env["XDG_STATE_HOME"] = stateDirectory
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let input = Pipe(), output = Pipe(), error = Pipe()

@@ -1,0 +1,65 @@
+import Foundation
+
+/// An entry's fields as the byte strings sealed in its row's one box, in
+/// `Vault.fields` order; the structured ones (lists, dates, flags) go
+/// through `FieldCoding`.
+extension Vault {
+    /// Field names: format 1's column names, and the order of the parts in a box.
+    static let fields = Field.allCases.map { "\($0)" }
+
+    /// Positions in `Vault.fields`, the order rows are read and written in.
+    enum Field: Int, CaseIterable { case title, username, password, urls, notes, totp, tags, history, details }
+
+    static func decode(id: String, _ v: [ArraySlice<UInt8>]) -> Entry? {
+        func field(_ f: Field) -> ArraySlice<UInt8> { v[f.rawValue] }
+        guard v.count == fields.count,
+              let urls = FieldCoding.decode(field(.urls)), let tags = FieldCoding.decode(field(.tags)),
+              let historyParts = FieldCoding.decode(field(.history)), historyParts.count % 3 == 0,
+              let details = FieldCoding.decode(field(.details)), details.count == 11 || details.count == 14,
+              case .some(let password) = FieldCoding.decodeOptional(field(.password)),
+              case .some(let totp) = FieldCoding.decodeOptional(field(.totp)),
+              let category = AccountCategory(rawValue: details[0]),
+              let created = FieldCoding.date(details[2]), let modified = FieldCoding.date(details[3]),
+              let changed = FieldCoding.date(details[4]) else { return nil }
+        var history: [PasswordHistoryItem] = []
+        for i in stride(from: 0, to: historyParts.count, by: 3) {
+            guard let date = FieldCoding.date(historyParts[i + 1]) else { return nil }
+            history.append(PasswordHistoryItem(password: historyParts[i], changedAt: date, reason: historyParts[i + 2]))
+        }
+        var entry = Entry(id: id, title: String(decoding: field(.title), as: UTF8.self), urls: urls,
+                          username: String(decoding: field(.username), as: UTF8.self), password: password,
+                          notes: String(decoding: field(.notes), as: UTF8.self), totpURI: totp, tags: tags, category: category,
+                          created: created, history: history)
+        entry.categoryIsManual = details[1] == "1"
+        entry.modified = modified
+        entry.passwordChanged = changed
+        entry.hiddenFromRecommendations = details[5] == "1"
+        entry.hiddenUntil = details[6].isEmpty ? nil : FieldCoding.date(details[6])
+        if !details[7].isEmpty {
+            guard let state = SignInWithAppleLink.CredentialState(rawValue: details[10]) else { return nil }
+            entry.signInWithApple = SignInWithAppleLink(user: details[7], email: details[8], isPrivateRelay: details[9] == "1", state: state)
+        }
+        if details.count == 14, !details[11].isEmpty {
+            guard let kind = PendingChange.Kind(rawValue: details[11]), let started = FieldCoding.date(details[13]) else { return nil }
+            entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? details[12] : nil, startedAt: started)
+        }
+        return entry
+    }
+
+    /// The plaintext of each field, in `Vault.fields` order.
+    static func encode(_ e: Entry) -> [[UInt8]] {
+        let link = e.signInWithApple
+        let details = [e.category.rawValue, e.categoryIsManual ? "1" : "0", FieldCoding.date(e.created), FieldCoding.date(e.modified),
+                       FieldCoding.date(e.passwordChanged), e.hiddenFromRecommendations ? "1" : "0",
+                       e.hiddenUntil.map(FieldCoding.date) ?? "", link?.user ?? "", link?.email ?? "",
+                       link?.isPrivateRelay == true ? "1" : "0", link?.state.rawValue ?? ""]
+            + (e.pendingChange.map { [$0.kind.rawValue, $0.newPassword ?? "", FieldCoding.date($0.startedAt)] } ?? [])
+        return [
+            Array(e.title.utf8), Array(e.username.utf8), FieldCoding.encodeOptional(e.password),
+            FieldCoding.encode(e.urls), Array(e.notes.utf8), FieldCoding.encodeOptional(e.totpURI),
+            FieldCoding.encode(e.tags),
+            FieldCoding.encode(e.history.flatMap { [$0.password, FieldCoding.date($0.changedAt), $0.reason] }),
+            FieldCoding.encode(details),
+        ]
+    }
+}

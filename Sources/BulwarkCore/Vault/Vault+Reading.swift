@@ -1,0 +1,199 @@
+import Foundation
+
+/// What another process changed, as found by `refresh()` or at the start
+/// of a write.
+public struct VaultChanges: Sendable, Equatable {
+    public struct Removed: Sendable, Equatable {
+        public let id: String
+        public let title: String
+    }
+    public var added: [String] = []
+    public var changed: [String] = []
+    public var removed: [Removed] = []
+
+    public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
+    public var ids: Set<String> { Set(added + changed + removed.map(\.id)) }
+}
+
+extension Vault {
+    /// A row as read: its id, version and sealed box.
+    typealias SealedRow = (id: String, version: Int64, box: [UInt8])
+
+    /// Reads every entry (inside the caller's read transaction): one box
+    /// per row. Rows come off SQLite's cursor in chunks; each chunk is
+    /// opened and decoded on every core (an AEAD context per slice), and
+    /// its ciphertexts are dropped before the next chunk is read, so memory
+    /// stays near one copy of the entries.
+    func load() throws {
+        var loaded: [Entry] = []
+        var listing = Listing()
+        var pending: [SealedRow] = []
+        var rowVersions: [String: Int64] = [:]
+        let key = key, prefix = aadPrefix
+        func flush() throws {
+            let slices = stride(from: 0, to: pending.count, by: 512).map { Array(pending[$0..<min($0 + 512, pending.count)]) }
+            for opened in try Concurrently.map(slices, chunk: 1, { slice in try Vault.open(slice, key: key, aadPrefix: prefix) }) {
+                loaded.append(contentsOf: opened)
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        try db().eachRaw("SELECT id, version, sealed FROM entries ORDER BY id") { row in
+            guard let idBytes = row.bytes(0), let version = row.integer(1), let box = row.bytes(2) else {
+                throw VaultError.damaged("an entry row is malformed")
+            }
+            listing.append(id: idBytes, version: version)
+            let id = String(decoding: idBytes, as: UTF8.self)
+            rowVersions[id] = version
+            pending.append((id, version, Array(box)))
+            if pending.count == 8192 { try flush() }
+        }
+        try flush()
+        let blob = try readIndexBlob()
+        // The index check and the title order are independent: one core each.
+        let order: [Int]
+        let index: SealedIndex
+        do {
+            let done = loaded  // released at the end of this block, so the permutation below moves in place
+            let check = listing
+            nonisolated(unsafe) let vault = self  // the index check only reads this vault's key
+            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, order: [Int]?) in
+                task == 0 ? (try vault.verifiedIndex(check, blob: blob), nil) : (nil, Vault.titleOrder(done))
+            }
+            index = results[0].index!
+            order = results[1].order!
+        }
+        Vault.permute(&loaded, by: order)
+        entries = loaded
+        versions = rowVersions
+        self.listing = listing
+        indexBlob = blob
+        counter = index.counter
+    }
+
+    /// Opens and decodes rows with an AEAD context of their own.
+    static func open(_ rows: [SealedRow], key: [UInt8], aadPrefix: [UInt8]) throws -> [Entry] {
+        let aead = AEAD()
+        return try rows.map { row in
+            let plain: [UInt8]
+            do { plain = try aead.open(row.box, key: key, associatedData: entryAAD(prefix: aadPrefix, id: row.id, version: row.version)) } catch {
+                throw VaultError.damaged("entry \(row.id) does not decrypt (it was altered, or moved from another row or version)")
+            }
+            guard let parts = FieldCoding.decode(parts: plain), parts.count == fields.count,
+                  let entry = decode(id: row.id, parts) else { throw VaultError.damaged("entry \(row.id) is malformed") }
+            return entry
+        }
+    }
+
+    // MARK: Following the file
+
+    /// Brings `entries` up to what the file holds now, if another process
+    /// committed since this one last looked; nil when nothing changed.
+    /// Cheap when nothing did: SQLite's data version is compared first.
+    public func refresh() throws -> VaultChanges? {
+        try guarded {
+            let version = try db().dataVersion()
+            guard version != lastDataVersion else { return nil }
+            let changes = try db().readTransaction { try sync() }
+            lastDataVersion = version
+            return changes.isEmpty ? nil : changes
+        }
+    }
+
+    /// Inside the caller's transaction: compares the file's listing with
+    /// the one last read, verifies the file's index, and reads the rows
+    /// that changed.
+    @discardableResult
+    func sync() throws -> VaultChanges {
+        let scanned = try Listing.scan(db())
+        let blob = try readIndexBlob()
+        if scanned == listing && blob == indexBlob { return VaultChanges() }
+        let index = try verifiedIndex(scanned, blob: blob)
+        var changes = VaultChanges()
+        var seen = Set<String>()
+        var stale: [String] = []
+        for (id, version) in scanned.pairs {
+            seen.insert(id)
+            switch versions[id] {
+            case nil: changes.added.append(id); stale.append(id)
+            case version?: continue
+            default: changes.changed.append(id); stale.append(id)
+            }
+        }
+        var titles: [String: String] = [:]
+        if versions.count != seen.count || !changes.isEmpty { for entry in entries { titles[entry.id] = entry.title } }
+        changes.removed = versions.keys.filter { !seen.contains($0) }.sorted().map { VaultChanges.Removed(id: $0, title: titles[$0] ?? $0) }
+
+        var rows: [SealedRow] = []
+        for id in stale {
+            guard let row = try db().query("SELECT version, sealed FROM entries WHERE id = ?", [.text(id)]).first,
+                  let version = row[0].integer, let box = row[1].blob else { throw VaultError.damaged("entry \(id) vanished while it was read") }
+            rows.append((id, version, box))
+        }
+        let fresh = try Vault.open(rows, key: key, aadPrefix: aadPrefix)
+        let gone = Set(changes.removed.map(\.id))
+        var position: [String: Int] = [:]
+        if !gone.isEmpty { entries.removeAll { gone.contains($0.id) } }
+        for (offset, entry) in entries.enumerated() where !fresh.isEmpty { position[entry.id] = offset }
+        var retitled = !changes.added.isEmpty
+        for (entry, row) in zip(fresh, rows) {
+            if let at = position[entry.id] {
+                retitled = retitled || entries[at].title != entry.title
+                entries[at] = entry
+            } else {
+                entries.append(entry)
+            }
+            versions[entry.id] = row.version
+        }
+        for id in gone { versions[id] = nil }
+        if retitled { Vault.permute(&entries, by: Vault.titleOrder(entries)) }
+        listing = scanned
+        indexBlob = blob
+        if index.counter < counter { rollback = Rollback(found: index.counter, seen: counter) }
+        counter = index.counter
+        return changes
+    }
+
+    /// SQLite failures as vault errors: busy as busy, damage as damage.
+    func guarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as VaultError {
+            throw error
+        } catch let failure as SQLiteDatabase.Failure {
+            throw VaultError(failure, whileReading: "the database file is unreadable")
+        }
+    }
+
+    // MARK: Order
+
+    /// By title without regard to case, then by id. The keys are made once:
+    /// a locale-aware comparison per pair costs seconds for 100k entries.
+    static func sorted(_ entries: [Entry]) -> [Entry] {
+        var sorted = entries
+        permute(&sorted, by: titleOrder(entries))
+        return sorted
+    }
+
+    /// Positions in title order: small indices are sorted, not whole entries.
+    static func titleOrder(_ entries: [Entry]) -> [Int] {
+        let keys = entries.map { $0.title.lowercased() }
+        return entries.indices.sorted { (a: Int, b: Int) -> Bool in
+            keys[a] == keys[b] ? entries[a].id < entries[b].id : keys[a] < keys[b]
+        }
+    }
+
+    /// Puts the entry at `order[k]` at position k, by swapping along each
+    /// cycle of the permutation: entries are moved, never copied (copying
+    /// 100k entries' strings was a fifth of loading them).
+    static func permute(_ entries: inout [Entry], by order: [Int]) {
+        var placed = [Bool](repeating: false, count: order.count)
+        for start in order.indices where !placed[start] {
+            var position = start
+            while true {
+                placed[position] = true
+                let source = order[position]
+                if source == start { break }
+                entries.swapAt(position, source)
+                position = source
+            }
+        }
+    }
+}

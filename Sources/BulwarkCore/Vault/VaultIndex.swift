@@ -1,0 +1,133 @@
+import Foundation
+
+/// The (id, version) pairs of every row, in the file's id order, as one
+/// byte string: what the sealed index covers. A scan reads them from a
+/// narrow SQLite index without touching the sealed boxes.
+struct Listing: Equatable {
+    var bytes: [UInt8] = []
+    var count = 0
+    /// The highest row version listed.
+    var newest: Int64 = 0
+
+    static let query = "SELECT id, version FROM entries ORDER BY id"
+
+    mutating func append(id: UnsafeRawBufferPointer, version: Int64) {
+        let n = UInt32(id.count)
+        bytes += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)]
+        bytes += id
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: version >> Int64(shift))) }
+        count += 1
+        newest = max(newest, version)
+    }
+
+    static func scan(_ database: SQLiteDatabase) throws -> Listing {
+        var listing = Listing()
+        try database.eachRaw(query) { row in
+            guard let id = row.bytes(0), let version = row.integer(1) else { throw VaultError.damaged("an entry row is malformed") }
+            listing.append(id: id, version: version)
+        }
+        return listing
+    }
+
+    /// The pairs, decoded (only when the listing changed).
+    var pairs: [(id: String, version: Int64)] {
+        var out: [(String, Int64)] = []
+        out.reserveCapacity(count)
+        var at = 0
+        while at + 4 <= bytes.count {
+            let n = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+            let id = String(decoding: bytes[(at + 4)..<(at + 4 + n)], as: UTF8.self)
+            at += 4 + n
+            let version = bytes[at..<(at + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            at += 8
+            out.append((id, version))
+        }
+        return out
+    }
+
+    var digest: [UInt8] { Digest.sha256(bytes) }
+}
+
+/// The sealed index: the vault-wide change counter, the number of rows and
+/// a digest of the listing. Every write raises the counter and gives the
+/// rows it writes the new counter as their version.
+struct SealedIndex: Equatable {
+    var counter: Int64
+    var count: Int
+    var digest: [UInt8]
+
+    static let magic = Array("bulwark-index-3".utf8)
+
+    init(counter: Int64, listing: Listing) {
+        self.counter = counter
+        self.count = listing.count
+        self.digest = listing.digest
+    }
+
+    var plaintext: [UInt8] {
+        var out = SealedIndex.magic
+        for value in [counter, Int64(count)] {
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> Int64(shift))) }
+        }
+        return out + digest
+    }
+
+    init?(plaintext: [UInt8]) {
+        let m = SealedIndex.magic.count
+        guard plaintext.count == m + 16 + 32, Array(plaintext[0..<m]) == SealedIndex.magic else { return nil }
+        func number(_ at: Int) -> Int64 { plaintext[at..<(at + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) } }
+        counter = number(m)
+        count = Int(number(m + 8))
+        digest = Array(plaintext[(m + 16)...])
+    }
+
+    /// Why a listing does not match this index, or nil when it does.
+    func mismatch(_ listing: Listing) -> String? {
+        if listing.newest > counter { return "an entry is newer than the vault's index (change \(listing.newest) > \(counter))" }
+        if listing.count != count {
+            return "the vault holds \(listing.count) entr\(listing.count == 1 ? "y" : "ies") but its sealed index lists \(count): entries were added or removed outside bulwark"
+        }
+        if listing.digest != digest { return "the entries do not match their sealed index: an entry was rolled back or replaced" }
+        return nil
+    }
+}
+
+extension Vault {
+    var indexAAD: [UInt8] { aadPrefix + Array("|index|v3".utf8) }
+
+    /// The associated data of an entry's box: the vault, the row and its version.
+    static func entryAAD(prefix: [UInt8], id: String, version: Int64) -> [UInt8] {
+        prefix + Array(id.utf8) + Array("|entry|\(version)".utf8)
+    }
+
+    func writeIndex(listing: Listing, counter: Int64) throws {
+        let sealed = aead.seal(SealedIndex(counter: counter, listing: listing).plaintext, key: key, associatedData: indexAAD)
+        try db().query("INSERT OR REPLACE INTO meta(key, value) VALUES ('index', ?)", [.blob(sealed)])
+        indexBlob = sealed
+    }
+
+    func readIndexBlob() throws -> [UInt8] {
+        guard let blob = try db().query("SELECT value FROM meta WHERE key = 'index'").first?.first?.blob else {
+            throw VaultError.damaged("the sealed index is missing")
+        }
+        return blob
+    }
+
+    /// Opens the sealed index; a box this key cannot open means damage,
+    /// unless another process re-keyed the vault meanwhile.
+    func openIndex(_ blob: [UInt8]) throws -> SealedIndex {
+        guard let plain = try? aead.open(blob, key: key, associatedData: indexAAD), let index = SealedIndex(plaintext: plain) else {
+            if try currentWrappedKey() != wrappedKey { throw VaultError.keyChanged }
+            throw VaultError.damaged("the sealed index does not open (it was altered)")
+        }
+        return index
+    }
+
+    /// Checks a listing read from the file against the file's index, and
+    /// returns the index.
+    func verifiedIndex(_ listing: Listing, blob: [UInt8]) throws -> SealedIndex {
+        let index = try openIndex(blob)
+        if let problem = index.mismatch(listing) { throw VaultError.damaged(problem) }
+        return index
+    }
+}
