@@ -92,7 +92,8 @@ enum DemoCommand {
         case .success(let loaded): context = loaded
         }
         let session = AppSession(vaultPath: VaultCommands.path(parsed), catalog: context.catalog, breaches: context.breaches,
-                                 quirks: context.quirks, settings: context.config.analysis)
+                                 quirks: context.quirks, settings: context.config.analysis,
+                                 freshness: .standard(), backupPolicy: context.config.backups)
         var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
         state.lockAfter = context.config.lockAfterMinutes * 60
         return runApp(state: state, session: session, parsed: parsed)

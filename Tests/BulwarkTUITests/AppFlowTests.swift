@@ -47,7 +47,7 @@ import Testing
         #expect(f.state.unlocked && f.state.banner == nil)
         var mail = try #require(f.entry("Mail"))
         mail.changePassword(to: "letmein", reason: "test")
-        _ = try f.session.save(mail)
+        _ = try f.session.save(mail, basedOn: f.state.snapshot.versions[mail.id])
         await f.press(.char("L"))
         await f.type("demo")
         await f.press(.enter)

@@ -12,6 +12,12 @@ public struct VaultChanges: Sendable, Equatable {
     public var removed: [Removed] = []
 
     public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
+
+    mutating func merge(_ other: VaultChanges) {
+        added += other.added
+        changed += other.changed
+        removed += other.removed
+    }
     public var ids: Set<String> { Set(added + changed + removed.map(\.id)) }
 }
 
@@ -92,11 +98,20 @@ extension Vault {
     public func refresh() throws -> VaultChanges? {
         try guarded {
             let version = try db().dataVersion()
-            guard version != lastDataVersion else { return nil }
-            let changes = try db().readTransaction { try sync() }
-            lastDataVersion = version
-            return changes.isEmpty ? nil : changes
+            if version != lastDataVersion {
+                try db().readTransaction { try sync() }
+                lastDataVersion = version
+            }
+            return takeExternalChanges()
         }
+    }
+
+    /// What other processes changed that this object has read in since it
+    /// was last asked, by a refresh or at the start of its own writes;
+    /// nil when nothing. The app re-analyses exactly these entries.
+    public func takeExternalChanges() -> VaultChanges? {
+        defer { unconsumed = VaultChanges() }
+        return unconsumed.isEmpty ? nil : unconsumed
     }
 
     /// Inside the caller's transaction: compares the file's listing with
@@ -150,6 +165,7 @@ extension Vault {
         indexBlob = blob
         if index.counter < counter { rollback = Rollback(found: index.counter, seen: counter) }
         counter = index.counter
+        unconsumed.merge(changes)
         return changes
     }
 

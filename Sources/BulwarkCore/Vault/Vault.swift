@@ -44,6 +44,9 @@ public final class Vault {
     var indexBlob: [UInt8] = []
     /// SQLite's data version when this object last read the file.
     var lastDataVersion: Int64?
+    /// Other processes' changes that reads and writes brought in and no
+    /// one has taken yet (see `takeExternalChanges`).
+    var unconsumed = VaultChanges()
 
     /// Backups taken before writes that change entries.
     public var backupPolicy = BackupPolicy.standard

@@ -48,6 +48,12 @@ public enum AppAction: Sendable, Equatable {
     case updated(SessionSnapshot, banner: Banner?)
     case failed(String)
 
+    // Other processes writing to the vault
+    case polled(AppSession.PollResult)
+    case editConflict(EditConflict, SessionSnapshot)
+    case resolveConflict(ConflictChoice)
+    case reviewConflict
+
     // Recommendations and upgrades
     case startUpgrade(UpgradeKind, UpgradeOrigin)
     case upgradeStepped(UpgradeState, SessionSnapshot)

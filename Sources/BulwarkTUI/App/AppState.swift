@@ -18,6 +18,20 @@ public enum Overlay: Sendable, Hashable {
     case hide
     case signInPrompt
     case serviceApp
+    case conflict
+}
+
+/// An edit that met another process's change to the same entry.
+public struct EditConflict: Sendable, Equatable {
+    /// The person's edit, as it would have been saved.
+    public var mine: Entry
+    /// The entry as the other process left it; nil when it deleted it.
+    public var theirs: Entry?
+
+    public init(mine: Entry, theirs: Entry?) {
+        self.mine = mine
+        self.theirs = theirs
+    }
 }
 
 /// The unlock screen's form.
@@ -126,6 +140,10 @@ public struct AppState: Sendable {
     public var editor: EntryEditor?
     /// A demo scenario's caption, shown in a banner while it plays.
     public var caption: String?
+    /// A look for other processes' changes is under way.
+    public var polling = false
+    /// The edit waiting for the person's choice (with `Overlay.conflict`).
+    public var conflict: EditConflict?
 
     public init(width: Int = 80, height: Int = 24, unlocked: Bool = false, unlock: UnlockForm = UnlockForm(),
                 snapshot: SessionSnapshot = SessionSnapshot(), lockLabel: String = "unlocked", now: Date = Date()) {

@@ -9,9 +9,12 @@ public struct EntryEditor: Sendable, Equatable {
     public var fields: [TextField]
     public var focus = 0
     public var error: String?
+    /// The row version the edit started from: saving over a newer row is a conflict.
+    public var baseVersion: Int64?
 
-    public init(editing entry: Entry?) {
+    public init(editing entry: Entry?, version: Int64? = nil) {
         id = entry?.id
+        baseVersion = version
         fields = [
             TextField(entry?.title ?? "", placeholder: "required"),
             TextField(entry?.urls.first ?? "", placeholder: "https://…"),

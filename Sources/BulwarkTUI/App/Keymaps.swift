@@ -162,6 +162,20 @@ public enum Keymaps {
         ])
     }
 
+    static func conflict(_ state: AppState) -> Keymap<AppAction> {
+        let deleted = state.conflict?.theirs == nil
+        return Keymap("Changed elsewhere", [
+            B([.char("t")], .resolveConflict(.theirs), help: deleted ? "Let it go, as the other bulwark deleted it" : "Keep theirs (your password goes into its history)",
+              hint: deleted ? "let it go" : "keep theirs"),
+            B([.char("m")], .resolveConflict(.mine), help: deleted ? "Keep mine (restores the entry)" : "Keep mine (theirs goes into its history)",
+              hint: "keep mine"),
+            B([.char("b")], .resolveConflict(.both), help: "Keep both (yours as a copy)", hint: "keep both",
+              disabledReason: deleted ? "It was deleted there: keep mine restores it" : nil),
+            B([.escape], .reviewConflict, help: "Back to your edit, over their version", hint: "back to my edit"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func hide(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Hide", [
             B([.enter], .confirmHide, help: "Hide the recommendation", hint: "hide"),
@@ -216,6 +230,7 @@ public enum Keymaps {
         case .hide: return hide(state)
         case .signInPrompt: return signInPrompt(state)
         case .serviceApp: return serviceApp(state)
+        case .conflict: return conflict(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

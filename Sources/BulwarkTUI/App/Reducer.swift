@@ -35,7 +35,7 @@ public enum Reducer {
                 state.status = "Locked after \(Int(state.lockAfter / 60)) minutes without a key."
                 return effect
             }
-            return .none
+            return OtherWritersReducer.poll(&state)
         case .moveSelection(let delta):
             moveSelection(by: delta, &state)
             return .none
@@ -77,7 +77,8 @@ public enum Reducer {
             state.overlay = nil
             return .none
         default:
-            return UnlockReducer.apply(action, &state) ?? VaultReducer.apply(action, &state) ?? UpgradeReducer.apply(action, &state) ?? .none
+            return UnlockReducer.apply(action, &state) ?? VaultReducer.apply(action, &state) ?? UpgradeReducer.apply(action, &state)
+                ?? OtherWritersReducer.apply(action, &state) ?? .none
         }
     }
 

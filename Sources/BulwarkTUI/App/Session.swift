@@ -17,6 +17,9 @@ public struct SessionSnapshot: Sendable, Equatable {
     private var positions: [String: Int] = [:]
 
     public func entry(id: String) -> Entry? { positions[id].map { entries[$0] } }
+    /// Each entry's row version: an edit starts from it, so a row another
+    /// process changed meanwhile is a conflict, not an overwrite.
+    public var versions: [String: Int64] = [:]
     public var report = RecommendationsReport(recommendations: [], hidden: [])
     /// What decides the upgrades offered and the change-password URLs; the
     /// screens ask it about one entry at a time (see `AppState.offer`).
@@ -25,13 +28,15 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var messages: [MessagesInbox.Message] = []
     /// Accounts found breached since the last unlock (set by unlocking only).
     public var newlyBreached: [String] = []
+    /// Set by unlocking only: the vault is older than this machine last saw.
+    public var rollback: Vault.Rollback?
 
     public init() {}
 
     /// The site requirements are the session's, fixed while it lasts: not compared.
     public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
-        a.entries == b.entries && a.report == b.report && a.messages == b.messages
-            && a.newlyBreached == b.newlyBreached && a.catalog.manifests == b.catalog.manifests
+        a.entries == b.entries && a.versions == b.versions && a.report == b.report && a.messages == b.messages
+            && a.newlyBreached == b.newlyBreached && a.rollback == b.rollback && a.catalog.manifests == b.catalog.manifests
     }
 }
 
@@ -44,17 +49,22 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private let breaches: BreachCorpus
     private let quirks: QuirksDirectory?
     private let settings: AnalysisSettings
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let sleep: @Sendable (Int) -> Void
     private let appleID: AppleIDAccount
-    private let lock = NSLock()
-    private var vault: Vault?
+    let lock = NSLock()
+    var vault: Vault?
     private var world: ServiceWorld?
-    private var analyzer: SecurityAnalyzer?
+    var analyzer: SecurityAnalyzer?
     private var engine: UpgradeEngine?
+    /// Where this machine remembers the vault's newest change (nil in tests
+    /// and the throwaway demo), and the backups to take.
+    private let freshness: FreshnessRecord?
+    private let backupPolicy: BackupPolicy
 
     public init(vaultPath: URL, catalog: ServiceCatalog, breaches: BreachCorpus, quirks: QuirksDirectory? = nil,
                 settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount = .demo,
+                freshness: FreshnessRecord? = nil, backupPolicy: BackupPolicy = .standard,
                 clock: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) {
         self.vaultPath = vaultPath
@@ -63,6 +73,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         self.quirks = quirks
         self.settings = settings
         self.appleID = appleID
+        self.freshness = freshness
+        self.backupPolicy = backupPolicy
         self.clock = clock
         self.sleep = sleep
     }
@@ -73,16 +85,21 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public func unlock(masterPassword: String) throws -> SessionSnapshot {
         try lock.withLock {
-            let opened = try Vault.open(at: vaultPath, masterPassword: masterPassword)
-            return try attach(opened)
+            let opened = try Vault.open(at: vaultPath, masterPassword: masterPassword, freshness: freshness)
+            var snapshot = try attach(opened)
+            snapshot.rollback = opened.rollback
+            return snapshot
         }
     }
 
     public func create(masterPassword: String, parameters: ScryptParameters = .standard) throws -> SessionSnapshot {
-        try lock.withLock { try attach(try Vault.create(at: vaultPath, masterPassword: masterPassword, parameters: parameters)) }
+        try lock.withLock {
+            try attach(try Vault.create(at: vaultPath, masterPassword: masterPassword, parameters: parameters, freshness: freshness))
+        }
     }
 
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
+        opened.backupPolicy = backupPolicy
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
         try Reconciler.reconcile(vault: opened, world: world)
         _ = try Reconciler.applyNotifications(vault: opened, world: world)
@@ -115,10 +132,11 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public func snapshot() -> SessionSnapshot { lock.withLock { makeSnapshot() } }
 
-    private func makeSnapshot() -> SessionSnapshot {
+    func makeSnapshot() -> SessionSnapshot {
         var snapshot = SessionSnapshot()
         guard let vault, let analyzer else { return snapshot }
         snapshot.entries = vault.entries  // the vault keeps them by title (any case), then id
+        snapshot.versions = vault.versions
         snapshot.report = analyzer.report()
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
@@ -126,10 +144,11 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         return snapshot
     }
 
-    /// Re-reads changed entries into the analysis (incrementally).
-    private func refresh(_ ids: Set<String>) {
+    /// Re-reads changed entries into the analysis (incrementally): these,
+    /// and whatever other processes changed that the vault read in.
+    func refresh(_ ids: Set<String>) {
         guard let vault, let analyzer else { return }
-        for id in ids {
+        for id in ids.union(vault.takeExternalChanges()?.ids ?? []) {
             if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
         }
         vault.keepStrengthMemo(of: analyzer)
@@ -137,20 +156,32 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     // MARK: Entries
 
-    public func save(_ entry: Entry) throws -> SessionSnapshot {
+    /// Runs a write, then re-analyses what it and any other process
+    /// changed, whether the write succeeded or not (a refused write has
+    /// still read the other process's changes).
+    private func settling(_ ids: Set<String>, _ write: () throws -> Void) throws {
+        do { try write() } catch {
+            refresh(ids)
+            throw error
+        }
+        refresh(ids)
+    }
+
+    /// Saves an edit made from row version `base` (nil: a new entry). A
+    /// row that moved on throws `VaultError.conflict`; the vault has then
+    /// read the other process's version, and the analysis follows it.
+    public func save(_ entry: Entry, basedOn base: Int64?) throws -> SessionSnapshot {
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
-            try vault.save(entry)
-            refresh([entry.id])
+            try settling([entry.id]) { try vault.save(entry, basedOn: base) }
             return makeSnapshot()
         }
     }
 
-    public func delete(id: String) throws -> SessionSnapshot {
+    public func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot {
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
-            try vault.remove(id: id)
-            refresh([id])
+            try settling([id]) { try vault.remove(id: id, basedOn: base) }
             return makeSnapshot()
         }
     }
@@ -158,11 +189,13 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Hides an entry's recommendation (optionally until a day), or shows it again.
     public func setHidden(id: String, _ hidden: Bool, until: Date? = nil) throws -> SessionSnapshot {
         try lock.withLock {
-            guard let vault, var entry = vault.entries.first(where: { $0.id == id }) else { throw VaultError.entryNotFound(id) }
-            entry.hiddenFromRecommendations = hidden
-            entry.hiddenUntil = hidden ? until : nil
-            try vault.save(entry)
-            refresh([id])
+            guard let vault else { throw VaultError.locked }
+            try settling([id]) {
+                try vault.update(id) { entry in
+                    entry.hiddenFromRecommendations = hidden
+                    entry.hiddenUntil = hidden ? until : nil
+                }
+            }
             return makeSnapshot()
         }
     }

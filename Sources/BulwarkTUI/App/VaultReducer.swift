@@ -44,11 +44,12 @@ enum VaultReducer {
         case .confirmDelete(let yes):
             state.overlay = nil
             guard yes, let entry = state.currentEntry else { return Effect.none }
-            let id = entry.id, title = entry.title
+            let id = entry.id, title = entry.title, base = state.snapshot.versions[id]
             return .run { env in
                 guard let session = env.session else { return nil }
-                do { return .updated(try session.delete(id: id), banner: Banner(ok: true, text: "Deleted \(title).")) } catch {
-                    return .failed("\(error)")
+                do { return .updated(try session.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title).")) } catch {
+                    // A conflict: the list now shows what the other process left.
+                    return .updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)"))
                 }
             }
         case .openEntry:
@@ -66,7 +67,7 @@ enum VaultReducer {
             return Effect.none
         case .editEntry:
             guard let entry = state.selectedEntry else { return Effect.none }
-            state.editor = EntryEditor(editing: entry)
+            state.editor = EntryEditor(editing: entry, version: state.snapshot.versions[entry.id])
             return Effect.none
         case .editorFocus(let delta):
             guard var editor = state.editor else { return Effect.none }
@@ -91,10 +92,12 @@ enum VaultReducer {
                 return Effect.none
             }
             state.editor = nil
-            let title = entry.title
+            let title = entry.title, base = editor.baseVersion
             return .run { env in
                 guard let session = env.session else { return nil }
-                do { return .updated(try session.save(entry), banner: Banner(ok: true, text: "Saved \(title).")) } catch {
+                do { return .updated(try session.save(entry, basedOn: base), banner: Banner(ok: true, text: "Saved \(title).")) } catch VaultError.conflict {
+                    return .editConflict(EditConflict(mine: entry, theirs: session.current(id: entry.id)), session.snapshot())
+                } catch {
                     return .failed("\(error)")
                 }
             }

@@ -33,6 +33,7 @@ public enum AppView {
             case .hide: Dialogs.renderHide(state, into: &buffer)
             case .signInPrompt: Dialogs.renderSignInPrompt(state, into: &buffer)
             case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)
+            case .conflict: ConflictDialog.render(state, into: &buffer)
             case nil: break
             }
             if let caption = state.caption { renderCaption(caption, chrome: chrome, into: &buffer) }

@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, backups-kept, backup-every-minutes)"),
         ("quirks =", 1, "'quirks' has no value"),
         ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
         ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),
