@@ -204,12 +204,18 @@ public final class Vault {
         }
     }
 
+    /// Compares the counter with the highest this machine recorded. A
+    /// writer records only after it commits, so a record above what this
+    /// open read may just be a write that landed meanwhile: the file's
+    /// counter is read again before anything is called a rollback.
     func checkFreshness() {
         guard let freshness, let seen = freshness.highestSeen(vaultID: vaultID, key: key) else {
             rememberCounter()
             return
         }
-        if seen > counter { rollback = Rollback(found: counter, seen: seen) } else { rememberCounter() }
+        guard seen > counter else { return rememberCounter() }
+        let now = (try? db().readTransaction { try openIndex(readIndexBlob()).counter }) ?? counter
+        if seen > now { rollback = Rollback(found: now, seen: seen) }
     }
 
     func rememberCounter() {

@@ -89,8 +89,12 @@ public struct VaultInspection: Sendable {
                 report.problems.append(.rowNewerThanIndex(id: row.id, version: row.version, counter: index.counter))
             }
             if let mismatch = index.mismatch(listing), listing.newest <= index.counter { report.problems.append(.index(mismatch)) }
-            if let seen = freshness?.highestSeen(vaultID: header.vaultID, key: key), seen > index.counter {
-                report.problems.append(.rollback(Vault.Rollback(found: index.counter, seen: seen)))
+            // Read again after the record, as `Vault.checkFreshness` does: a write may have landed meanwhile.
+            if let seen = freshness?.highestSeen(vaultID: header.vaultID, key: key), seen > index.counter,
+               let latest = try? database.query("SELECT value FROM meta WHERE key = 'index'").first?.first?.blob,
+               let plain = try? aead.open(latest, key: key, associatedData: prefix + Array("|index|v3".utf8)),
+               let now = SealedIndex(plaintext: plain), seen > now.counter {
+                report.problems.append(.rollback(Vault.Rollback(found: now.counter, seen: seen)))
             }
         } else {
             report.problems.append(.index("the sealed index is missing or does not open"))

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The built `bulwark` binary, run as a user would run it.
 enum Binary {
@@ -13,35 +16,70 @@ enum Binary {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// Ended by the test's SIGKILL.
+        var killed = false
     }
 
     /// Where the binary under test keeps its state (the change counters it saw).
     static let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-e2e-state").path
 
     /// Runs the binary to completion with the given arguments, standard
-    /// input and extra environment.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+    /// input and extra environment; with `killAfter`, sends it SIGKILL
+    /// after that many seconds if it is still running. Standard input and
+    /// output go through files, so many children at once (and signals
+    /// arriving meanwhile) never interrupt a read.
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], killAfter: Double? = nil) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         // The tester's own config file must not change what a test sees.
         env["BULWARK_CONFIG"] = "/nonexistent/bulwark-test-config"
         // Nor its record of the vaults it has seen (and tests leave none there).
         env["XDG_STATE_HOME"] = stateDirectory
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-run-\(UUID().uuidString)")
+        let files = ["in", "out", "err"].map { scratch.path + "." + $0 }
+        defer { files.forEach { unlink($0) } }
+        guard FileManager.default.createFile(atPath: files[0], contents: Data(stdin.utf8)) else { throw POSIXError(.EIO) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, files[0], O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, files[1], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, files[2], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var killed = false
+        if let killAfter {
+            usleep(UInt32(killAfter * 1_000_000))
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == 0 {
+                kill(pid, SIGKILL)
+                killed = true
+            } else {
+                return result(status, files, killed: false)
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return result(status, files, killed: killed)
+    }
+
+    private static func result(_ status: Int32, _ files: [String], killed: Bool) -> Result {
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        return Result(status: exitStatus, stdout: read(files[1]), stderr: read(files[2]), killed: killed && exitStatus == 128 + SIGKILL)
     }
 }
