@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "bulwark",
                           dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
         // `make bench`: speed and memory figures on a release build.
-        .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkTUI", "BulwarkTerminal"]),
+        .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
 
         .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"]),
         .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore"]),

@@ -49,11 +49,18 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 && !searching ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, analysis or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, startup or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
     VaultBench.run()
+    print("")
+}
+if only == nil || only == "writers" {
+    let writersDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-writers-\(getpid())")
+    try! FileManager.default.createDirectory(at: writersDirectory, withIntermediateDirectories: true)
+    WritersBench.run(directory: writersDirectory)
+    try? FileManager.default.removeItem(at: writersDirectory)
     print("")
 }
 if only == nil || only == "analysis" {
