@@ -119,25 +119,13 @@ extension Vault {
     /// that changed.
     @discardableResult
     func sync() throws -> VaultChanges {
-        let scanned = try Listing.scan(db())
+        let scanned = try Listing.scan(db(), expecting: listing.count)
         let blob = try readIndexBlob()
         if scanned == listing && blob == indexBlob { return VaultChanges() }
         let index = try verifiedIndex(scanned, blob: blob)
-        var changes = VaultChanges()
-        var seen = Set<String>()
-        var stale: [String] = []
-        for (id, version) in scanned.pairs {
-            seen.insert(id)
-            switch versions[id] {
-            case nil: changes.added.append(id); stale.append(id)
-            case version?: continue
-            default: changes.changed.append(id); stale.append(id)
-            }
-        }
-        var titles: [String: String] = [:]
-        if versions.count != seen.count || !changes.isEmpty { for entry in entries { titles[entry.id] = entry.title } }
-        changes.removed = versions.keys.filter { !seen.contains($0) }.sorted().map { VaultChanges.Removed(id: $0, title: titles[$0] ?? $0) }
-
+        let difference = scanned.difference(from: listing)
+        var changes = VaultChanges(added: difference.added, changed: difference.changed)
+        let stale = difference.added + difference.changed
         var rows: [SealedRow] = []
         for id in stale {
             guard let row = try db().query("SELECT version, sealed FROM entries WHERE id = ?", [.text(id)]).first,
@@ -145,22 +133,13 @@ extension Vault {
             rows.append((id, version, box))
         }
         let fresh = try Vault.open(rows, key: key, aadPrefix: aadPrefix)
-        let gone = Set(changes.removed.map(\.id))
-        var position: [String: Int] = [:]
-        if !gone.isEmpty { entries.removeAll { gone.contains($0.id) } }
-        for (offset, entry) in entries.enumerated() where !fresh.isEmpty { position[entry.id] = offset }
-        var retitled = !changes.added.isEmpty
-        for (entry, row) in zip(fresh, rows) {
-            if let at = position[entry.id] {
-                retitled = retitled || entries[at].title != entry.title
-                entries[at] = entry
-            } else {
-                entries.append(entry)
-            }
-            versions[entry.id] = row.version
-        }
+        let gone = Set(difference.removed)
+        var titles: [String: String] = [:]
+        if !gone.isEmpty { for at in entries.indices where gone.contains(entries[at].id) { titles[entries[at].id] = entries[at].title } }
+        changes.removed = difference.removed.map { VaultChanges.Removed(id: $0, title: titles[$0] ?? $0) }
+        place(fresh, removing: gone)
+        for (entry, row) in zip(fresh, rows) { versions[entry.id] = row.version }
         for id in gone { versions[id] = nil }
-        if retitled { Vault.permute(&entries, by: Vault.titleOrder(entries)) }
         listing = scanned
         indexBlob = blob
         if index.counter < counter { rollback = Rollback(found: index.counter, seen: counter) }
@@ -179,6 +158,49 @@ extension Vault {
     }
 
     // MARK: Order
+
+    /// Puts changed and new entries in their places in `entries` and drops
+    /// the gone ones, keeping the title order. A few are moved one by one
+    /// (at 100k entries a full sort was most of taking in one change);
+    /// many are sorted with the rest.
+    func place(_ changed: [Entry], removing gone: Set<String>) {
+        if !gone.isEmpty { entries.removeAll { gone.contains($0.id) } }
+        guard !changed.isEmpty else { return }
+        guard changed.count <= 64 else {
+            var position: [String: Int] = [:]
+            for (offset, entry) in entries.enumerated() { position[entry.id] = offset }
+            for entry in changed {
+                if let at = position[entry.id] { entries[at] = entry } else { entries.append(entry) }
+            }
+            Vault.permute(&entries, by: Vault.titleOrder(entries))
+            return
+        }
+        // By index (iterating the entries themselves retains every field of
+        // each), and for a handful of ids by comparison, not hashing.
+        let ids = changed.map(\.id)
+        let idSet = Set(ids)
+        var found: [String: Int] = [:]
+        for offset in entries.indices {
+            let id = entries[offset].id
+            if ids.count <= 8 ? ids.contains(id) : idSet.contains(id) { found[id] = offset }
+        }
+        var moving: [Entry] = []
+        for entry in changed {
+            if let at = found[entry.id], entries[at].title == entry.title { entries[at] = entry } else { moving.append(entry) }
+        }
+        let leaving = Set(moving.compactMap { found[$0.id] != nil ? $0.id : nil })
+        if !leaving.isEmpty { entries.removeAll { leaving.contains($0.id) } }
+        for entry in moving {
+            let key = (entry.title.lowercased(), entry.id)
+            var low = 0, high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                let other = (entries[middle].title.lowercased(), entries[middle].id)
+                if other < key { low = middle + 1 } else { high = middle }
+            }
+            entries.insert(entry, at: low)
+        }
+    }
 
     /// By title without regard to case, then by id. The keys are made once:
     /// a locale-aware comparison per pair costs seconds for 100k entries.

@@ -86,7 +86,7 @@ extension Vault {
                 next = max(counter, rollback?.seen ?? 0) + 1
                 for entry in put { try writeRow(entry, version: next) }
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
-                written = try Listing.scan(db())
+                written = try Listing.scan(db(), expecting: listing.count + put.count)
                 try writeIndex(listing: written, counter: next)
             }
             apply(put: put, delete: delete, version: next)
@@ -108,25 +108,8 @@ extension Vault {
     /// The committed change, applied to `entries` in place: at 100k entries
     /// re-sorting or copying them all on every save was most of a save.
     private func apply(put: [Entry], delete: [String], version: Int64) {
-        if !delete.isEmpty {
-            let gone = Set(delete)
-            entries.removeAll { gone.contains($0.id) }
-            for id in delete { versions[id] = nil }
-        }
-        var position: [String: Int] = [:]
-        if put.count > 8 { for (offset, entry) in entries.enumerated() { position[entry.id] = offset } }
-        var resort = false
-        for entry in put {
-            let at = put.count > 8 ? position[entry.id] : entries.firstIndex { $0.id == entry.id }
-            if let at {
-                resort = resort || entries[at].title != entry.title
-                entries[at] = entry
-            } else {
-                entries.append(entry)
-                resort = true
-            }
-            versions[entry.id] = version
-        }
-        if resort { Vault.permute(&entries, by: Vault.titleOrder(entries)) }
+        place(put, removing: Set(delete))
+        for id in delete { versions[id] = nil }
+        for entry in put { versions[entry.id] = version }
     }
 }

@@ -13,15 +13,16 @@ struct Listing: Equatable {
 
     mutating func append(id: UnsafeRawBufferPointer, version: Int64) {
         let n = UInt32(id.count)
-        bytes += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)]
-        bytes += id
+        for shift in stride(from: 0, through: 24, by: 8) { bytes.append(UInt8(truncatingIfNeeded: n >> UInt32(shift))) }
+        bytes.append(contentsOf: id)
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: version >> Int64(shift))) }
         count += 1
         newest = max(newest, version)
     }
 
-    static func scan(_ database: SQLiteDatabase) throws -> Listing {
+    static func scan(_ database: SQLiteDatabase, expecting rows: Int = 0) throws -> Listing {
         var listing = Listing()
+        listing.bytes.reserveCapacity(rows * 50)
         try database.eachRaw(query) { row in
             guard let id = row.bytes(0), let version = row.integer(1) else { throw VaultError.damaged("an entry row is malformed") }
             listing.append(id: id, version: version)
@@ -29,23 +30,44 @@ struct Listing: Equatable {
         return listing
     }
 
-    /// The pairs, decoded (only when the listing changed).
-    var pairs: [(id: String, version: Int64)] {
-        var out: [(String, Int64)] = []
-        out.reserveCapacity(count)
-        var at = 0
-        while at + 4 <= bytes.count {
-            let n = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
-            let id = String(decoding: bytes[(at + 4)..<(at + 4 + n)], as: UTF8.self)
-            at += 4 + n
-            let version = bytes[at..<(at + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            at += 8
-            out.append((id, version))
-        }
-        return out
-    }
-
     var digest: [UInt8] { Digest.sha256(bytes) }
+
+    /// The rows whose version differs between two listings, in one merge
+    /// walk over the bytes (both are in the file's id order, SQLite's
+    /// byte order): strings are made only for the ids that changed.
+    func difference(from old: Listing) -> (added: [String], changed: [String], removed: [String]) {
+        var added: [String] = [], changed: [String] = [], removed: [String] = []
+        bytes.withUnsafeBufferPointer { new in
+            old.bytes.withUnsafeBufferPointer { before in
+                func row(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> (id: UnsafeBufferPointer<UInt8>, version: UInt64, next: Int) {
+                    let n = Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+                    let id = UnsafeBufferPointer(rebasing: b[(at + 4)..<(at + 4 + n)])
+                    let version = b[(at + 4 + n)..<(at + 12 + n)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                    return (id, version, at + 12 + n)
+                }
+                func text(_ id: UnsafeBufferPointer<UInt8>) -> String { String(decoding: id, as: UTF8.self) }
+                var a = 0, b = 0
+                while a < before.count || b < new.count {
+                    if b >= new.count {
+                        let r = row(before, a); removed.append(text(r.id)); a = r.next
+                    } else if a >= before.count {
+                        let r = row(new, b); added.append(text(r.id)); b = r.next
+                    } else {
+                        let x = row(before, a), y = row(new, b)
+                        if x.id.elementsEqual(y.id) {
+                            if x.version != y.version { changed.append(text(y.id)) }
+                            a = x.next; b = y.next
+                        } else if x.id.lexicographicallyPrecedes(y.id) {
+                            removed.append(text(x.id)); a = x.next
+                        } else {
+                            added.append(text(y.id)); b = y.next
+                        }
+                    }
+                }
+            }
+        }
+        return (added, changed, removed)
+    }
 }
 
 /// The sealed index: the vault-wide change counter, the number of rows and
