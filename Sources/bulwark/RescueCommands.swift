@@ -17,13 +17,15 @@ enum RescueCommands {
         }
     }
 
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     static func check(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.isEmpty else { Output.error("usage: bulwark check"); return 2 }
         let path = VaultCommands.path(parsed)
         return withMasterPassword(parsed) { master in
             let report = try VaultInspection.inspect(at: path, masterPassword: master, freshness: .standard())
             let summary = "\(report.rowCount) entr\(report.rowCount == 1 ? "y" : "ies"), \(report.unreadable.count) unreadable"
-                + (report.counter.map { ", change \($0)" } ?? "") + "; \(VaultBackups(vaultPath: path).list().count) backups."
+                + (report.counter.map { ", change \($0)" } ?? "") + "; " + plural(VaultBackups(vaultPath: path).list().count, "backup") + "."
             guard !report.problems.isEmpty else {
                 print("No problems found: \(summary)")
                 return 0
@@ -34,7 +36,7 @@ enum RescueCommands {
                 print("The newest backup that opens is \(backup.id): 'bulwark restore \(backup.id)' puts it back.")
             }
             if !report.entries.isEmpty {
-                print("'bulwark recover FILE' writes the \(report.entries.count) entr\(report.entries.count == 1 ? "y" : "ies") that decrypt to a new vault.")
+                print("'bulwark recover FILE' writes the \(report.entries.count == 1 ? "1 entry that decrypts" : "\(report.entries.count) entries that decrypt") to a new vault.")
             }
             return 1
         }
@@ -64,7 +66,7 @@ enum RescueCommands {
             if list.isEmpty { print("No backups in \(backups.directory.path).") }
             for backup in list {
                 let entries = (try? SQLiteDatabase(path: backup.path.path, create: false, readOnly: true))
-                    .flatMap { try? $0.query("SELECT count(*) FROM entries").first?.first?.integer } .map { "\($0) entries" } ?? "unreadable"
+                    .flatMap { try? $0.query("SELECT count(*) FROM entries").first?.first?.integer }.map { Int($0) == 1 ? "1 entry" : "\($0) entries" } ?? "unreadable"
                 print([backup.id, VaultCommands.iso.string(from: backup.date), entries, "\(backup.size / 1024) KiB"].joined(separator: "\t"))
             }
             return 0

@@ -75,20 +75,7 @@ import Testing
         #expect(backups.count == 1 && backups[0].contains("\t0 entries\t"), "\(backups)")
         let backupID = backups.first.map { String($0.prefix { $0 != "\t" }) } ?? ""
 
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: f.vault))
-        // The row is (id, version, sealed box): 40 bytes past the id is inside the box.
-        let needle = Data(id.utf8)
-        var flipped = 0
-        var from = bytes.startIndex
-        while let found = bytes.range(of: needle, in: from..<bytes.endIndex) {
-            if found.upperBound + 40 < bytes.endIndex {
-                bytes[found.upperBound + 40] ^= 0x40
-                flipped += 1
-            }
-            from = found.upperBound
-        }
-        #expect(flipped >= 1)
-        try bytes.write(to: URL(fileURLWithPath: f.vault))
+        #expect(try VaultBytes.alterBox(ofEntry: id, inFileAt: f.vault) >= 1)
         let result = try f.run(["list"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("bulwark: vault damaged: "))
