@@ -175,7 +175,7 @@ enum AutoplayCommand {
         }
         for file in expected.subtracting(produced.map(\.file)).sorted() { differences.append("\(file): no longer produced") }
         guard differences.isEmpty else {
-            FileHandle.standardError.write(Data((differences.joined(separator: "\n") + "\n").utf8))
+            Output.stderr(differences.joined(separator: "\n") + "\n")
             return 1
         }
         print("All \(produced.count / 2) screens match \(directory.path).")

@@ -4,10 +4,14 @@ import Foundation
 enum CodeCommand {
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         if let uri = parsed.options["--uri"] {
-            guard parsed.arguments.isEmpty else { Output.error("give ENTRY or --uri, not both."); return 2 }
-            return show(uri: uri, parsed)
+            guard parsed.arguments.isEmpty else { Output.error("give ENTRY or --uri -, not both."); return 2 }
+            guard uri == "-" else { Output.error(SecretArgument.refused("--uri", safe: "--uri -").message); return 2 }
+            do { return show(uri: try SecretArgument.input(parsed).next(prompt: "otpauth:// URI"), parsed) } catch {
+                Output.error("\(error)")
+                return 1
+            }
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark code ENTRY | --uri URI [--at UNIX_SECONDS] [--json]"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark code ENTRY | --uri - [--at UNIX_SECONDS] [--json]"); return 2 }
         return VaultCommands.withVault(parsed) { vault, _ in
             let entry = try vault.find(parsed.arguments[0])
             guard let uri = entry.totpURI else {
@@ -40,7 +44,7 @@ enum CodeCommand {
         if parsed.options["--json"] != nil {
             var object: [String: Any] = [
                 "code": code,
-                "next_code": configuration.nextCode(at: now),
+                "next_code": configuration.nextCode(at: now).map { $0 as Any } ?? NSNull(),
                 "digits": configuration.digits,
                 "algorithm": configuration.digest.rawValue,
                 "seconds_remaining": remaining.map { $0 as Any } ?? NSNull(),

@@ -59,14 +59,15 @@ enum Commands {
         OptionSpec(name: "--notes", valueName: "TEXT", help: "Notes"),
         OptionSpec(name: "--tag", valueName: "TAG", help: "A tag (repeat for more; replaces the list)"),
         OptionSpec(name: "--category", valueName: "KIND", help: "email, identity, finance, government, health, work, shopping, social or other (default: guessed from the site)"),
-        OptionSpec(name: "--totp", valueName: "URI", help: "An otpauth:// URI ('' removes it)"),
+        OptionSpec(name: "--totp", valueName: "-", help: "Read an otpauth:// URI from standard input, after the other secrets ('' removes it)"),
         OptionSpec(name: "--generate", valueName: nil, help: "Set a new strong password"),
         OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
     ]
-    static let scryptOption = OptionSpec(name: "--scrypt-log-n", valueName: "N", help: "scrypt cost as a power of two (default 17; 10 to 22)")
+    static let scryptOption = OptionSpec(name: "--scrypt-log-n", valueName: "N", help: "scrypt cost as a power of two (default 17; 10 to 20)")
+    static let weakOption = OptionSpec(name: "--i-know-this-is-weak", valueName: nil, help: "Allow --scrypt-log-n below the recommended 17")
 
     static let all: [CommandSpec] = [
-        CommandSpec(name: "init", summary: "Create a vault.", usage: "bulwark init [--scrypt-log-n N]", options: [scryptOption],
+        CommandSpec(name: "init", summary: "Create a vault.", usage: "bulwark init [--scrypt-log-n N [--i-know-this-is-weak]]", options: [scryptOption, weakOption],
                     details: "Asks for the master password twice (or reads two lines with --password-stdin)."),
         CommandSpec(name: "list", summary: "List the vault's entries.", usage: "bulwark list [--json]",
                     options: [OptionSpec(name: "--json", valueName: nil, help: "A JSON array: id, title, username, urls, category, tags, modified")],
@@ -80,7 +81,7 @@ enum Commands {
         CommandSpec(name: "edit", summary: "Change an entry.", usage: "bulwark edit ENTRY [options]", options: entryOptions,
                     details: "A new password keeps the old one in the history."),
         CommandSpec(name: "rm", summary: "Delete an entry.", usage: "bulwark rm ENTRY", options: [], details: ""),
-        CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N]", options: [scryptOption],
+        CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N [--i-know-this-is-weak]]", options: [scryptOption, weakOption],
                     details: """
                     Reads the current password, then the new one twice. A new vault key replaces the old one and every
                     entry is sealed again under it, in one transaction: the old password opens nothing written after the
@@ -126,12 +127,13 @@ enum Commands {
                     options: [], details: ""),
         CommandSpec(
             name: "upgrade", summary: "Upgrade an account: a strong password, or Sign in with Apple.",
-            usage: "bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code CODE | --code-from-vault | --code-from-messages] | bulwark upgrade --all-high-priority",
+            usage: "bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code-stdin | --code-from-vault | --code-from-messages] | bulwark upgrade --all-high-priority",
             options: [
                 OptionSpec(name: "--strong-password", valueName: nil, help: "Change the password to a strong one the service accepts"),
                 OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "Convert the account to Sign in with Apple (its password is removed)"),
                 OptionSpec(name: "--hide-email", valueName: nil, help: "Give the service a private relay address instead of your e-mail"),
-                OptionSpec(name: "--code", valueName: "CODE", help: "The verification code, when the service asks for one"),
+                OptionSpec(name: "--code-stdin", valueName: nil, help: "Read the verification code from standard input, after the master password"),
+                OptionSpec(name: "--code", valueName: "CODE", help: "The code as an argument (visible to other users; warns)"),
                 OptionSpec(name: "--code-from-vault", valueName: nil, help: "Fill the code from the entry's TOTP"),
                 OptionSpec(name: "--code-from-messages", valueName: nil, help: "Fill the code from a text message bound to the site"),
                 OptionSpec(name: "--all-high-priority", valueName: nil, help: "Upgrade every eligible High Priority account in turn"),
@@ -189,18 +191,19 @@ enum Commands {
             """),
         CommandSpec(
             name: "rules", summary: "Check a password against passwordrules, or show their canonical form.",
-            usage: "bulwark rules check RULES PASSWORD | bulwark rules show RULES",
+            usage: "bulwark rules check RULES | bulwark rules show RULES",
             options: [],
             details: """
-            check: exit 0 when PASSWORD satisfies RULES, 1 (with the broken rules) when it does not.
+            check: reads the password from standard input (or asks on the terminal); exit 0 when it
+                   satisfies RULES, 1 (with the broken rules) when it does not.
             show:  print the canonical form of RULES.
             Malformed rules exit 1 with the position of the problem.
             """),
         CommandSpec(
             name: "code", summary: "Print a verification code (TOTP or HOTP).",
-            usage: "bulwark code ENTRY | --uri URI [--at UNIX_SECONDS] [--json]",
+            usage: "bulwark code ENTRY | --uri - [--at UNIX_SECONDS] [--json]",
             options: [
-                OptionSpec(name: "--uri", valueName: "URI", help: "An otpauth:// or apple-otpauth:// URL"),
+                OptionSpec(name: "--uri", valueName: "-", help: "Read an otpauth:// or apple-otpauth:// URL from standard input"),
                 OptionSpec(name: "--at", valueName: "UNIX_SECONDS", help: "The moment to compute the code for (default: now)"),
                 OptionSpec(name: "--json", valueName: nil, help: "JSON: the code, seconds remaining and the next code"),
             ],

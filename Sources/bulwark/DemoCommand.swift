@@ -41,7 +41,7 @@ enum DemoCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer {
             if !keep { try? FileManager.default.removeItem(at: directory) }
-            if given == nil && keep { FileHandle.standardError.write(Data("bulwark: the demo's vault and services are kept in \(directory.path) (master password \"demo\").\n".utf8)) }
+            if given == nil && keep { Output.stderr("bulwark: the demo's vault and services are kept in \(directory.path) (master password \"demo\").\n") }
         }
         let session: AppSession
         do { session = try demoSession(in: directory, catalog: catalog, reuse: given != nil) } catch {
@@ -106,10 +106,10 @@ enum DemoCommand {
         do {
             terminal = try CursesTerminal(allowColor: !noColor)
         } catch let error as TerminalError {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Output.stderr(error.description + "\n")
             return error.exitCode
         } catch {
-            FileHandle.standardError.write(Data("bulwark: \(error)\n".utf8))
+            Output.stderr("bulwark: \(error)\n")
             return 1
         }
         let store = Store(state: state, environment: AppEnvironment(session: session))
@@ -128,7 +128,7 @@ enum DemoCommand {
         return BulwarkTerminal.RunLoop.run(store: store, terminal: terminal, autoplay: autoplay, stay: stay, recorder: recorder,
                                            autoplayEnd: autoplayEnd, afterFirstFrame: report ? {
             let total = Date().timeIntervalSince(processStart)
-            FileHandle.standardError.write(Data(String(format: "first_frame_ms=%.2f unlock_ms=%.2f\n", total * 1000, unlockSeconds * 1000).utf8))
+            Output.stderr(String(format: "first_frame_ms=%.2f unlock_ms=%.2f\n", total * 1000, unlockSeconds * 1000))
             return true
         } : nil)
     }

@@ -80,6 +80,9 @@ enum RulesCommand {
                 return 1
             }
         case "check" where args.count == 3:
+            Output.error(SecretArgument.refused("a PASSWORD argument", safe: "'bulwark rules check RULES' with the password on standard input").message)
+            return 2
+        case "check" where args.count == 2:
             let rules: PasswordRules
             do {
                 rules = try PasswordRules.parse(args[1])
@@ -87,7 +90,12 @@ enum RulesCommand {
                 Output.error("bad password rules \(error).")
                 return 1
             }
-            let violations = rules.violations(of: args[2])
+            let password: String
+            do { password = try SecretArgument.input(parsed).next(prompt: "Password to check") } catch {
+                Output.error("\(error)")
+                return 1
+            }
+            let violations = rules.violations(of: password)
             if violations.isEmpty {
                 print("ok: the password satisfies the rules")
                 return 0
@@ -97,7 +105,7 @@ enum RulesCommand {
             for violation in violations { print("  - it \(violation)") }
             return 1
         default:
-            Output.error("usage: bulwark rules check RULES PASSWORD | bulwark rules show RULES")
+            Output.error("usage: bulwark rules check RULES (the password on standard input) | bulwark rules show RULES")
             return 2
         }
     }

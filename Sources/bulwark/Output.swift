@@ -5,7 +5,13 @@ import Foundation
 /// so that output is stable for scripts and tests.
 enum Output {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("bulwark: " + message + "\n").utf8))
+        stderr("bulwark: " + message + "\n")
+    }
+
+    /// Standard error, through the terminal sanitiser (errors quote vault
+    /// text and imported files: a CSV header is hostile input too).
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data(TerminalText.visible(text, lines: true).utf8))
     }
 
     static func warning(_ message: String) {
@@ -14,7 +20,7 @@ enum Output {
 
     static func json(_ object: Any) {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        FileHandle.standardOutput.write(Data(TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self)).utf8) + Data("\n".utf8))
     }
 
     /// The config file's settings with the command line's flags applied
@@ -51,5 +57,13 @@ enum Output {
     }
 }
 
+
+/// Every line the command line prints goes through the terminal
+/// sanitiser: this shadows Swift's `print` in this module, so no output
+/// path can forget it. Line feeds and tabs stay; every other control,
+/// bidi control and invisible character is shown as an escape.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Swift.print(TerminalText.visible(items.map { "\($0)" }.joined(separator: separator), lines: true), terminator: terminator)
+}
 
 struct ExitCode: Error { let code: Int32; init(_ code: Int32) { self.code = code } }

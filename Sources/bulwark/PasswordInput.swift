@@ -3,6 +3,20 @@ import Foundation
 import Glibc
 #endif
 
+/// A secret given as an argument: every user of the machine can read a
+/// process's arguments (`ps`, `/proc/PID/cmdline`), so the forms that carry
+/// a lasting secret are refused with the spelling that reads it safely.
+enum SecretArgument {
+    static func refused(_ option: String, safe: String) -> UsageError {
+        UsageError(message: "\(option) with the secret in the command line shows it to every user of this machine (ps, /proc); use \(safe) to type it, or pipe it on standard input after the other secrets. Nothing was changed.", command: nil)
+    }
+
+    /// Standard input when it is not a terminal (a pipe), else the terminal.
+    static func input(_ parsed: ParsedCommandLine) -> PasswordInput {
+        PasswordInput(fromStdin: parsed.globals.passwordStdin || isatty(0) == 0)
+    }
+}
+
 /// Where secrets come from: with --password-stdin, one line of standard input
 /// each, in order (the master password, then any new or entry password);
 /// otherwise a prompt on the terminal with echo off. Never from arguments.

@@ -30,7 +30,7 @@ enum UpgradeCommand {
         return VaultCommands.withVault(parsed) { vault, input in
             let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vault.path), catalog: catalog)
             for outcome in try Reconciler.reconcile(vault: vault, world: world) {
-                FileHandle.standardError.write(Data("bulwark: \(describe(outcome))\n".utf8))
+                Output.stderr("bulwark: \(describe(outcome))\n")
             }
             _ = try Reconciler.applyNotifications(vault: vault, world: world)
             return try body(vault, world, input)
@@ -51,14 +51,17 @@ enum UpgradeCommand {
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         let all = parsed.options["--all-high-priority"] != nil
         let strong = parsed.options["--strong-password"] != nil, apple = parsed.options["--sign-in-with-apple"] != nil
-        let codeSources = ["--code", "--code-from-vault", "--code-from-messages"].filter { parsed.options[$0] != nil }
-        guard codeSources.count <= 1 else { Output.error("give at most one of --code, --code-from-vault and --code-from-messages."); return 2 }
+        let codeSources = ["--code", "--code-stdin", "--code-from-vault", "--code-from-messages"].filter { parsed.options[$0] != nil }
+        guard codeSources.count <= 1 else { Output.error("give at most one of --code, --code-stdin, --code-from-vault and --code-from-messages."); return 2 }
+        if parsed.options["--code"] != nil {
+            Output.warning("--code puts the code in the command line, where other users of this machine can read it until it is used; --code-stdin reads it from standard input.")
+        }
         if all {
             guard parsed.arguments.isEmpty, !apple else { Output.error("usage: bulwark upgrade --all-high-priority"); return 2 }
             return allHighPriority(parsed)
         }
         guard parsed.arguments.count == 1, strong != apple else {
-            Output.error("usage: bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code CODE | --code-from-vault | --code-from-messages]")
+            Output.error("usage: bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code-stdin | --code-from-vault | --code-from-messages]")
             return 2
         }
         return withServices(parsed) { vault, world, input in
@@ -76,7 +79,7 @@ enum UpgradeCommand {
         while !state.isFinished {
             switch state {
             case .stepUp(let screen):
-                if let message = screen.message { FileHandle.standardError.write(Data("bulwark: \(screen.serviceName): \(message)\n".utf8)) }
+                if let message = screen.message { Output.stderr("bulwark: \(screen.serviceName): \(message)\n") }
                 if triedCode {
                     // One try from the command line; the person can run it again with another code.
                     state = engine.cancel()
@@ -104,6 +107,10 @@ enum UpgradeCommand {
 
     static func code(for screen: StepUpScreen, engine: UpgradeEngine, _ parsed: ParsedCommandLine, _ input: PasswordInput?) -> CodeAnswer {
         if let code = parsed.options["--code"] { return .code(code) }
+        if parsed.options["--code-stdin"] != nil {
+            guard let code = try? input?.next(prompt: "Verification code") else { return .none }
+            return .code(code.trimmingCharacters(in: .whitespaces))
+        }
         let entry = engine.vault.entries.first { $0.id == engine.request?.entryID }
         if parsed.options["--code-from-vault"] != nil {
             guard let uri = entry?.totpURI, let config = try? OTPAuthURL.parse(uri) else { return .none }
@@ -129,7 +136,7 @@ enum UpgradeCommand {
             Output.error("upgrade cancelled; nothing was changed.")
             return cancelled
         case .stepUp(let screen):
-            Output.error("\(screen.serviceName) asks for a verification code: \(screen.prompt) Run again with --code CODE "
+            Output.error("\(screen.serviceName) asks for a verification code: \(screen.prompt) Run again with --code-stdin "
                          + "or " + (screen.method == .totp ? "--code-from-vault" : "--code-from-messages") + ". Nothing was changed.")
             return needsCode
         default:

@@ -67,10 +67,16 @@ enum VaultCommands {
         }
     }
 
+    /// `--scrypt-log-n`, refused below the recommended cost unless the
+    /// person says they know (a weak KDF makes a guessed master password cheap).
     static func scryptParameters(_ parsed: ParsedCommandLine) throws -> ScryptParameters? {
         guard let text = parsed.options["--scrypt-log-n"] else { return nil }
-        guard let n = Int(text), (10...22).contains(n) else { throw UsageError(message: "--scrypt-log-n takes a number from 10 to 22.", command: nil) }
-        return ScryptParameters(logN: n)
+        guard let n = Int(text), (10...20).contains(n) else { throw UsageError(message: "--scrypt-log-n takes a number from 10 to 20.", command: nil) }
+        let parameters = ScryptParameters(logN: n)
+        if !parameters.isRecommended && parsed.options["--i-know-this-is-weak"] == nil {
+            throw UsageError(message: "--scrypt-log-n \(n) is below the recommended \(ScryptParameters.standard.logN): each guess at the master password would cost \(1 << (ScryptParameters.standard.logN - n))x less. Add --i-know-this-is-weak to use it anyway; nothing was changed.", command: nil)
+        }
+        return parameters
     }
 
     static func initialize(_ parsed: ParsedCommandLine) -> Int32 {
@@ -182,12 +188,6 @@ enum VaultCommands {
         if let username = parsed.options["--username"] { entry.username = username }
         if let notes = parsed.options["--notes"] { entry.notes = notes }
         if let tags = parsed.repeated["--tag"] { entry.tags = tags }
-        if let totp = parsed.options["--totp"] {
-            if totp.isEmpty { entry.totpURI = nil } else {
-                do { _ = try OTPAuthURL.parse(totp) } catch { throw UsageError(message: "--totp: \(error)", command: nil) }
-                entry.totpURI = totp
-            }
-        }
         if let name = parsed.options["--category"] {
             guard let category = AccountCategory(rawValue: name) else {
                 throw UsageError(message: "--category must be one of \(AccountCategory.allCases.map(\.rawValue).joined(separator: ", ")).", command: nil)
@@ -206,6 +206,15 @@ enum VaultCommands {
         }
         if let newPassword {
             if isNew { entry.password = newPassword } else { entry.changePassword(to: newPassword, reason: "edited") }
+        }
+        // After the entry's password: the TOTP URI is the last secret read.
+        if let totp = parsed.options["--totp"] {
+            if totp.isEmpty { entry.totpURI = nil } else {
+                guard totp == "-" else { throw SecretArgument.refused("--totp", safe: "--totp -") }
+                let uri = try input.next(prompt: "TOTP URI (otpauth://…)")
+                do { _ = try OTPAuthURL.parse(uri) } catch { throw UsageError(message: "--totp: \(error)", command: nil) }
+                entry.totpURI = uri
+            }
         }
         entry.modified = Date()
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    Output.stderr(text)
 }
 
 func runMain(_ args: [String]) -> Int32 {

@@ -25,10 +25,15 @@ import Testing
         #expect(buffer[1, 0].grapheme == "x")
     }
 
-    @Test func controlCharactersNeverReachTheScreen() {
-        var buffer = Buffer(width: 8, height: 1)
+    /// Controls never reach the terminal, and nothing is silently dropped:
+    /// each is drawn as a visible escape, so `pay\u{200B}pal` cannot pass
+    /// for `paypal`.
+    @Test func controlAndInvisibleCharactersAreDrawnAsEscapes() {
+        var buffer = Buffer(width: 24, height: 2)
         buffer.put("a\u{1B}[31mb\tc\u{7}", x: 0, y: 0)
-        #expect(buffer.textDump() == "a[31mbc\n")
+        buffer.put("pay\u{200B}pal\u{202E}", x: 0, y: 1)
+        #expect(buffer.textDump() == "a\\e[31mb\\tc\\x07\npay<U+200B>pal<U+202E>\n")
+        #expect(!buffer.textDump().unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
     @Test func wideGraphemeAtTheRightEdgeBecomesASpace() {

@@ -43,7 +43,7 @@ import Glibc
         @Sendable func bulwark(_ args: [String], killAfter: Double? = nil) throws -> Binary.Result {
             try Binary.run(args + ["--vault", vault, "--password-stdin"], stdin: "master\n", killAfter: killAfter)
         }
-        #expect(try Binary.run(["init", "--scrypt-log-n", "10", "--vault", vault, "--password-stdin"], stdin: "master\nmaster\n").status == 0)
+        #expect(try Binary.run(["init", "--scrypt-log-n", "10", "--i-know-this-is-weak", "--vault", vault, "--password-stdin"], stdin: "master\nmaster\n").status == 0)
 
         let shared = Shared()
         shared.expectations = Array(repeating: Expectation(), count: Self.writers)

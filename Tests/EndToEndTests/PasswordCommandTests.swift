@@ -61,10 +61,10 @@ import Testing
     }
 
     @Test func rulesCheckSaysWhichRulesBreakWithoutEchoingThePassword() throws {
-        let pass = try Binary.run(["rules", "check", "minlength: 8; required: digit; allowed: lower", "hunter22x"])
+        let pass = try Binary.run(["rules", "check", "minlength: 8; required: digit; allowed: lower"], stdin: "hunter22x\n")
         #expect(pass.status == 0)
         #expect(pass.stdout == "ok: the password satisfies the rules\n")
-        let fail = try Binary.run(["rules", "check", "minlength: 8; required: digit; allowed: lower", "hunterX"])
+        let fail = try Binary.run(["rules", "check", "minlength: 8; required: digit; allowed: lower"], stdin: "hunterX\n")
         #expect(fail.status == 1)
         #expect(fail.stdout == """
         no: the password breaks 3 rules:
@@ -74,7 +74,7 @@ import Testing
 
         """)
         #expect(!fail.stdout.contains("hunterX"))
-        let usage = try Binary.run(["rules", "check", "minlength: 8"])
+        let usage = try Binary.run(["rules", "check"])
         #expect(usage.status == 2)
     }
 }

@@ -10,8 +10,8 @@ import Testing
     /// A vault with one entry at a demo service, signed up there.
     static func fixture(_ title: String, _ url: String, password: String = "old-password-1", totp: String? = nil) throws -> Fixture {
         let f = try Fixture()
-        let added = try f.run(["add", "--title", title, "--url", url, "--username", "jane", "--entry-password-stdin"] + (totp.map { ["--totp", $0] } ?? []),
-                              stdin: "master\n\(password)\n")
+        let added = try f.run(["add", "--title", title, "--url", url, "--username", "jane", "--entry-password-stdin"] + (totp.map { _ in ["--totp", "-"] } ?? []),
+                              stdin: "master\n\(password)\n" + (totp.map { "\($0)\n" } ?? ""))
         #expect(added.status == 0, "\(added.stderr)")
         let enrolled = try f.run(["services", "enroll", title])
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
@@ -35,10 +35,10 @@ import Testing
         let chirp = try Self.fixture("Chirp", "https://chirp.example")
         let needs = try chirp.run(["upgrade", "Chirp", "--strong-password"])
         #expect(needs.status == 4)
-        #expect(needs.stderr == "bulwark: Chirp asks for a verification code: Chirp sent a code to your phone (•••• 42). Enter it to continue. Run again with --code CODE or --code-from-messages. Nothing was changed.\n")
+        #expect(needs.stderr == "bulwark: Chirp asks for a verification code: Chirp sent a code to your phone (•••• 42). Enter it to continue. Run again with --code-stdin or --code-from-messages. Nothing was changed.\n")
         let cancelled = try chirp.run(["upgrade", "Chirp", "--strong-password"], stdin: "master\n\n")
         #expect(cancelled.status == 5 && cancelled.stderr == "bulwark: upgrade cancelled; nothing was changed.\n")
-        let wrong = try chirp.run(["upgrade", "Chirp", "--strong-password", "--code", "12345x"])
+        let wrong = try chirp.run(["upgrade", "Chirp", "--strong-password", "--code-stdin"], stdin: "master\n12345x\n")
         #expect(wrong.status == 3 && wrong.stderr.contains("That code is not right. 4 attempts left."))
         #expect(try chirp.run(["upgrade", "Chirp", "--strong-password", "--code-from-messages"]).status == 0)
         #expect(try chirp.run(["signin", "Chirp"]).status == 0)

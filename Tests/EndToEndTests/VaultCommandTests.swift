@@ -9,7 +9,7 @@ import Testing
 
         init() throws {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let created = try run(["init", "--scrypt-log-n", "10"], stdin: "master\nmaster\n")
+            let created = try run(["init", "--scrypt-log-n", "10", "--i-know-this-is-weak"], stdin: "master\nmaster\n")
             #expect(created.status == 0)
         }
 
@@ -121,20 +121,20 @@ import Testing
 
     @Test func codeForAnEntryUsesItsStoredURI() throws {
         let f = try Fixture()
-        _ = try f.run(["add", "--title", "Shiny", "--totp", "otpauth://totp/Shiny:jane?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&digits=8"])
+        _ = try f.run(["add", "--title", "Shiny", "--totp", "-"], stdin: "master\notpauth://totp/Shiny:jane?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&digits=8\n")
         let result = try f.run(["code", "Shiny", "--at", "59"])
         #expect(result.status == 0)
         #expect(result.stdout == "94287082 (valid for 1 more second)\n")
         _ = try f.run(["add", "--title", "NoCode"])
         let none = try f.run(["code", "NoCode"])
         #expect(none.status == 1 && none.stderr == "bulwark: NoCode has no verification code set up.\n")
-        let bad = try f.run(["add", "--title", "Bad", "--totp", "otpauth://totp/x?digits=9&secret=GEZDGNBV"])
+        let bad = try f.run(["add", "--title", "Bad", "--totp", "-"], stdin: "master\notpauth://totp/x?digits=9&secret=GEZDGNBV\n")
         #expect(bad.status == 2 && bad.stderr == "bulwark: --totp: the digits parameter must be 6, 7 or 8 (got '9')\n")
     }
 
     @Test func initRefusesMismatchedPasswordsAndExistingVaults() throws {
         let f = try Fixture()
-        let again = try f.run(["init", "--scrypt-log-n", "10"], stdin: "x\nx\n")
+        let again = try f.run(["init", "--scrypt-log-n", "10", "--i-know-this-is-weak"], stdin: "x\nx\n")
         #expect(again.status == 1 && again.stderr.contains("a vault already exists"))
         let other = f.dir.appendingPathComponent("other.db").path
         let mismatch = try Binary.run(["init", "--vault", other, "--password-stdin"], stdin: "a\nb\n")

@@ -31,11 +31,16 @@ public struct OTPConfiguration: Sendable, Equatable {
         }
     }
 
-    /// The code after this one: the next period's, or the next counter's.
-    public func nextCode(at unixSeconds: Int64) -> String {
+    /// The code after this one: the next period's, or the next counter's;
+    /// nil at the end of time or of the counter (there is no next one).
+    public func nextCode(at unixSeconds: Int64) -> String? {
         switch kind {
-        case .totp(let period): code(at: unixSeconds + Int64(period))
-        case .hotp(let counter): OneTimePassword.hotp(secret: secret, counter: counter + 1, digits: digits, digest: digest)
+        case .totp(let period):
+            let (next, overflow) = unixSeconds.addingReportingOverflow(Int64(period))
+            return overflow ? nil : code(at: next)
+        case .hotp(let counter):
+            let (next, overflow) = counter.addingReportingOverflow(1)
+            return overflow ? nil : OneTimePassword.hotp(secret: secret, counter: next, digits: digits, digest: digest)
         }
     }
 }

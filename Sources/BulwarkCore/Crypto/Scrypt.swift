@@ -16,7 +16,21 @@ public struct ScryptParameters: Sendable, Equatable, Codable {
     /// The product's default: N = 2^17, r = 8, p = 1.
     public static let standard = ScryptParameters(logN: 17)
 
-    public var isSane: Bool { (10...22).contains(logN) && (1...32).contains(r) && (1...16).contains(p) }
+    /// What bulwark will ever derive with: at most 1 GiB of memory
+    /// (128·r·N bytes) and the work of N=2^20, r=8, p=1 (a few seconds
+    /// here), whatever a file's header asks for, so a tampered header
+    /// cannot make an unlock allocate 16 GiB or run for minutes.
+    public static let maximumMemory = 1 << 30
+    public static let maximumWork = (1 << 20) * 8
+
+    public var isSane: Bool {
+        guard (10...20).contains(logN), (1...32).contains(r), (1...16).contains(p) else { return false }
+        let n = 1 << logN
+        return 128 * r * n <= Self.maximumMemory && n * r * p <= Self.maximumWork
+    }
+
+    /// At least the product's default cost.
+    public var isRecommended: Bool { logN >= Self.standard.logN && r >= Self.standard.r }
 }
 
 public enum Scrypt {

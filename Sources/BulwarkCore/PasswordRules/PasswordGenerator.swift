@@ -71,13 +71,19 @@ public struct PasswordGenerator {
             throw UnsatisfiableRules(reason: "minlength is greater than maxlength")
         }
         let required = rules.required.map { $0.printableSet.intersection(letters) }
-        let count = PasswordGenerator.countSatisfying(alphabet: letters, required: required, length: length,
-                                                       maxConsecutive: rules.maxConsecutive ?? length)
-        guard count > 0 else {
+        var fraction = PasswordGenerator.fractionSatisfying(alphabet: letters, required: required, length: length,
+                                                            maxConsecutive: rules.maxConsecutive ?? length)
+        // Where the number of strings is small enough to count exactly, the
+        // count is a whole number: rounding removes the inclusion-exclusion's
+        // rounding noise, so an impossible set of rules counts 0, not 1e-17.
+        let strings = pow(Double(letters.count), Double(length))
+        if strings < 0x1p52 { fraction = (fraction * strings).rounded() / strings }
+        guard fraction > 0, Double(length) * log2(Double(letters.count)) + log2(fraction) >= 0 else {
             throw UnsatisfiableRules(reason: "\(rules.required.count) required classes cannot all fit in \(length) characters\(rules.maxConsecutive.map { " with max-consecutive \($0)" } ?? "")")
         }
-        entropyBits = log2(count)
-        acceptance = count / pow(Double(alphabet.count), Double(length))
+        // log2 of the count of valid strings, without forming the count (95^4096 is no Double).
+        entropyBits = Double(length) * log2(Double(alphabet.count)) + log2(fraction)
+        acceptance = fraction
     }
 
     /// Whether Apple's format satisfies the rules whatever letters are drawn.
@@ -160,36 +166,45 @@ public struct PasswordGenerator {
         return run
     }
 
-    /// How many strings of `length` over `alphabet` contain a character of
-    /// every required set and no run longer than `maxConsecutive`: inclusion
-    /// and exclusion over the required sets, each term a run-length count.
-    static func countSatisfying(alphabet: PrintableSet, required: [PrintableSet], length: Int, maxConsecutive: Int) -> Double {
+    /// The fraction of the strings of `length` over `alphabet` that contain
+    /// a character of every required set and no run longer than
+    /// `maxConsecutive`: inclusion and exclusion over the required sets,
+    /// each term a share of all strings (so nothing overflows at any length).
+    static func fractionSatisfying(alphabet: PrintableSet, required: [PrintableSet], length: Int, maxConsecutive: Int) -> Double {
         let sets = Array(Set(required).prefix(16))
+        let all = Double(alphabet.count)
         var total = 0.0
         for mask in 0..<(1 << sets.count) {
             var excluded = PrintableSet()
             for (i, set) in sets.enumerated() where mask & (1 << i) != 0 { excluded.formUnion(set) }
-            let term = countRuns(symbols: alphabet.subtracting(excluded).count, length: length, maxRun: maxConsecutive)
-            total += mask.nonzeroBitCount % 2 == 0 ? term : -term
+            let symbols = alphabet.subtracting(excluded).count
+            let share = symbols == 0 ? 0 : pow(Double(symbols) / all, Double(length))
+                * fractionWithoutLongRuns(symbols: symbols, length: length, maxRun: maxConsecutive)
+            total += mask.nonzeroBitCount % 2 == 0 ? share : -share
         }
         return max(0, total)
     }
 
-    /// Strings of `length` over `symbols` symbols with no run of one symbol
-    /// longer than `maxRun`.
-    static func countRuns(symbols: Int, length: Int, maxRun: Int) -> Double {
+    /// The fraction of the strings of `length` over `symbols` symbols with
+    /// no run of one symbol longer than `maxRun`. Linear in `length`: p[i],
+    /// the fraction of strings of length i that end where a run ends, is a
+    /// weighted sum over the last `maxRun` lengths, kept as a sliding window
+    /// (a loop per length was quadratic when no max-consecutive is set).
+    static func fractionWithoutLongRuns(symbols: Int, length: Int, maxRun: Int) -> Double {
         guard length > 0 else { return 1 }
         guard symbols > 0 else { return 0 }
         let n = Double(symbols), k = max(1, maxRun)
-        // ways[i]: strings of length i that end where a run ends.
-        var ways = [Double](repeating: 0, count: length + 1)
-        ways[0] = 1
+        var p = [Double](repeating: 0, count: length + 1)
+        p[0] = 1
+        // q(j): p[j] times the choices for the run that starts after it.
+        func q(_ j: Int) -> Double { p[j] * (j == 0 ? n : n - 1) }
+        let dropped = pow(n, -Double(k))  // the weight of the term leaving the window
+        var window = 0.0  // the sum of q(j) / n^(i-j) for the last k values of j
         for i in 1...length {
-            var sum = 0.0
-            for run in 1...min(k, i) { sum += ways[i - run] * (i - run == 0 ? n : n - 1) }
-            ways[i] = sum
+            window = (window + q(i - 1) - (i - 1 - k >= 0 ? q(i - 1 - k) * dropped : 0)) / n
+            p[i] = window
         }
-        return ways[length]
+        return p[length]
     }
 }
 

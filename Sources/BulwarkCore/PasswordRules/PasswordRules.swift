@@ -92,6 +92,11 @@ public struct ClassSet: Sendable, Hashable, CustomStringConvertible {
 /// minlengths the largest holds, of several maxlengths and max-consecutives
 /// the smallest.
 public struct PasswordRules: Sendable, Hashable, CustomStringConvertible {
+    /// The largest length or run a rule may name: no real rule comes near
+    /// it (the largest in Apple's quirks is 225), and it keeps the work of
+    /// generating and counting passwords small for any input.
+    public static let maximumLength = 4096
+
     public var required: [ClassSet]
     public var allowed: ClassSet
     public var maxConsecutive: Int?

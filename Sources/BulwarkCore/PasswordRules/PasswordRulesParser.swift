@@ -159,7 +159,9 @@ enum PasswordRulesParser {
             cursor.index += 1
         }
         guard !digits.isEmpty else { throw cursor.fail("\(rule) needs a whole number, found '\(cursor.current!)'") }
-        guard digits.count <= 9, let n = Int(digits) else { throw cursor.fail("\(rule) value \(digits) is too large", at: start) }
+        guard digits.count <= 9, let n = Int(digits), n <= PasswordRules.maximumLength else {
+            throw cursor.fail("\(rule) value \(digits) is over bulwark's maximum of \(PasswordRules.maximumLength)", at: start)
+        }
         cursor.skipWhitespace()
         if let c = cursor.current, c != ";" { throw cursor.fail("\(rule) needs a whole number, found '\(c)' after \(digits)") }
         return n

@@ -42,8 +42,10 @@ extension Vault {
 
         static func read(from database: SQLiteDatabase) throws -> Header {
             let (header, checksum) = try readUnchecked(from: database)
-            guard header.checksum == checksum, header.parameters.isSane else {
-                throw VaultError.damaged("the header does not match its checksum")
+            guard header.checksum == checksum else { throw VaultError.damaged("the header does not match its checksum") }
+            let p = header.parameters
+            guard p.isSane else {
+                throw VaultError.damaged("the header asks for scrypt N=2^\(p.logN), r=\(p.r), p=\(p.p), beyond bulwark's limits (1 GiB, the work of N=2^20, r=8); refused before deriving anything")
             }
             let version = try database.query("PRAGMA user_version").first?.first?.integer ?? 0
             if header.schema > Vault.schemaVersion { throw VaultError.newerFormat(header.schema) }

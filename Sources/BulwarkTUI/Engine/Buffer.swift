@@ -1,3 +1,4 @@
+import BulwarkCore
 /// One terminal cell. A wide grapheme occupies its cell and a continuation
 /// cell to its right (`isContinuation`), which holds no text of its own.
 public struct Cell: Sendable, Hashable {
@@ -49,8 +50,9 @@ public struct Buffer: Sendable, Equatable {
         let bounds = (clip ?? area).intersection(area)
         guard y >= bounds.y && y < bounds.maxY else { return 0 }
         var column = x
-        for character in text {
-            if character.asciiValue == nil, character.unicodeScalars.contains(where: DisplayWidth.isControl) { continue }
+        // Controls, bidi controls and invisible characters are drawn as
+        // visible escapes (`\e`, `<U+202E>`), never sent and never dropped.
+        for character in TerminalText.visible(text) {
             let w = DisplayWidth.of(character)
             if w == 0 { continue }
             if column >= bounds.maxX { break }

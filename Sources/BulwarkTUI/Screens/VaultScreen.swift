@@ -87,7 +87,7 @@ enum EntryDetail {
                 let code = config.code(at: seconds)
                 let bar = ProgressBar.text(ratio: Double(remaining) / Double(period), width: 10)
                 var spans = [Span(spaced(code), Theme.heading), Span("  \(bar) \(remaining)s", Theme.dim)]
-                if remaining <= 5 { spans.append(Span("  next \(spaced(config.nextCode(at: seconds)))", Theme.dim)) }
+                if remaining <= 5, let next = config.nextCode(at: seconds) { spans.append(Span("  next \(spaced(next))", Theme.dim)) }
                 field("Code", Line(spans))
             } else {
                 field("Code", Line(spaced(config.code(at: seconds)), Theme.heading))

@@ -72,7 +72,8 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
         do { manifest = try JSONDecoder().decode(ServiceManifest.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
             throw Invalid(file: file, reason: "missing \"\(key.stringValue)\"")
         } catch let DecodingError.dataCorrupted(context) {
-            throw Invalid(file: file, reason: context.codingPath.isEmpty ? "not valid JSON" : "bad \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+            let rule = context.debugDescription.hasPrefix("must be") ? " (\(context.debugDescription))" : ""
+            throw Invalid(file: file, reason: context.codingPath.isEmpty ? "not valid JSON" : "bad \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"" + rule)
         } catch let DecodingError.typeMismatch(_, context) {
             throw Invalid(file: file, reason: "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
         } catch {
@@ -97,11 +98,17 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
 }
 
 extension ServiceManifest.Behaviour {
+    /// A mock service answers within a minute at most: a demo never waits longer.
+    public static let maximumLatencyMs = 60_000
+
     enum CodingKeys: String, CodingKey { case latencyMs, stepUp, failure, networkLossAtSheet, substitutesPassword }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         latencyMs = try c.decodeIfPresent(Int.self, forKey: .latencyMs) ?? 0
+        guard (0...Self.maximumLatencyMs).contains(latencyMs) else {
+            throw DecodingError.dataCorruptedError(forKey: .latencyMs, in: c, debugDescription: "must be a whole number of milliseconds from 0 to \(Self.maximumLatencyMs)")
+        }
         stepUp = try c.decodeIfPresent(StepUp.self, forKey: .stepUp) ?? .never
         failure = try c.decodeIfPresent(Failure.self, forKey: .failure)
         networkLossAtSheet = try c.decodeIfPresent(Bool.self, forKey: .networkLossAtSheet) ?? false

@@ -61,7 +61,7 @@ import Testing
         ("required: digit,", 17, "expected a character class after ',', found the end"),
         ("required: uper", 11, "unknown character class 'uper' (expected upper, lower, digit, special, ascii-printable, unicode or [...])"),
         ("minlength: eight", 12, "minlength needs a whole number, found 'e'"),
-        ("minlength: 99999999999", 12, "minlength value 99999999999 is too large"),
+        ("minlength: 99999999999", 12, "minlength value 99999999999 is over bulwark's maximum of 4096"),
         ("required: upper lower", 17, "expected ',' or ';' after a character class, found 'l'"),
         ("minlength", 10, "expected ':' after 'minlength', found the end"),
         ("8", 1, "expected a rule name, found '8'"),
