@@ -12,6 +12,8 @@ let package = Package(
     targets: [
         // C: the only place that includes curses.h (wide-character API on).
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+        // C: process hardening (core dumps off, not dumpable) for the executable.
+        .target(name: "CHardening"),
         // System libraries through module maps.
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
@@ -32,7 +34,7 @@ let package = Package(
         // The ncurses backend and the run loop.
         .target(name: "BulwarkTerminal", dependencies: ["BulwarkTUI", "CNcurses"]),
         .executableTarget(name: "bulwark",
-                          dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
+                          dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"]),
         // `make bench`: speed and memory figures on a release build.
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
 

@@ -20,6 +20,7 @@ check "curses.h" '#\s*include\s*[<"](n?curses|ncursesw/curses)\.h' Sources/CNcur
 check "import CSQLite" '^\s*import\s+CSQLite' Sources/BulwarkCore
 check "import CCrypto" '^\s*import\s+CCrypto' Sources/BulwarkCore
 check "import CZxcvbn" '^\s*import\s+CZxcvbn' Sources/BulwarkCore
+check "import CHardening" '^\s*import\s+CHardening' Sources/bulwark
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'
 # The core and the upgrades never reach up into the screens.

@@ -106,8 +106,12 @@ enum Commands {
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, bitwarden-json, bitwarden-csv, keepassxc-csv or 1password-csv")],
                     details: "All or nothing: a malformed file imports nothing and names the line. Entries with the same URL, username and password as an existing one are skipped and counted."),
         CommandSpec(name: "export", summary: "Export the vault in plain text.", usage: "bulwark export --format FORMAT FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv")],
-                    details: "The file is written 0600 and holds every password in plain text."),
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv"),
+                              OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],
+                    details: """
+                    The file is written 0600 and holds every password in plain text. In CSV, a cell that begins with
+                    = + - @ or a tab gets a leading ' so that a spreadsheet does not run it as a formula; each is named.
+                    """),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",
             usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--include-hidden]",

@@ -70,6 +70,7 @@ final class PasswordInput {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while Glibc.read(tty, &byte, 1) == 1, byte != 10, byte != 13 { bytes.append(byte) }
+        defer { bytes.wipe() }  // the String made from them cannot be wiped; this buffer can
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -271,6 +271,7 @@ enum VaultCommands {
             if result.duplicates > 0 { summary += "; skipped \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s")" }
             if result.skippedNotLogins > 0 { summary += "; skipped \(result.skippedNotLogins) item\(result.skippedNotLogins == 1 ? "" : "s") that are not logins" }
             print(summary + ".")
+            for note in result.keptAside { print("  Kept aside: \(note).") }
             return 0
         }
     }
@@ -283,13 +284,17 @@ enum VaultCommands {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT FILE"); return 2 }
         let file = parsed.arguments[0]
         return withVault(parsed) { vault, _ in
-            let data = Exporter.write(vault.entries, format: format)
+            let (data, guarded) = Exporter.write(vault.entries, format: format, spreadsheetSafe: parsed.options["--raw-cells"] == nil)
             guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
                 Output.error("cannot write \(file).")
                 return 1
             }
             print("Exported \(vault.entries.count) entries to \(file).")
             Output.error("warning: \(file) holds every password in plain text. Delete it when you are done with it.")
+            if !guarded.isEmpty {
+                let named = guarded.prefix(5).map { "\($0.column) of \($0.title)" }.joined(separator: ", ") + (guarded.count > 5 ? " and \(guarded.count - 5) more" : "")
+                Output.warning("\(guarded.count) cell\(guarded.count == 1 ? "" : "s") began with = + - @ or a tab and \(guarded.count == 1 ? "was" : "were") written with a leading ' so that a spreadsheet shows \(guarded.count == 1 ? "it" : "them") instead of running a formula (\(named)). Remove the ' before importing the file elsewhere, or export with --raw-cells.")
+            }
             return 0
         }
     }

@@ -1,3 +1,4 @@
+import CHardening
 import Foundation
 
 func printError(_ text: String) {
@@ -79,4 +80,6 @@ let processStart = Date()
 
 // Every file bulwark makes (vault, journals, service state) is the owner's alone.
 umask(0o077)
+// Any command may unlock the vault: no core dump, not dumpable, from the start.
+if bw_forbid_core_dumps() != 0 { Output.warning("core dumps could not be turned off; a crash could write secrets to disk.") }
 exit(runMain(Array(CommandLine.arguments.dropFirst())))

@@ -23,14 +23,43 @@ import Testing
         #expect(try backend.link(of: "jane") == nil)
     }
 
-    @Test func aReusedAuthorizationCodeIsRefused() throws {
+    @Test func aReplayedCredentialIsRefused() throws {
         let f = try UpgradeFixture()
         let (credential, backend) = try credential(f, nonce: "n1")
         try backend.linkSignInWithApple(user: "jane", credential: credential, nonce: "n1")
         try backend.enroll(user: "bob", password: "bob-password-1")
-        #expect(throws: MockBackend.Refusal(reason: "Sign in with Apple was refused: the authorization code was already used.")) {
+        #expect(throws: MockBackend.Refusal(reason: "Sign in with Apple was refused: the identity token was already used.")) {
             try backend.linkSignInWithApple(user: "bob", credential: credential, nonce: "n1")
         }
+        // A fresh token does not make the old authorization code good again.
+        let (fresh, _) = try self.credential(f, nonce: "n2")
+        let reused = AppleIDCredential(user: fresh.user, email: fresh.email, isPrivateRelay: fresh.isPrivateRelay, fullName: nil,
+                                       state: fresh.state, identityToken: fresh.identityToken, authorizationCode: credential.authorizationCode)
+        #expect(throws: MockBackend.Refusal(reason: "Sign in with Apple was refused: the authorization code was already used.")) {
+            try backend.linkSignInWithApple(user: "bob", credential: reused, nonce: "n2")
+        }
+    }
+
+    /// A replayed identity token is refused at sign-in too, not only until it expires.
+    @Test func anIdentityTokenSignsInOnce() throws {
+        let f = try UpgradeFixture()
+        let (credential, backend) = try credential(f, nonce: "n1")
+        try backend.linkSignInWithApple(user: "jane", credential: credential, nonce: "n1")
+        let (next, _) = try self.credential(f, nonce: "n3")
+        #expect(try backend.signInWithApple(identityToken: next.identityToken, nonce: "n3") != .refused("this identity token was already used"))
+        #expect(try backend.signInWithApple(identityToken: next.identityToken, nonce: "n3") == .refused("this identity token was already used"))
+    }
+
+    /// Enrolling again never replaces an account (it would drop its link and turn its password back on).
+    @Test func enrolmentNeverOverwritesAnAccount() throws {
+        let f = try UpgradeFixture()
+        let (credential, backend) = try credential(f, nonce: "n1")
+        try backend.linkSignInWithApple(user: "jane", credential: credential, nonce: "n1")
+        #expect(throws: MockBackend.Refusal(reason: "Shiny already has an account named jane; nothing was changed.")) {
+            try backend.enroll(user: "jane", password: "new-password-1")
+        }
+        #expect(try backend.link(of: "jane") != nil)
+        #expect(try backend.signIn(user: "jane", password: "new-password-1") == .refused("this account signs in with Apple; its password no longer works"))
     }
 
     @Test func anExpiredTokenIsRefused() throws {
@@ -76,7 +105,7 @@ import Testing
         let (credential, backend) = try credential(f, nonce: "n")
         try backend.linkSignInWithApple(user: "jane", credential: credential, nonce: "n")
         #expect(try backend.signIn(user: "jane", password: "shiny-old-1") == .refused("this account signs in with Apple; its password no longer works"))
-        #expect(try backend.authorize(user: "jane", password: "shiny-old-1", sessionToken: nil, stepUpPassed: false) ==
+        #expect(try backend.authorize(user: "jane", password: "shiny-old-1", sessionToken: nil, stepUpGrant: nil) ==
                 .refused("This account already signs in with Apple."))
     }
 

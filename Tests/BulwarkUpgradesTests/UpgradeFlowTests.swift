@@ -77,8 +77,55 @@ import Testing
         for left in (1...4).reversed() {
             #expect(stepUp(f.engine.submitCode(wrongCode))?.message == "That code is not right. \(left) \(left == 1 ? "attempt" : "attempts") left.")
         }
-        #expect(f.engine.submitCode(wrongCode) == .failed(reason: "Too many wrong codes. For your security, try again later."))
+        #expect(f.engine.submitCode(wrongCode) == .failed(reason: "Too many wrong codes. For your security, this account takes no code for 15 minutes (until 2027-01-15T08:15:00Z)."))
         try unchanged(f, "bank", before: before)
+        // The count is the account's: a new challenge does not reset it, and the right code waits out the cool-down.
+        #expect(f.start("bank", .strongPassword) == .failed(reason: "Too many wrong codes. For your security, this account takes no code for 15 minutes (until 2027-01-15T08:15:00Z)."))
+        f.clock.advance(MockBackend.coolDown + 1)
+        _ = f.start("bank", .strongPassword)
+        if case .completed = f.engine.submitCode(try f.totpCode()) {} else { Issue.record("the right code after the cool-down did not complete") }
+    }
+
+    /// Wrong codes spread over new challenges still add up (the limit was per challenge).
+    @Test func wrongCodesCountAcrossChallenges() throws {
+        let f = try UpgradeFixture()
+        let wrongCode = try f.totpCode() == "000000" ? "111111" : "000000"
+        for run in 0..<4 {
+            _ = f.start("bank", .strongPassword)
+            #expect(stepUp(f.engine.submitCode(wrongCode))?.message == "That code is not right. \(4 - run) \(4 - run == 1 ? "attempt" : "attempts") left.")
+            _ = f.engine.cancel()
+        }
+        _ = f.start("bank", .strongPassword)
+        if case .failed(let reason) = f.engine.submitCode(wrongCode) { #expect(reason.hasPrefix("Too many wrong codes.")) } else {
+            Issue.record("the fifth wrong code across challenges did not lock the account")
+        }
+    }
+
+    /// A TOTP code is good once (RFC 6238 §5.2): the same code cannot
+    /// authorise a second upgrade.
+    @Test func aTOTPCodeIsSingleUseAcrossUpgrades() throws {
+        let f = try UpgradeFixture()
+        _ = f.start("bank", .strongPassword)
+        let code = try f.totpCode()
+        if case .completed = f.engine.submitCode(code) {} else { Issue.record("the first use did not complete") }
+        _ = f.start("bank", .strongPassword)
+        #expect(stepUp(f.engine.submitCode(code))?.message == "That code was already used; wait for the next one. 4 attempts left.")
+    }
+
+    /// The backend's step-up is proven by its own single-use grant, not a flag the caller sets.
+    @Test func authorisationNeedsTheBackendsGrant() throws {
+        let f = try UpgradeFixture()
+        let backend = try f.world.backend(for: try #require(f.world.catalog.manifest(forHost: f.entry("bank").site)))
+        let user = f.entry("bank").username, password = try #require(f.entry("bank").password)
+        #expect(try backend.authorize(user: user, password: password, sessionToken: nil, stepUpGrant: nil) == .stepUpRequired)
+        #expect(try backend.authorize(user: user, password: password, sessionToken: nil, stepUpGrant: "g-made-up") == .stepUpRequired)
+        let challenge = try backend.challenge(user: user)
+        guard case .passed(let grant) = try backend.verify(challenge: challenge.id, code: try f.totpCode()) else {
+            Issue.record("the right code did not pass")
+            return
+        }
+        #expect(try backend.authorize(user: user, password: password, sessionToken: nil, stepUpGrant: grant) == .authorized)
+        #expect(try backend.authorize(user: user, password: password, sessionToken: nil, stepUpGrant: grant) == .stepUpRequired)
     }
 
     @Test func anExpiredCodeAsksForANewOne() throws {

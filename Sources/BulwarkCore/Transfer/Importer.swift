@@ -17,6 +17,9 @@ public struct ImportResult: Sendable {
     public var entries: [Entry]
     public var duplicates: Int
     public var skippedNotLogins: Int
+    /// Values that failed the checks `add` makes, each kept in its entry's
+    /// notes instead of its field, named for the summary.
+    public var keptAside: [String] = []
 }
 
 public enum Importer {
@@ -46,10 +49,22 @@ public enum Importer {
         guard let text = String(data: data, encoding: .utf8) else { throw ImportError(line: nil, message: "the file is not UTF-8 text") }
         var candidates: [Entry]
         var notLogins = 0
+        var keptAside: [String] = []
         if let columns = columns(format) {
             candidates = try readCSV(text, columns: columns, format: format, now: now)
         } else {
-            (candidates, notLogins) = try readBitwardenJSON(data, now: now)
+            (candidates, notLogins, keptAside) = try readBitwardenJSON(data, now: now)
+        }
+        // What `add` refuses is not stored as if it were good: a TOTP that
+        // does not parse stays with the entry, in its notes, and is named.
+        for index in candidates.indices {
+            guard let uri = candidates[index].totpURI else { continue }
+            do { _ = try OTPAuthURL.parse(uri) } catch {
+                candidates[index].totpURI = nil
+                let notes = candidates[index].notes
+                candidates[index].notes = (notes.isEmpty ? "" : notes + "\n\n") + "TOTP as imported (not a valid otpauth URL: \(error)):\n" + uri
+                keptAside.append("the TOTP of \(candidates[index].title) (\(error)), kept in its notes")
+            }
         }
         var seen = Set(existing.map(duplicateKey))
         var fresh: [Entry] = []
@@ -57,7 +72,7 @@ public enum Importer {
         for entry in candidates {
             if seen.insert(duplicateKey(entry)).inserted { fresh.append(entry) } else { duplicates += 1 }
         }
-        return ImportResult(entries: fresh, duplicates: duplicates, skippedNotLogins: notLogins)
+        return ImportResult(entries: fresh, duplicates: duplicates, skippedNotLogins: notLogins, keptAside: keptAside)
     }
 
     static func duplicateKey(_ e: Entry) -> String {
@@ -93,7 +108,22 @@ public enum Importer {
         return entries
     }
 
-    static func readBitwardenJSON(_ data: Data, now: Date) throws(ImportError) -> ([Entry], Int) {
+    /// A JSON number, never a boolean: JSONSerialization gives `true` as an
+    /// NSNumber subclass that `as? Int` reads as 1.
+    static func jsonInteger(_ value: Any?) -> Int? {
+        guard let value, type(of: value) == NSNumber.self else { return nil }
+        return value as? Int
+    }
+
+    /// A JSON string, or a number written back as the text it was (a
+    /// numeric password is still that password).
+    static func jsonText(_ value: Any?) -> (text: String, wasNumber: Bool)? {
+        if let text = value as? String { return (text, false) }
+        guard let value, type(of: value) == NSNumber.self, let number = value as? NSNumber else { return nil }
+        return (number.stringValue, true)
+    }
+
+    static func readBitwardenJSON(_ data: Data, now: Date) throws(ImportError) -> ([Entry], Int, [String]) {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw ImportError(line: jsonErrorLine(data, error), message: "not valid JSON")
@@ -109,8 +139,9 @@ public enum Importer {
         }, uniquingKeysWith: { a, _ in a })
         var entries: [Entry] = []
         var notLogins = 0
+        var keptAside: [String] = []
         for (position, item) in items.enumerated() {
-            guard (item["type"] as? Int) == 1 else { notLogins += 1; continue }
+            guard jsonInteger(item["type"]) == 1 else { notLogins += 1; continue }
             guard let login = item["login"] as? [String: Any] else {
                 throw ImportError(line: nil, message: "item \(position + 1) is a login without a \"login\" object")
             }
@@ -118,11 +149,19 @@ public enum Importer {
             var tags: [String] = []
             if let folder = item["folderId"] as? String, let name = folders[folder] { tags.append(name) }
             let name = item["name"] as? String ?? ""
-            entries.append(Entry(title: name.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : name, urls: urls,
-                                 username: login["username"] as? String ?? "", password: login["password"] as? String ?? "",
+            let title = name.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : name
+            var password: String?
+            if let value = login["password"], !(value is NSNull) {
+                guard let read = jsonText(value) else {
+                    throw ImportError(line: nil, message: "item \(position + 1) (\(title)) has a password that is neither text nor a number")
+                }
+                password = read.text
+                if read.wasNumber { keptAside.append("the password of \(title) was a JSON number in the file; it was read as the text of that number") }
+            }
+            entries.append(Entry(title: title, urls: urls, username: jsonText(login["username"])?.text ?? "", password: password ?? "",
                                  notes: item["notes"] as? String ?? "", totpURI: login["totp"] as? String, tags: tags, created: now))
         }
-        return (entries, notLogins)
+        return (entries, notLogins, keptAside)
     }
 
     /// Foundation reports a JSON error's byte offset; turn it into a line.

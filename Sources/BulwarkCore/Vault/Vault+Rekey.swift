@@ -66,6 +66,7 @@ extension Vault {
             }
             var retired = oldKey
             retired.wipe()
+            lockInMemory()
             listing = written
             counter = next
             rollback = nil

@@ -72,6 +72,14 @@ public final class Vault {
         self.wrappedKey = wrappedKey
         self.parameters = parameters
         self.freshness = freshness
+        lockInMemory()
+    }
+
+    /// Best effort: the key's bytes kept out of swap (mlock). Swift may
+    /// still copy them (every AEAD call receives the array), so this
+    /// protects the vault's own copy, not every copy.
+    func lockInMemory() {
+        key.withUnsafeBytes { bytes in if let base = bytes.baseAddress { _ = mlock(base, bytes.count) } }
     }
 
     deinit { close() }

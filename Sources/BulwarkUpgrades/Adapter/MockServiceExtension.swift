@@ -40,19 +40,20 @@ public final class MockServiceExtension: AccountModificationExtension {
     public func changePasswordWithoutUserInteraction(for credential: ExistingCredential?, newPassword: String, service: ServiceIdentifier,
                                                      userInfo: [String: String]?, context: ModificationContext) {
         begin(credential, userInfo, .password(newPassword))
-        authorise(context, stepUpPassed: false)
+        authorise(context, grant: nil)
     }
 
     public func convertToSignInWithAppleWithoutUserInteraction(for credential: ExistingCredential?, service: ServiceIdentifier,
                                                                userInfo: [String: String]?, context: ModificationContext) {
         begin(credential, userInfo, .signInWithApple)
-        authorise(context, stepUpPassed: false)
+        authorise(context, grant: nil)
     }
 
-    private func authorise(_ context: ModificationContext, stepUpPassed: Bool) {
+    /// `grant`: the backend's proof of a passed step-up, handed back as is.
+    private func authorise(_ context: ModificationContext, grant: String?) {
         network()
         do {
-            switch try backend.authorize(user: user, password: password, sessionToken: session, stepUpPassed: stepUpPassed) {
+            switch try backend.authorize(user: user, password: password, sessionToken: session, stepUpGrant: grant) {
             case .refused(let reason): context.cancelRequest(withError: .failed(reason: reason))
             case .stepUpRequired: context.cancelRequest(withError: .userInteractionRequired)
             case .authorized: proceed(context)
@@ -124,15 +125,16 @@ public final class MockServiceExtension: AccountModificationExtension {
         network()
         let result = (try? backend.verify(challenge: current.id, code: code)) ?? .expired
         switch result {
-        case .passed:
-            authorise(context, stepUpPassed: true)
+        case .passed(let grant):
+            authorise(context, grant: grant)
             return nil
-        case .wrong(let left):
+        case .wrong(let left), .reused(let left):
             challenge = MockBackend.Challenge(id: current.id, method: current.method, attemptsLeft: left, expiresAt: current.expiresAt,
                                               phoneHint: current.phoneHint)
-            return screen(message: "That code is not right. \(left) \(left == 1 ? "attempt" : "attempts") left.")
-        case .locked:
-            context.cancelRequest(withError: .failed(reason: "Too many wrong codes. For your security, try again later."))
+            let what = result == .reused(attemptsLeft: left) ? "That code was already used; wait for the next one." : "That code is not right."
+            return screen(message: "\(what) \(left) \(left == 1 ? "attempt" : "attempts") left.")
+        case .locked(let until):
+            context.cancelRequest(withError: .failed(reason: MockBackend.lockedMessage(until)))
             return nil
         case .expired:
             return screen(message: "That code has expired. Ask for a new one.")

@@ -1,11 +1,15 @@
 import BulwarkCore
 import Foundation
 
-/// One mock service's server: accounts with salted password hashes,
-/// sign-in, 2FA challenges with expiry and at most 5 attempts, session
-/// tokens, password changes checked against its own rules, and Sign in with
-/// Apple linking (after which password sign-in is refused). Its state is its
-/// own SQLite file beside the vault, never in the vault.
+/// One mock service's server, as strict as a real one: accounts with
+/// salted password hashes (enrolment never overwrites one), sign-in, 2FA
+/// challenges that expire, wrong codes counted per account with a cool-down
+/// that a new challenge does not reset, a TOTP code accepted once (RFC 6238
+/// §5.2), a passed step-up proven by a single-use grant rather than a flag,
+/// session tokens, password changes checked against its own rules, and
+/// Sign in with Apple linking (after which password sign-in is refused)
+/// with identity tokens accepted once. Its state is its own SQLite file
+/// beside the vault, never in the vault.
 public final class MockBackend {
     public let manifest: ServiceManifest
     private let db: SQLiteDatabase
@@ -15,6 +19,10 @@ public final class MockBackend {
     static let hashParameters = ScryptParameters(logN: 10)
     public static let maxAttempts = 5
     public static let challengeLifetime: TimeInterval = 300
+    /// After `maxAttempts` wrong codes the account takes no code for this long.
+    public static let coolDown: TimeInterval = 900
+    /// How long a passed step-up stays good for the change it was asked for.
+    public static let grantLifetime: TimeInterval = 120
 
     public enum SignIn: Sendable, Equatable {
         case accepted(sessionToken: String)
@@ -36,9 +44,12 @@ public final class MockBackend {
     }
 
     public enum Verification: Sendable, Equatable {
-        case passed
+        /// The code was right: `grant` proves it to `authorize`, once.
+        case passed(grant: String)
         case wrong(attemptsLeft: Int)
-        case locked
+        /// A TOTP code that was already accepted once.
+        case reused(attemptsLeft: Int)
+        case locked(until: Date)
         case expired
     }
 
@@ -58,6 +69,10 @@ public final class MockBackend {
             CREATE TABLE IF NOT EXISTS challenges(id TEXT PRIMARY KEY, user TEXT NOT NULL, code TEXT, expires REAL NOT NULL,
                                                   attempts_left INTEGER NOT NULL, passed INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS sessions(token TEXT PRIMARY KEY, user TEXT NOT NULL, expires REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS code_failures(user TEXT PRIMARY KEY, count INTEGER NOT NULL, locked_until REAL NOT NULL DEFAULT 0);
+            CREATE TABLE IF NOT EXISTS totp_steps(user TEXT PRIMARY KEY, last_step INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS grants(token TEXT PRIMARY KEY, user TEXT NOT NULL, expires REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS used_tokens(digest BLOB PRIMARY KEY, expires REAL NOT NULL);
             """)
     }
 
@@ -70,9 +85,12 @@ public final class MockBackend {
     // MARK: Accounts
 
     /// Signs a person up (the demo's set-up, and `bulwark services enroll`).
+    /// An existing account is never replaced: that would drop its Sign in
+    /// with Apple link and turn password sign-in back on.
     public func enroll(user: String, password: String, totpSecret: String? = nil, phone: String? = nil) throws {
+        guard try !hasAccount(user) else { throw Refusal(reason: "\(manifest.name) already has an account named \(user); nothing was changed.") }
         let salt = SecureRandom.bytes(16)
-        try db.query("INSERT OR REPLACE INTO accounts(user, salt, hash, totp_secret, phone) VALUES (?, ?, ?, ?, ?)",
+        try db.query("INSERT INTO accounts(user, salt, hash, totp_secret, phone) VALUES (?, ?, ?, ?, ?)",
                      [.text(user), .blob(salt), .blob(try hash(password, salt: salt)),
                       totpSecret.map { .text($0) } ?? .null, phone.map { .text($0) } ?? .null])
     }
@@ -108,6 +126,7 @@ public final class MockBackend {
         do { claims = try identityProvider.verify(token: identityToken, audience: manifest.appID, nonce: nonce) } catch {
             return .refused(error.reason)
         }
+        guard try spend(identityToken) else { return .refused("this identity token was already used") }
         guard let row = try db.query("SELECT user FROM accounts WHERE apple_user = ?", [.text(claims.subject)]).first,
               let user = row[0].text else { return .refused("no account is linked to this Apple ID") }
         return .accepted(sessionToken: try issueSession(user: user))
@@ -127,12 +146,24 @@ public final class MockBackend {
 
     // MARK: Upgrades
 
+    /// An identity token is accepted once: a replay is refused until long
+    /// after the token itself expires.
+    private func spend(_ token: String) throws -> Bool {
+        try db.query("DELETE FROM used_tokens WHERE expires < ?", [.real(now)])
+        let digest = Digest.sha256(Array(token.utf8))
+        guard try db.query("SELECT 1 FROM used_tokens WHERE digest = ?", [.blob(digest)]).isEmpty else { return false }
+        try db.query("INSERT INTO used_tokens(digest, expires) VALUES (?, ?)", [.blob(digest), .real(now + 86_400)])
+        return true
+    }
+
     /// May this person change their sign-in? With the current password or a
-    /// session token; step-up when the service asks for it.
-    public func authorize(user: String, password: String?, sessionToken: String?, stepUpPassed: Bool) throws -> Authorization {
+    /// session token; step-up when the service asks for it, proven by the
+    /// grant a passed code earned (once, for this user, for two minutes).
+    public func authorize(user: String, password: String?, sessionToken: String?, stepUpGrant: String?) throws -> Authorization {
         if let failure = manifest.behaviour.failure { return .refused(failure.reason) }
         guard try hasAccount(user) else { return .refused("\(manifest.name) has no account named \(user).") }
         if try link(of: user) != nil { return .refused("This account already signs in with Apple.") }
+        if let until = try lockedUntil(user) { return .refused(Self.lockedMessage(until)) }
         if let sessionToken {
             guard try sessionUser(sessionToken) == user else { return .refused("Your session has expired. Sign in again.") }
         } else {
@@ -140,9 +171,35 @@ public final class MockBackend {
                 return .refused("The current password is not right.")
             }
         }
-        if manifest.behaviour.stepUp == .always && manifest.twoFactor != .none && !stepUpPassed { return .stepUpRequired }
+        if manifest.behaviour.stepUp == .always && manifest.twoFactor != .none {
+            guard try redeem(grant: stepUpGrant, user: user) else { return .stepUpRequired }
+        }
         KillPoint.reach("backend-authorised")
         return .authorized
+    }
+
+    private func redeem(grant: String?, user: String) throws -> Bool {
+        guard let grant, let row = try db.query("SELECT user, expires FROM grants WHERE token = ?", [.text(grant)]).first else { return false }
+        try db.query("DELETE FROM grants WHERE token = ?", [.text(grant)])
+        guard row[0].text == user, case .real(let expires) = row[1], expires > now else { return false }
+        return true
+    }
+
+    /// When the account takes codes again after too many wrong ones; nil when it does now.
+    public func lockedUntil(_ user: String) throws -> Date? {
+        guard let row = try db.query("SELECT locked_until FROM code_failures WHERE user = ?", [.text(user)]).first,
+              case .real(let until) = row[0], until > now else { return nil }
+        return Date(timeIntervalSinceReferenceDate: until)
+    }
+
+    static func lockedMessage(_ until: Date) -> String {
+        "Too many wrong codes. For your security, this account takes no code for \(Int(coolDown / 60)) minutes (until \(ISO8601DateFormatter().string(from: until)))."
+    }
+
+    /// Wrong codes left for this account before the cool-down, across challenges.
+    private func attemptsLeft(_ user: String) throws -> Int {
+        let failures = try db.query("SELECT count FROM code_failures WHERE user = ?", [.text(user)]).first?.first?.integer ?? 0
+        return max(0, Self.maxAttempts - Int(failures))
     }
 
     /// The running challenge for this person, or a new one (an SMS is sent
@@ -152,8 +209,8 @@ public final class MockBackend {
         if !fresh, let row = try db.query("SELECT id, expires, attempts_left FROM challenges WHERE user = ? AND passed = 0 AND attempts_left > 0 AND expires > ? ORDER BY expires DESC LIMIT 1",
                                           [.text(user), .real(now)]).first,
            let id = row[0].text, case .real(let expires) = row[1], let attempts = row[2].integer {
-            return Challenge(id: id, method: method, attemptsLeft: Int(attempts), expiresAt: Date(timeIntervalSinceReferenceDate: expires),
-                             phoneHint: try phoneHint(user))
+            return Challenge(id: id, method: method, attemptsLeft: min(Int(attempts), try attemptsLeft(user)),
+                             expiresAt: Date(timeIntervalSinceReferenceDate: expires), phoneHint: try phoneHint(user))
         }
         let id = "ch" + SecureRandom.bytes(8).hex
         var code: String?
@@ -165,7 +222,7 @@ public final class MockBackend {
         let expires = now + Self.challengeLifetime
         try db.query("INSERT INTO challenges(id, user, code, expires, attempts_left) VALUES (?, ?, ?, ?, ?)",
                      [.text(id), .text(user), code.map { .text($0) } ?? .null, .real(expires), .integer(Int64(Self.maxAttempts))])
-        return Challenge(id: id, method: method, attemptsLeft: Self.maxAttempts, expiresAt: Date(timeIntervalSinceReferenceDate: expires),
+        return Challenge(id: id, method: method, attemptsLeft: try attemptsLeft(user), expiresAt: Date(timeIntervalSinceReferenceDate: expires),
                          phoneHint: try phoneHint(user))
     }
 
@@ -175,23 +232,47 @@ public final class MockBackend {
     }
 
     public func verify(challenge id: String, code: String) throws -> Verification {
-        guard let row = try db.query("SELECT user, code, expires, attempts_left FROM challenges WHERE id = ?", [.text(id)]).first,
-              let user = row[0].text, case .real(let expires) = row[2], let attempts = row[3].integer else { return .expired }
-        guard attempts > 0 else { return .locked }
+        guard let row = try db.query("SELECT user, code, expires FROM challenges WHERE id = ? AND passed = 0", [.text(id)]).first,
+              let user = row[0].text, case .real(let expires) = row[2] else { return .expired }
+        if let until = try lockedUntil(user) { return .locked(until: until) }
         guard expires > now else { return .expired }
-        let expected: [String]
-        if let sms = row[1].text { expected = [sms] } else {
-            guard let uri = try db.query("SELECT totp_secret FROM accounts WHERE user = ?", [.text(user)]).first?[0].text,
-                  let config = try? OTPAuthURL.parse(uri) else { return .wrong(attemptsLeft: Int(attempts) - 1) }
+        let typed = code.filter { !$0.isWhitespace }
+        if let sms = row[1].text {
+            if ConstantTime.equal(Array(typed.utf8), Array(sms.utf8)) { return try pass(challenge: id, user: user) }
+        } else if let uri = try db.query("SELECT totp_secret FROM accounts WHERE user = ?", [.text(user)]).first?[0].text,
+                  let config = try? OTPAuthURL.parse(uri), case .totp(let period) = config.kind {
+            // One step of drift either way; a step once accepted is never accepted again.
             let at = Int64(clock().timeIntervalSince1970)
-            expected = [config.code(at: at - 30), config.code(at: at), config.code(at: at + 30)]  // one step of drift either way
+            let last = try db.query("SELECT last_step FROM totp_steps WHERE user = ?", [.text(user)]).first?.first?.integer
+            for offset in [-1, 0, 1] {
+                let moment = at + Int64(offset * period)
+                guard ConstantTime.equal(Array(typed.utf8), Array(config.code(at: moment).utf8)) else { continue }
+                let step = Int64(OneTimePassword.timeStep(at: moment, period: period))
+                if let last, step <= last { return try fail(user, reused: true) }
+                try db.query("INSERT OR REPLACE INTO totp_steps(user, last_step) VALUES (?, ?)", [.text(user), .integer(step)])
+                return try pass(challenge: id, user: user)
+            }
         }
-        if expected.contains(code.filter { !$0.isWhitespace }) {
-            try db.query("UPDATE challenges SET passed = 1 WHERE id = ?", [.text(id)])
-            return .passed
-        }
-        try db.query("UPDATE challenges SET attempts_left = attempts_left - 1 WHERE id = ?", [.text(id)])
-        return attempts - 1 == 0 ? .locked : .wrong(attemptsLeft: Int(attempts) - 1)
+        return try fail(user, reused: false)
+    }
+
+    private func pass(challenge id: String, user: String) throws -> Verification {
+        try db.query("UPDATE challenges SET passed = 1 WHERE id = ?", [.text(id)])
+        try db.query("DELETE FROM code_failures WHERE user = ?", [.text(user)])
+        let grant = "g" + SecureRandom.bytes(16).hex
+        try db.query("INSERT INTO grants(token, user, expires) VALUES (?, ?, ?)", [.text(grant), .text(user), .real(now + Self.grantLifetime)])
+        return .passed(grant: grant)
+    }
+
+    /// A wrong (or reused) code counts against the account, not the challenge.
+    private func fail(_ user: String, reused: Bool) throws -> Verification {
+        let failures = (try db.query("SELECT count FROM code_failures WHERE user = ?", [.text(user)]).first?.first?.integer ?? 0) + 1
+        let lockedUntil = failures >= Int64(Self.maxAttempts) ? now + Self.coolDown : 0
+        try db.query("INSERT OR REPLACE INTO code_failures(user, count, locked_until) VALUES (?, ?, ?)",
+                     [.text(user), .integer(failures >= Int64(Self.maxAttempts) ? 0 : failures), .real(lockedUntil)])
+        if lockedUntil > 0 { return .locked(until: Date(timeIntervalSinceReferenceDate: lockedUntil)) }
+        let left = Self.maxAttempts - Int(failures)
+        return reused ? .reused(attemptsLeft: left) : .wrong(attemptsLeft: left)
     }
 
     /// The password this backend will set instead of the proposed one, when it does that.
@@ -223,6 +304,7 @@ public final class MockBackend {
         let claims: MockIdentityProvider.TokenClaims
         do {
             claims = try identityProvider.verify(token: credential.identityToken, audience: manifest.appID, nonce: nonce)
+            guard try spend(credential.identityToken) else { throw Refusal(reason: "Sign in with Apple was refused: the identity token was already used.") }
             let codeUser = try identityProvider.redeem(code: credential.authorizationCode, audience: manifest.appID)
             guard codeUser == claims.subject else { throw MockIdentityProvider.Refusal.badSignature }
         } catch let refusal as MockIdentityProvider.Refusal {

@@ -103,7 +103,7 @@ public final class MockIdentityProvider {
     public func verify(token: String, audience: String, nonce: String) throws(Refusal) -> TokenClaims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
-              signature == HMAC.authenticate(Array("\(parts[0]).\(parts[1])".utf8), key: key, digest: .sha256),
+              ConstantTime.equal(signature, HMAC.authenticate(Array("\(parts[0]).\(parts[1])".utf8), key: key, digest: .sha256)),
               let payload = Base64URL.decode(parts[1]),
               let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
               let sub = object["sub"] as? String, let aud = object["aud"] as? String, let tokenNonce = object["nonce"] as? String,

@@ -1,0 +1,15 @@
+#ifndef CHARDENING_H
+#define CHARDENING_H
+
+/* Process hardening that Swift cannot call directly (prctl is variadic). */
+
+/* No core dump, and not dumpable (no ptrace by other processes of the same
+   user, /proc/PID/mem unreadable to them): a core of an unlocked vault
+   would hold the master password and the vault key. Returns 0 when both
+   took effect. */
+int bw_forbid_core_dumps(void);
+
+/* 1 when the process may dump core or be traced by its user, 0 when not. */
+int bw_is_dumpable(void);
+
+#endif
