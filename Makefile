@@ -7,7 +7,7 @@ DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev tmux
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 
-.PHONY: all deps build run test check-layers bench fuzz clean
+.PHONY: all deps build run test check-layers bench fuzz fuzz-build fuzz-all clean
 
 all: build
 
@@ -48,17 +48,43 @@ bench: deps
 	$(SWIFT) build -c release --product bulwark-bench
 	.build/release/bulwark-bench
 
-# libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url or sms-code;
-# FUZZ_SECONDS=60.
-# New inputs that found new paths are added to the saved corpus, which
-# `make test` replays.
+# libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url, sms-code,
+# pwned-passwords, import-csv, import-json, terminal-text or service-manifest;
+# FUZZ_SECONDS=60. New inputs that found new paths are added to the saved
+# corpus, which `make test` replays. `make fuzz-all` runs every target for
+# FUZZ_SECONDS, two at a time (one per core), and prints each one's final
+# figures (executions, coverage) into .build-fuzz/logs/.
 FUZZ_TARGET  ?= password-rules
 FUZZ_SECONDS ?= 60
-fuzz: deps
+FUZZ_TARGETS := password-rules otpauth-url sms-code pwned-passwords import-csv import-json terminal-text service-manifest
+FUZZ_BIN     := .build-fuzz/debug/bulwark-fuzz
+fuzz-corpus = $(if $(filter service-manifest,$(1)),Tests/BulwarkUpgradesTests/FuzzCorpus/$(1),Tests/BulwarkCoreTests/FuzzCorpus/$(1))
+
+fuzz-build: deps
 	BULWARK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --product bulwark-fuzz
-	mkdir -p Tests/BulwarkCoreTests/FuzzCorpus/$(FUZZ_TARGET)
-	SWIFT_BACKTRACE=enable=no BULWARK_FUZZ_CHECK=$(FUZZ_TARGET) .build-fuzz/debug/bulwark-fuzz -max_total_time=$(FUZZ_SECONDS) \
-	  Tests/BulwarkCoreTests/FuzzCorpus/$(FUZZ_TARGET)
+
+fuzz: fuzz-build
+	mkdir -p $(call fuzz-corpus,$(FUZZ_TARGET))
+	SWIFT_BACKTRACE=enable=no BULWARK_FUZZ_CHECK=$(FUZZ_TARGET) $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) \
+	  $(call fuzz-corpus,$(FUZZ_TARGET))
+
+fuzz-all: fuzz-build
+	mkdir -p .build-fuzz/logs
+	@set -e; set -- $(FUZZ_TARGETS); \
+	while [ $$# -gt 0 ]; do \
+	  for t in $$1 $${2:-}; do \
+	    [ -n "$$t" ] || continue; \
+	    case $$t in service-manifest) dir=Tests/BulwarkUpgradesTests/FuzzCorpus/$$t;; *) dir=Tests/BulwarkCoreTests/FuzzCorpus/$$t;; esac; \
+	    SWIFT_BACKTRACE=enable=no BULWARK_FUZZ_CHECK=$$t $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	      $$dir > .build-fuzz/logs/$$t.log 2>&1 & \
+	  done; wait; \
+	  shift; [ $$# -gt 0 ] && shift; \
+	done; \
+	for t in $(FUZZ_TARGETS); do \
+	  printf '%-18s %s %s\n' $$t "$$(grep -o 'stat::number_of_executed_units: [0-9]*' .build-fuzz/logs/$$t.log)" \
+	    "$$(grep -E '^#[0-9]+.*(DONE|cov:)' .build-fuzz/logs/$$t.log | tail -1 | grep -o 'cov: [0-9]* ft: [0-9]*')"; \
+	  grep -q 'ERROR: libFuzzer\|Fatal error' .build-fuzz/logs/$$t.log && { echo "$$t FOUND A CRASH: see .build-fuzz/logs/$$t.log"; exit 1; } || true; \
+	done
 
 clean:
 	rm -rf .build .build-*

@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
 
         .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"]),
-        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore"]),
+        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore"], exclude: ["FuzzCorpus"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI", "BulwarkUpgrades", "BulwarkCore"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
@@ -49,7 +49,7 @@ let package = Package(
 // libFuzzer targets exist only when asked for (`make fuzz` sets BULWARK_FUZZ=1
 // and builds in .build-fuzz): a fuzz target breaks a plain `swift build`.
 if ProcessInfo.processInfo.environment["BULWARK_FUZZ"] == "1" {
-    package.targets.append(.executableTarget(name: "bulwark-fuzz", dependencies: ["BulwarkCore"], path: "Sources/Fuzz"))
+    package.targets.append(.executableTarget(name: "bulwark-fuzz", dependencies: ["BulwarkCore", "BulwarkUpgrades"], path: "Sources/Fuzz"))
     // -sanitize=fuzzer reaches every executable, the plugin's tool too, which
     // then cannot link: fuzz builds embed no assets (the checks need none).
     if let assets = package.targets.first(where: { $0.name == "BulwarkAssets" }) {

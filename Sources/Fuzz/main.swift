@@ -3,11 +3,13 @@
 // main runs and hands control to LLVMFuzzerRunDriver; the C entry point is
 // exported too, since the linker pulls in libFuzzer's main object, which names it.
 import BulwarkCore
+import BulwarkUpgrades
 import Glibc
 
+let checks = FuzzChecks.all.merging(UpgradesFuzzChecks.all) { first, _ in first }
 let checkName = getenv("BULWARK_FUZZ_CHECK").map { String(cString: $0) } ?? "password-rules"
-guard let check = FuzzChecks.all[checkName] else {
-    fatalError("unknown BULWARK_FUZZ_CHECK '\(checkName)'; known: \(FuzzChecks.all.keys.sorted())")
+guard let check = checks[checkName] else {
+    fatalError("unknown BULWARK_FUZZ_CHECK '\(checkName)'; known: \(checks.keys.sorted())")
 }
 let selectedCheck = check
 

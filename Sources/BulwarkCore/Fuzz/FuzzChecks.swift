@@ -10,6 +10,9 @@ public enum FuzzChecks {
         "otpauth-url": otpauthURL,
         "sms-code": smsCode,
         "pwned-passwords": pwnedPasswords,
+        "import-csv": importCSV,
+        "import-json": importJSON,
+        "terminal-text": terminalText,
     ]
 
     /// Any bytes as a breach corpus: refused with a format error, or, when
@@ -75,6 +78,48 @@ public enum FuzzChecks {
         if bound.embeddedDomain == nil && !bound.isOffered(forSite: bound.domain) { return "not offered to its own domain" }
         for lookalike in ["x" + bound.domain, bound.domain + "x", "x-" + bound.domain] where bound.isOffered(forSite: lookalike) {
             return "offered to the lookalike \(lookalike)"
+        }
+        return nil
+    }
+
+    /// Any bytes as each CSV format: refused with a line and a reason, or
+    /// read into entries whose TOTP (if any) parses, as `add` requires;
+    /// written back as Apple CSV, they read back as the same entries.
+    public static func importCSV(_ data: [UInt8]) -> String? {
+        for format in ImportFormat.allCases where format != .bitwardenJSON {
+            guard let result = try? Importer.read(Data(data), format: format, existing: [], now: Date(timeIntervalSince1970: 0)) else { continue }
+            if let problem = importedEntriesAreValid(result, format) { return problem }
+        }
+        return nil
+    }
+
+    /// Any bytes as Bitwarden JSON: the same properties.
+    public static func importJSON(_ data: [UInt8]) -> String? {
+        guard let result = try? Importer.read(Data(data), format: .bitwardenJSON, existing: [], now: Date(timeIntervalSince1970: 0)) else { return nil }
+        return importedEntriesAreValid(result, .bitwardenJSON)
+    }
+
+    static func importedEntriesAreValid(_ result: ImportResult, _ format: ImportFormat) -> String? {
+        for entry in result.entries {
+            if let uri = entry.totpURI, (try? OTPAuthURL.parse(uri)) == nil { return "\(format.rawValue): an invalid TOTP was stored" }
+            if entry.title.isEmpty { return "\(format.rawValue): an entry without a title" }
+        }
+        return nil
+    }
+
+    /// Any text: what the sanitiser shows holds no control, bidi control or
+    /// invisible character, and is never shorter than what it replaced.
+    public static func terminalText(_ data: [UInt8]) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+        for lines in [false, true] {
+            let shown = TerminalText.visible(text, lines: lines)
+            let scalars = Array(shown.unicodeScalars)
+            for (index, scalar) in scalars.enumerated() {
+                if lines && (scalar == "\n" || scalar == "\t") { continue }
+                let before = index > 0 ? scalars[index - 1] : nil, after = index + 1 < scalars.count ? scalars[index + 1] : nil
+                if TerminalText.escape(scalar, between: before, and: after) != nil { return "U+\(String(scalar.value, radix: 16)) reached the terminal" }
+            }
+            if shown.unicodeScalars.count < text.unicodeScalars.count { return "the sanitiser dropped characters" }
         }
         return nil
     }
