@@ -59,6 +59,13 @@ public enum Importer {
         // does not parse stays with the entry, in its notes, and is named.
         for index in candidates.indices {
             guard let uri = candidates[index].totpURI else { continue }
+            // A bare base32 secret (as Bitwarden accepts) is a default TOTP: 6 digits, 30 s, SHA-1.
+            if !uri.contains(":"), let secret = try? Base32.decode(uri), !secret.isEmpty {
+                let entry = candidates[index]
+                candidates[index].totpURI = OTPAuthURL.build(OTPConfiguration(kind: .totp(period: 30), secret: secret,
+                                                                              issuer: entry.title, account: entry.username))
+                continue
+            }
             do { _ = try OTPAuthURL.parse(uri) } catch {
                 candidates[index].totpURI = nil
                 let notes = candidates[index].notes

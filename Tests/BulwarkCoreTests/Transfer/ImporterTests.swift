@@ -39,7 +39,10 @@ import Testing
         #expect(result.entries.map(\.title) == ["Jira", "Mail"])
         #expect(result.entries[0].tags == ["Work"])
         #expect(result.entries[1].urls == ["https://mail.example", "https://m.mail.example"])
-        #expect(result.entries[1].totpURI == "JBSWY3DP")
+        // A bare secret becomes the otpauth URL it stands for, and gives RFC 6238 codes.
+        let totp = try #require(result.entries[1].totpURI)
+        #expect(totp == "otpauth://totp/Mail:jane%40mail.example?secret=JBSWY3DP&issuer=Mail&algorithm=SHA1&digits=6&period=30")
+        #expect(try OTPAuthURL.parse(totp).secret == Base32.decode("JBSWY3DP"))
     }
 
     @Test func keepassxcCSV() throws {
