@@ -119,8 +119,10 @@ public enum OTPAuthURL {
             guard let n = UInt64(text) else { throw .badCounter(text) }
             kind = .hotp(counter: n)
         }
-        // The label is the path without its slash, already percent-decoded.
-        let label = String(components.path.drop { $0 == "/" })
+        // The label is the path without its one leading slash, already
+        // percent-decoded: an account may itself begin with a slash (%2F).
+        let path = components.path
+        let label = String(path.hasPrefix("/") ? path.dropFirst() : path[...])
         let issuerParameter = parameters["issuer"].flatMap { $0.isEmpty ? nil : $0 }
         var issuer = issuerParameter
         var account = label
