@@ -102,9 +102,16 @@ enum Commands {
                     keeping the newest 20 (config: backups-kept, backup-every-minutes). Restoring asks the backup's
                     master password, and keeps the vault as it was as a backup first.
                     """),
-        CommandSpec(name: "import", summary: "Import another password manager's export.", usage: "bulwark import --format FORMAT FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, bitwarden-json, bitwarden-csv, keepassxc-csv or 1password-csv")],
-                    details: "All or nothing: a malformed file imports nothing and names the line. Entries with the same URL, username and password as an existing one are skipped and counted."),
+        CommandSpec(name: "import", summary: "Import another password manager's export.", usage: "bulwark import [--format FORMAT] [--skip-bad-rows] FILE",
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv or 1password-csv (default: detected from the file)"),
+                              OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)")],
+                    details: """
+                    Without --format the format is detected from the CSV header or the JSON keys, and said. A file
+                    that is another format than the one named is refused with its name. A malformed file imports
+                    nothing and names the line; a row with fewer fields than the header reads the rest as empty and
+                    is named. Only exact duplicates (same title, URLs, username, password, notes, TOTP and tags) of an
+                    existing entry or an earlier row are skipped and counted.
+                    """),
         CommandSpec(name: "export", summary: "Export the vault in plain text.", usage: "bulwark export --format FORMAT FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],

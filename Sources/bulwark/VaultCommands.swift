@@ -252,16 +252,26 @@ enum VaultCommands {
     }
 
     static func importFile(_ parsed: ParsedCommandLine) -> Int32 {
-        guard let formatName = parsed.options["--format"], let format = ImportFormat(rawValue: formatName) else {
-            Output.error("import needs --format, one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        let formats = ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        if let name = parsed.options["--format"], ImportFormat(rawValue: name) == nil {
+            Output.error("--format must be one of \(formats).")
             return 2
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import --format FORMAT FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--skip-bad-rows] FILE"); return 2 }
         let file = parsed.arguments[0]
         guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
+        let format: ImportFormat
+        if let name = parsed.options["--format"], let named = ImportFormat(rawValue: name) { format = named } else {
+            guard let detected = ImportFormat.detect(data) else {
+                Output.error("\(file): not a format bulwark recognises; give --format, one of \(formats). Nothing was imported.")
+                return 1
+            }
+            Output.error("reading \(file) as \(detected.rawValue) (from its \(detected == .bitwardenJSON ? "JSON keys" : "header")).")
+            format = detected
+        }
         return withVault(parsed) { vault, _ in
             let result: ImportResult
-            do { result = try Importer.read(data, format: format, existing: vault.entries) } catch {
+            do { result = try Importer.read(data, format: format, existing: vault.entries, skipBadRows: parsed.options["--skip-bad-rows"] != nil) } catch {
                 Output.error("\(file): \(error). Nothing was imported.")
                 return 1
             }
@@ -271,6 +281,7 @@ enum VaultCommands {
             if result.duplicates > 0 { summary += "; skipped \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s")" }
             if result.skippedNotLogins > 0 { summary += "; skipped \(result.skippedNotLogins) item\(result.skippedNotLogins == 1 ? "" : "s") that are not logins" }
             print(summary + ".")
+            for note in result.rowNotes { print("  \(note.prefix(1).uppercased() + note.dropFirst()).") }
             for note in result.keptAside { print("  Kept aside: \(note).") }
             return 0
         }

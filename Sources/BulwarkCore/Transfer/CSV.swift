@@ -10,7 +10,9 @@ public enum CSV {
     }
 
     /// Records with the line each started on (1-based).
-    public static func parse(_ text: String) throws(ParseError) -> [(line: Int, fields: [String])] {
+    /// With `backslashEscapes`, `\"` and `\\` inside a quoted field stand for
+    /// `"` and `\` (as 1Password for Mac writes them).
+    public static func parse(_ text: String, backslashEscapes: Bool = false) throws(ParseError) -> [(line: Int, fields: [String])] {
         var records: [(line: Int, fields: [String])] = []
         var fields: [String] = []
         var field = ""
@@ -30,6 +32,11 @@ public enum CSV {
         while i < scalars.count {
             let c = scalars[i]
             if inQuotes {
+                if backslashEscapes, c == "\\", i + 1 < scalars.count, scalars[i + 1] == "\"" || scalars[i + 1] == "\\" {
+                    field.unicodeScalars.append(scalars[i + 1])
+                    i += 2
+                    continue
+                }
                 if c == "\"" {
                     if i + 1 < scalars.count && scalars[i + 1] == "\"" {
                         field.unicodeScalars.append("\"")

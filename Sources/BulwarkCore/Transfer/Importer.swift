@@ -1,11 +1,5 @@
 import Foundation
 
-/// The export formats bulwark reads.
-public enum ImportFormat: String, CaseIterable, Sendable {
-    case appleCSV = "apple-csv", chromeCSV = "chrome-csv", bitwardenJSON = "bitwarden-json",
-         bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv"
-}
-
 public struct ImportError: Error, Equatable, CustomStringConvertible {
     public let line: Int?
     public let message: String
@@ -20,38 +14,25 @@ public struct ImportResult: Sendable {
     /// Values that failed the checks `add` makes, each kept in its entry's
     /// notes instead of its field, named for the summary.
     public var keptAside: [String] = []
+    /// Rows read leniently (fewer fields than the header) or skipped
+    /// (`skipBadRows`), each with its line, for the summary.
+    public var rowNotes: [String] = []
 }
 
 public enum Importer {
-    /// Columns each CSV format needs (matched without regard to case), and
-    /// how they map onto an entry.
-    struct Columns {
-        let title: String, url: String, username: String, password: String
-        let notes: String?, totp: String?, tags: String?, group: String?
-    }
-
-    static func columns(_ format: ImportFormat) -> Columns? {
-        switch format {
-        case .appleCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth", tags: nil, group: nil)
-        case .chromeCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "note", totp: nil, tags: nil, group: nil)
-        case .bitwardenCSV: Columns(title: "name", url: "login_uri", username: "login_username", password: "login_password", notes: "notes", totp: "login_totp", tags: nil, group: "folder")
-        case .keepassxcCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "totp", tags: nil, group: "group")
-        case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth", tags: "tags", group: nil)
-        case .bitwardenJSON: nil
-        }
-    }
-
     /// Reads `data` in `format`. All or nothing: a malformed file imports
     /// nothing and the error names the line and the problem. Entries that
     /// repeat an existing one (same URL, username and password) are counted
     /// and left out.
-    public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date()) throws(ImportError) -> ImportResult {
+    public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date(),
+                            skipBadRows: Bool = false) throws(ImportError) -> ImportResult {
         guard let text = String(data: data, encoding: .utf8) else { throw ImportError(line: nil, message: "the file is not UTF-8 text") }
         var candidates: [Entry]
         var notLogins = 0
         var keptAside: [String] = []
-        if let columns = columns(format) {
-            candidates = try readCSV(text, columns: columns, format: format, now: now)
+        var rowNotes: [String] = []
+        if let columns = format.columns {
+            (candidates, rowNotes) = try readCSV(text, columns: columns, format: format, now: now, skipBadRows: skipBadRows)
         } else {
             (candidates, notLogins, keptAside) = try readBitwardenJSON(data, now: now)
         }
@@ -79,40 +60,63 @@ public enum Importer {
         for entry in candidates {
             if seen.insert(duplicateKey(entry)).inserted { fresh.append(entry) } else { duplicates += 1 }
         }
-        return ImportResult(entries: fresh, duplicates: duplicates, skippedNotLogins: notLogins, keptAside: keptAside)
+        return ImportResult(entries: fresh, duplicates: duplicates, skippedNotLogins: notLogins, keptAside: keptAside, rowNotes: rowNotes)
     }
 
+    /// Only an exact duplicate is one: the same title, URLs, username,
+    /// password, notes, TOTP and tags. "GitHub (work)" with a note of its
+    /// own, or a login that gained a TOTP, is a different item.
     static func duplicateKey(_ e: Entry) -> String {
-        [e.urls.first ?? "", e.username, e.password ?? ""].joined(separator: "\u{1F}")
+        ([e.title, e.username, e.password ?? "", e.notes, e.totpURI ?? ""] + e.urls + ["|"] + e.tags).joined(separator: "\u{1F}")
     }
 
-    static func readCSV(_ text: String, columns: Columns, format: ImportFormat, now: Date) throws(ImportError) -> [Entry] {
+    static func readCSV(_ text: String, columns: ImportFormat.Columns, format: ImportFormat, now: Date,
+                        skipBadRows: Bool) throws(ImportError) -> ([Entry], [String]) {
         let records: [(line: Int, fields: [String])]
-        do { records = try CSV.parse(text) } catch { throw ImportError(line: error.line, message: error.message) }
+        do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes) } catch { throw ImportError(line: error.line, message: error.message) }
         guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
+        if let detected = ImportFormat.detect(header: header.fields), detected != format, detected.isUnmistakable {
+            throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (its header is \(header.fields.joined(separator: ","))); use --format \(detected.rawValue), or leave --format out")
+        }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func index(_ name: String?) -> Int? { name.flatMap { names.firstIndex(of: $0) } }
-        for required in [columns.title, columns.url, columns.username, columns.password] where index(required) == nil {
+        for required in [columns.title, columns.url, columns.username, columns.password].compactMap({ $0 }) where index(required) == nil {
             throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (its header is \(header.fields.joined(separator: ",")))")
         }
         var entries: [Entry] = []
-        for record in records.dropFirst() {
-            guard record.fields.count == names.count else {
-                throw ImportError(line: record.line, message: "\(record.fields.count) fields where the header has \(names.count)")
+        var notes: [String] = []
+        for var record in records.dropFirst() {
+            if record.fields.count > names.count {
+                let problem = "\(record.fields.count) fields where the header has \(names.count)"
+                guard skipBadRows else { throw ImportError(line: record.line, message: problem + " (--skip-bad-rows imports the rest)") }
+                notes.append("line \(record.line) skipped: \(problem)")
+                continue
+            }
+            if record.fields.count < names.count {
+                // Chrome's older exports and hand-edited files end rows early: the rest is empty.
+                notes.append("line \(record.line) had \(record.fields.count) of \(names.count) fields; the rest were read as empty")
+                record.fields += Array(repeating: "", count: names.count - record.fields.count)
             }
             func value(_ name: String?) -> String { index(name).map { record.fields[$0] } ?? "" }
-            let urls = value(columns.url).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let cell = value(columns.url)
+            let isNote = columns.noteURL.map { cell == $0 } ?? false
+            let urls = isNote || cell.isEmpty ? [] : columns.commaSeparatedURLs
+                ? cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [cell]
             var tags = value(columns.tags).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             let group = value(columns.group)
             if !group.isEmpty && group.lowercased() != "root" { tags.append(group) }
             let totp = value(columns.totp)
             let title = value(columns.title)
-            let entry = Entry(title: title.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : title, urls: urls,
+            var created = now
+            if let milliseconds = Double(value(columns.createdMilliseconds)), milliseconds > 0, milliseconds < 1e15 {
+                created = Date(timeIntervalSince1970: milliseconds / 1000)
+            }
+            let entry = Entry(title: title.isEmpty ? (urls.first.map(Domain.normalize) ?? (isNote ? "Secure note" : "Untitled")) : title, urls: urls,
                               username: value(columns.username), password: value(columns.password), notes: value(columns.notes),
-                              totpURI: totp.isEmpty ? nil : totp, tags: tags, created: now)
+                              totpURI: totp.isEmpty ? nil : totp, tags: tags, created: created)
             entries.append(entry)
         }
-        return entries
+        return (entries, notes)
     }
 
     /// A JSON number, never a boolean: JSONSerialization gives `true` as an

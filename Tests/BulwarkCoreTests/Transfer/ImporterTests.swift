@@ -82,22 +82,101 @@ import Testing
         #expect(result.skippedNotLogins == 1)
     }
 
-    @Test func exactDuplicatesAreSkippedAndCounted() throws {
-        let existing = [Entry(title: "Old", urls: ["https://shiny.example/"], username: "jane", password: "s3cret")]
+    /// Only an exact duplicate is skipped; an item that differs in any
+    /// field (a title, a note, a TOTP) is an item of its own.
+    @Test func onlyExactDuplicatesAreSkipped() throws {
+        let existing = [Entry(title: "Shiny", urls: ["https://shiny.example/"], username: "jane", password: "s3cret")]
         let result = try Self.read("""
         name,url,username,password,note
         Shiny,https://shiny.example/,jane,s3cret,
-        Shiny again,https://shiny.example/,jane,s3cret,
-        Shiny new password,https://shiny.example/,jane,other,
-        Shiny new password twice,https://shiny.example/,jane,other,
+        Shiny,https://shiny.example/,jane,s3cret,
+        Shiny (work),https://shiny.example/,jane,s3cret,its own note
+        Shiny,https://shiny.example/,jane,other,
+        Note only,,,,a secure note
+        Another note,,,,another secure note
         """, .chromeCSV, existing: existing)
-        #expect(result.entries.map(\.title) == ["Shiny new password"])
-        #expect(result.duplicates == 3)
+        #expect(result.entries.map(\.title) == ["Shiny (work)", "Shiny", "Note only", "Another note"])
+        #expect(result.duplicates == 2)
+    }
+
+    /// A URL holding commas is one URL in every format but Bitwarden CSV,
+    /// the only one that joins several with commas.
+    @Test func urlsAreSplitOnlyWhereTheFormatJoinsThem() throws {
+        let maps = "https://www.google.com/maps/@48.8583701,2.2944813,17z"
+        let chrome = try Self.read("name,url,username,password\nMaps,\"\(maps)\",jane,pw\n", .chromeCSV)
+        #expect(chrome.entries[0].urls == [maps])
+        let apple = try Self.read("Title,URL,Username,Password,Notes,OTPAuth\nMaps,\"\(maps)\",jane,pw,,\n", .appleCSV)
+        #expect(apple.entries[0].urls == [maps])
+    }
+
+    /// A row that ends early (Chrome's older exports) reads the rest as
+    /// empty and is named; a row with too many fields refuses the file
+    /// unless bad rows are skipped, each named.
+    @Test func shortRowsAreReadAndLongRowsNamed() throws {
+        let short = try Self.read("name,url,username,password,note\nShiny,https://s.example,jane\nOther,https://o.example,bob,pw,n\n", .chromeCSV)
+        #expect(short.entries.map(\.title) == ["Shiny", "Other"] && short.entries[0].password == "")
+        #expect(short.rowNotes == ["line 2 had 3 of 5 fields; the rest were read as empty"])
+        let long = "name,url,username,password\nA,https://a.example,u,p,extra\nB,https://b.example,u,p\n"
+        #expect(throws: ImportError(line: 2, message: "5 fields where the header has 4 (--skip-bad-rows imports the rest)")) { try Self.read(long, .chromeCSV) }
+        let skipped = try Importer.read(Data(long.utf8), format: .chromeCSV, existing: [], skipBadRows: true)
+        #expect(skipped.entries.map(\.title) == ["B"] && skipped.rowNotes == ["line 2 skipped: 5 fields where the header has 4"])
+    }
+
+    /// 1Password for Mac writes a quote inside a quoted field as \".
+    @Test func onePasswordBackslashQuotes() throws {
+        let result = try Self.read(#"""
+        Title,Url,Username,Password,OTPAuth,Favorite,Archived,Tags,Notes
+        "Say \"hi\"",https://hi.example,jane,"p\"w\\d",,false,false,"a,b","back\\slash"
+
+        """#, .onePasswordCSV)
+        #expect(result.entries[0].title == "Say \"hi\"" && result.entries[0].password == "p\"w\\d" && result.entries[0].notes == "back\\slash")
+        #expect(result.entries[0].tags == ["a", "b"])
+    }
+
+    /// As Firefox's about:logins export writes it (LoginExport.sys.mjs): no
+    /// title, times in milliseconds.
+    @Test func firefoxCSV() throws {
+        let result = try Self.read("""
+        "url","username","password","httpRealm","formActionOrigin","guid","timeCreated","timeLastUsed","timePasswordChanged"
+        "https://shiny.example","jane","s3cret",,"https://shiny.example","{0b7b9d3c-1}","1600000000000","1700000000000","1650000000000"
+        "https://maps.example/@48.8,2.2","bob","p,w",,"","{0b7b9d3c-2}","1600000000001","1700000000001","1650000000001"
+
+        """, .firefoxCSV)
+        #expect(result.entries.map(\.title) == ["shiny.example", "maps.example"])
+        #expect(result.entries[0].created == Date(timeIntervalSince1970: 1_600_000_000) && result.entries[1].urls == ["https://maps.example/@48.8,2.2"])
+        #expect(result.entries[1].password == "p,w")
+    }
+
+    /// As LastPass writes it: `http://sn` marks a secure note, its text in `extra`.
+    @Test func lastPassCSV() throws {
+        let result = try Self.read("""
+        url,username,password,totp,extra,name,grouping,fav
+        https://bank.example,jane,pw,,"my note",Bank,Finance\\Banks,1
+        http://sn,,,,"Wi-Fi key: hunter2",Home Wi-Fi,Notes,0
+
+        """, .lastpassCSV)
+        #expect(result.entries.map(\.title) == ["Bank", "Home Wi-Fi"])
+        #expect(result.entries[0].notes == "my note" && result.entries[0].tags == ["Finance\\Banks"])
+        #expect(result.entries[1].urls.isEmpty && result.entries[1].notes == "Wi-Fi key: hunter2")
+    }
+
+    @Test func theFormatIsDetectedAndAMismatchRefusedByName() throws {
+        let lastpass = "url,username,password,totp,extra,name,grouping,fav\nhttps://a.example,u,p,,,A,,0\n"
+        #expect(ImportFormat.detect(Data(lastpass.utf8)) == .lastpassCSV)
+        #expect(throws: ImportError(line: 1, message: "this is a lastpass-csv file, not chrome-csv (its header is url,username,password,totp,extra,name,grouping,fav); use --format lastpass-csv, or leave --format out")) {
+            try Self.read(lastpass, .chromeCSV)
+        }
+        #expect(ImportFormat.detect(Data("name,url,username,password,note\n".utf8)) == .chromeCSV)
+        #expect(ImportFormat.detect(Data("Title,URL,Username,Password,Notes,OTPAuth\n".utf8)) == .appleCSV)
+        #expect(ImportFormat.detect(Data("\"Group\",\"Title\",\"Username\",\"Password\",\"URL\",\"Notes\",\"TOTP\",\"Icon\",\"Last Modified\",\"Created\"\n".utf8)) == .keepassxcCSV)
+        #expect(ImportFormat.detect(Data("folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n".utf8)) == .bitwardenCSV)
+        #expect(ImportFormat.detect(Data("Title,Url,Username,Password,OTPAuth,Favorite,Archived,Tags,Notes\n".utf8)) == .onePasswordCSV)
+        #expect(ImportFormat.detect(Data(#"{"encrypted": false, "items": []}"#.utf8)) == .bitwardenJSON)
+        #expect(ImportFormat.detect(Data("a,b,c\n".utf8)) == nil)
     }
 
     @Test(arguments: [
-        ("name,url,username,password,note\nShiny,https://s.example,jane\n", ImportFormat.chromeCSV, ImportError(line: 2, message: "3 fields where the header has 5")),
-        ("name,url,username,password,note\n\"unclosed,x,y,z,w\n", .chromeCSV, ImportError(line: 2, message: "a quoted field is never closed")),
+        ("name,url,username,password,note\n\"unclosed,x,y,z,w\n", ImportFormat.chromeCSV, ImportError(line: 2, message: "a quoted field is never closed")),
         ("Title,URL,Username,Password\n", .chromeCSV, ImportError(line: 1, message: "no 'name' column: this is not a chrome-csv file (its header is Title,URL,Username,Password)")),
         ("", .appleCSV, ImportError(line: 1, message: "the file is empty")),
         ("{\"items\": [\n{\"type\": 1,,}\n]}", .bitwardenJSON, ImportError(line: 2, message: "not valid JSON")),

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The export formats bulwark reads, and how each one's columns map onto an
+/// entry, as each exporter writes them:
+/// - Apple Passwords: `Title,URL,Username,Password,Notes,OTPAuth`, one URL
+///   per row (an account with several websites is several rows).
+/// - Chrome: `name,url,username,password[,note]` (older exports have no note).
+/// - Firefox (about:logins, LoginExport.sys.mjs): `url,username,password,
+///   httpRealm,formActionOrigin,guid,timeCreated,timeLastUsed,
+///   timePasswordChanged`, times in milliseconds since 1970, no title.
+/// - LastPass: `url,username,password,totp,extra,name,grouping,fav` (older
+///   exports have no totp); a secure note has the url `http://sn` and its
+///   text in `extra`; `grouping` is the folder path.
+/// - Bitwarden CSV: `folder,favorite,type,name,notes,fields,reprompt,
+///   login_uri,login_username,login_password,login_totp`; several URIs are
+///   joined by commas in `login_uri` (the one format that does that).
+/// - KeePassXC: `Group,Title,Username,Password,URL,Notes,TOTP,Icon,Last
+///   Modified,Created`.
+/// - 1Password: `Title,Url,Username,Password,OTPAuth,Favorite,Archived,
+///   Tags,Notes`; 1Password for Mac writes a quote inside a quoted field
+///   as `\"`.
+/// - Bitwarden JSON (unencrypted): `items` with `type` 1 for logins.
+public enum ImportFormat: String, CaseIterable, Sendable {
+    case appleCSV = "apple-csv", chromeCSV = "chrome-csv", firefoxCSV = "firefox-csv", lastpassCSV = "lastpass-csv",
+         bitwardenJSON = "bitwarden-json", bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv"
+
+    /// Columns (matched without regard to case) and how they map onto an entry.
+    struct Columns {
+        /// Nil: the format has no title; the site's host stands in.
+        var title: String?
+        var url: String, username: String, password: String
+        var notes: String? = nil, totp: String? = nil, tags: String? = nil, group: String? = nil
+        /// Only Bitwarden CSV joins several URLs with commas in one cell.
+        var commaSeparatedURLs = false
+        /// Milliseconds since 1970 (Firefox).
+        var createdMilliseconds: String? = nil
+        /// 1Password for Mac escapes quotes inside quoted fields with a backslash.
+        var backslashEscapes = false
+        /// A URL that marks a secure note rather than a login (LastPass).
+        var noteURL: String? = nil
+    }
+
+    var columns: Columns? {
+        switch self {
+        case .appleCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth")
+        case .chromeCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "note")
+        case .firefoxCSV: Columns(title: nil, url: "url", username: "username", password: "password", createdMilliseconds: "timecreated")
+        case .lastpassCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "extra", totp: "totp",
+                                   group: "grouping", noteURL: "http://sn")
+        case .bitwardenCSV: Columns(title: "name", url: "login_uri", username: "login_username", password: "login_password", notes: "notes",
+                                    totp: "login_totp", group: "folder", commaSeparatedURLs: true)
+        case .keepassxcCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "totp", group: "group")
+        case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth",
+                                      tags: "tags", backslashEscapes: true)
+        case .bitwardenJSON: nil
+        }
+    }
+
+    /// The format a file is in, from its JSON keys or its CSV header: the
+    /// columns only one exporter writes decide first.
+    public static func detect(_ data: Data) -> ImportFormat? {
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["items"] != nil || object["encrypted"] != nil {
+            return .bitwardenJSON
+        }
+        guard let text = String(data: data, encoding: .utf8), let header = try? CSV.parse(String(text.prefix(4096))).first else { return nil }
+        return detect(header: header.fields)
+    }
+
+    static func detect(header fields: [String]) -> ImportFormat? {
+        let names = Set(fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        func has(_ columns: String...) -> Bool { columns.allSatisfy(names.contains) }
+        if has("login_uri", "login_username", "login_password") { return .bitwardenCSV }
+        if has("httprealm", "formactionorigin", "guid") { return .firefoxCSV }
+        if has("grouping", "extra", "url", "name") { return .lastpassCSV }
+        if has("group", "title", "url") && (names.contains("last modified") || names.contains("icon")) { return .keepassxcCSV }
+        if has("title", "url", "otpauth") && (names.contains("archived") || names.contains("favorite") || names.contains("tags")) { return .onePasswordCSV }
+        if has("title", "url", "username", "password") && (names.contains("otpauth") || names.contains("notes")) {
+            return names.contains("group") ? .keepassxcCSV : .appleCSV
+        }
+        if has("name", "url", "username", "password") { return .chromeCSV }
+        return nil
+    }
+
+    /// Formats whose header cannot be mistaken: asked to read one of these
+    /// as something else, the import refuses and names it.
+    var isUnmistakable: Bool { [.bitwardenCSV, .firefoxCSV, .lastpassCSV, .keepassxcCSV, .onePasswordCSV].contains(self) }
+}
