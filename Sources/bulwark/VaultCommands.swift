@@ -146,6 +146,13 @@ enum VaultCommands {
             "hidden_until": e.hiddenUntil.map { iso.string(from: $0) as Any } ?? NSNull(),
             "has_password": e.password != nil, "has_totp": e.totpURI != nil,
             "sign_in_with_apple": e.signInWithApple.map { ["user": $0.user, "email": $0.email, "state": $0.state.rawValue] as Any } ?? NSNull(),
+            "kind": e.kind.rawValue,
+            // A hidden field's value only with --reveal, like the password.
+            "fields": e.fields.map { field -> [String: Any] in
+                var object: [String: Any] = ["name": field.name, "hidden": field.hidden]
+                if !field.hidden || reveal { object["value"] = field.value }
+                return object
+            },
         ]
         if reveal {
             object["password"] = e.password.map { $0 as Any } ?? NSNull()
@@ -172,6 +179,8 @@ enum VaultCommands {
                                             ("Category", e.category.label), ("Tags", e.tags.joined(separator: ", "))]
             rows.append(("Password", e.password.map { reveal ? $0 : String(repeating: "•", count: 8) } ?? "(none: Sign in with Apple)"))
             if e.totpURI != nil { rows.append(("TOTP", reveal ? e.totpURI! : "set")) }
+            if e.kind != .login { rows.insert(("Kind", e.kind.label), at: 0) }
+            for field in e.fields { rows.append((field.name, field.hidden && !reveal ? String(repeating: "•", count: 8) : field.value)) }
             if !e.notes.isEmpty { rows.append(("Notes", e.notes)) }
             rows.append(("Modified", iso.string(from: e.modified)))
             rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"))
@@ -279,7 +288,7 @@ enum VaultCommands {
             try vault.prepareStrengthMemo()
             var summary = "Imported \(result.entries.count) entr\(result.entries.count == 1 ? "y" : "ies")"
             if result.duplicates > 0 { summary += "; skipped \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s")" }
-            if result.skippedNotLogins > 0 { summary += "; skipped \(result.skippedNotLogins) item\(result.skippedNotLogins == 1 ? "" : "s") that are not logins" }
+            if result.inTrash > 0 { summary += "; left out \(result.inTrash) item\(result.inTrash == 1 ? "" : "s") in the trash" }
             print(summary + ".")
             for note in result.rowNotes { print("  \(note.prefix(1).uppercased() + note.dropFirst()).") }
             for note in result.keptAside { print("  Kept aside: \(note).") }

@@ -25,7 +25,7 @@ struct PasswordFacts: Sendable, Equatable {
         let isPIN: Bool
 
         init?(_ entry: Entry, _ profile: AccountProfile) {
-            guard let password = entry.password, !password.isEmpty else { return nil }
+            guard entry.kind.holdsPassword, let password = entry.password, !password.isEmpty else { return nil }
             self.password = password
             isPIN = PINRules.isPIN(entry)
             // Words of letters only: a password containing "jane" or

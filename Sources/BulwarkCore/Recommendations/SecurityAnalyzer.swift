@@ -214,6 +214,8 @@ public final class SecurityAnalyzer {
 
     private func recommendation(for record: Record, reuse: ReusedPassword?, now: Date) -> Recommendation? {
         let entry = record.entry, profile = record.profile
+        // Notes, cards and identities hold no password to recommend about.
+        guard entry.kind.holdsPassword else { return nil }
         var warnings: [Warning] = []
         var sensitiveGroup = false
         if let fact = record.facts {

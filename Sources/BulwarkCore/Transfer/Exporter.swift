@@ -21,8 +21,9 @@ public enum Exporter {
         case .appleCSV:
             let header = ["Title", "URL", "Username", "Password", "Notes", "OTPAuth"]
             var guarded: [GuardedCell] = []
-            let rows = [header] + entries.map { e -> [String] in
-                let cells = [e.title, e.urls.first ?? "", e.username, e.password ?? "", e.notes, e.totpURI ?? ""]
+            // One row per website, as Apple's own export writes an account with several.
+            let rows = [header] + entries.flatMap { e in (e.urls.isEmpty ? [""] : e.urls).map { (e, $0) } }.map { e, url -> [String] in
+                let cells = [e.title, url, e.username, e.password ?? "", e.notes, e.totpURI ?? ""]
                 guard spreadsheetSafe else { return cells }
                 return zip(header, cells).map { column, cell in
                     guard let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return cell }
@@ -32,19 +33,7 @@ public enum Exporter {
             }
             return (Data(CSV.write(rows).utf8), guarded)
         case .bitwardenJSON:
-            let items: [[String: Any]] = entries.map { e in
-                [
-                    "id": e.id, "type": 1, "name": e.title, "notes": e.notes.isEmpty ? NSNull() : e.notes, "favorite": false,
-                    "folderId": NSNull(),
-                    "login": [
-                        "username": e.username, "password": e.password.map { $0 as Any } ?? NSNull(),
-                        "totp": e.totpURI.map { $0 as Any } ?? NSNull(),
-                        "uris": e.urls.map { ["match": NSNull(), "uri": $0] },
-                    ] as [String: Any],
-                ]
-            }
-            let root: [String: Any] = ["encrypted": false, "folders": [] as [Any], "items": items]
-            return ((try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data(), [])
+            return (BitwardenJSON.write(entries), [])
         }
     }
 }

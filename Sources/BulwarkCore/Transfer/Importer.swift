@@ -10,7 +10,8 @@ public struct ImportError: Error, Equatable, CustomStringConvertible {
 public struct ImportResult: Sendable {
     public var entries: [Entry]
     public var duplicates: Int
-    public var skippedNotLogins: Int
+    /// Items in the source's trash (recycle bin): not imported as live entries.
+    public var inTrash: Int
     /// Values that failed the checks `add` makes, each kept in its entry's
     /// notes instead of its field, named for the summary.
     public var keptAside: [String] = []
@@ -28,14 +29,16 @@ public enum Importer {
                             skipBadRows: Bool = false) throws(ImportError) -> ImportResult {
         guard let text = String(data: data, encoding: .utf8) else { throw ImportError(line: nil, message: "the file is not UTF-8 text") }
         var candidates: [Entry]
-        var notLogins = 0
+        var inTrash = 0
         var keptAside: [String] = []
         var rowNotes: [String] = []
         if let columns = format.columns {
             (candidates, rowNotes) = try readCSV(text, columns: columns, format: format, now: now, skipBadRows: skipBadRows)
         } else {
-            (candidates, notLogins, keptAside) = try readBitwardenJSON(data, now: now)
+            let read = try BitwardenJSON.read(data, now: now)
+            (candidates, inTrash, keptAside) = (read.entries, read.inTrash, read.keptAside)
         }
+        if format == .appleCSV { candidates = mergingWebsites(candidates) }
         // What `add` refuses is not stored as if it were good: a TOTP that
         // does not parse stays with the entry, in its notes, and is named.
         for index in candidates.indices {
@@ -60,7 +63,22 @@ public enum Importer {
         for entry in candidates {
             if seen.insert(duplicateKey(entry)).inserted { fresh.append(entry) } else { duplicates += 1 }
         }
-        return ImportResult(entries: fresh, duplicates: duplicates, skippedNotLogins: notLogins, keptAside: keptAside, rowNotes: rowNotes)
+        return ImportResult(entries: fresh, duplicates: duplicates, inTrash: inTrash, keptAside: keptAside, rowNotes: rowNotes)
+    }
+
+    /// Apple's export writes an account with several websites as one row
+    /// per website, the rest alike: consecutive such rows are one entry.
+    static func mergingWebsites(_ entries: [Entry]) -> [Entry] {
+        var merged: [Entry] = []
+        for entry in entries {
+            if let last = merged.last, !entry.urls.isEmpty, !last.urls.isEmpty, last.title == entry.title, last.username == entry.username,
+               last.password == entry.password, last.notes == entry.notes, last.totpURI == entry.totpURI {
+                merged[merged.count - 1].urls += entry.urls.filter { !last.urls.contains($0) }
+            } else {
+                merged.append(entry)
+            }
+        }
+        return merged
     }
 
     /// Only an exact duplicate is one: the same title, URLs, username,
@@ -132,47 +150,6 @@ public enum Importer {
         if let text = value as? String { return (text, false) }
         guard let value, type(of: value) == NSNumber.self, let number = value as? NSNumber else { return nil }
         return (number.stringValue, true)
-    }
-
-    static func readBitwardenJSON(_ data: Data, now: Date) throws(ImportError) -> ([Entry], Int, [String]) {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ImportError(line: jsonErrorLine(data, error), message: "not valid JSON")
-        }
-        guard let root = object as? [String: Any] else { throw ImportError(line: nil, message: "expected a JSON object with an \"items\" list") }
-        if root["encrypted"] as? Bool == true {
-            throw ImportError(line: nil, message: "this is an encrypted Bitwarden export; export it unencrypted to import it")
-        }
-        guard let items = root["items"] as? [[String: Any]] else { throw ImportError(line: nil, message: "no \"items\" list") }
-        let folders = Dictionary((root["folders"] as? [[String: Any]] ?? []).compactMap { f -> (String, String)? in
-            guard let id = f["id"] as? String, let name = f["name"] as? String else { return nil }
-            return (id, name)
-        }, uniquingKeysWith: { a, _ in a })
-        var entries: [Entry] = []
-        var notLogins = 0
-        var keptAside: [String] = []
-        for (position, item) in items.enumerated() {
-            guard jsonInteger(item["type"]) == 1 else { notLogins += 1; continue }
-            guard let login = item["login"] as? [String: Any] else {
-                throw ImportError(line: nil, message: "item \(position + 1) is a login without a \"login\" object")
-            }
-            let urls = (login["uris"] as? [[String: Any]] ?? []).compactMap { $0["uri"] as? String }
-            var tags: [String] = []
-            if let folder = item["folderId"] as? String, let name = folders[folder] { tags.append(name) }
-            let name = item["name"] as? String ?? ""
-            let title = name.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : name
-            var password: String?
-            if let value = login["password"], !(value is NSNull) {
-                guard let read = jsonText(value) else {
-                    throw ImportError(line: nil, message: "item \(position + 1) (\(title)) has a password that is neither text nor a number")
-                }
-                password = read.text
-                if read.wasNumber { keptAside.append("the password of \(title) was a JSON number in the file; it was read as the text of that number") }
-            }
-            entries.append(Entry(title: title, urls: urls, username: jsonText(login["username"])?.text ?? "", password: password ?? "",
-                                 notes: item["notes"] as? String ?? "", totpURI: login["totp"] as? String, tags: tags, created: now))
-        }
-        return (entries, notLogins, keptAside)
     }
 
     /// Foundation reports a JSON error's byte offset; turn it into a line.

@@ -50,6 +50,41 @@ public struct PendingChange: Sendable, Equatable {
     }
 }
 
+/// What an entry holds: a login, or one of the other kinds other password
+/// managers keep (their fields arrive as custom fields).
+public enum EntryKind: String, Sendable, CaseIterable, Codable {
+    case login, secureNote = "secure-note", card, identity, sshKey = "ssh-key", other
+
+    /// Whether the kind signs in with a password that recommendations judge.
+    public var holdsPassword: Bool { self == .login || self == .other }
+
+    public var label: String {
+        switch self {
+        case .login: "Login"
+        case .secureNote: "Secure note"
+        case .card: "Card"
+        case .identity: "Identity"
+        case .sshKey: "SSH key"
+        case .other: "Other"
+        }
+    }
+}
+
+/// A field beyond the standard ones, in the order the source had it;
+/// hidden fields (a card's number and code, a protected string) are
+/// masked wherever an entry is shown.
+public struct CustomField: Sendable, Equatable, Codable {
+    public var name: String
+    public var value: String
+    public var hidden: Bool
+
+    public init(name: String, value: String, hidden: Bool = false) {
+        self.name = name
+        self.value = value
+        self.hidden = hidden
+    }
+}
+
 /// A vault entry: an account and everything bulwark knows about it.
 public struct Entry: Sendable, Equatable, Identifiable {
     public var id: String
@@ -73,11 +108,14 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var signInWithApple: SignInWithAppleLink?
     /// An upgrade staged and not yet settled.
     public var pendingChange: PendingChange?
+    public var kind: EntryKind = .login
+    public var fields: [CustomField] = []
 
     public init(id: String = UUID().uuidString.lowercased(), title: String, urls: [String] = [], username: String = "",
                 password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],
                 category: AccountCategory? = nil, created: Date = Date(), history: [PasswordHistoryItem] = [],
-                hiddenFromRecommendations: Bool = false, hiddenUntil: Date? = nil, signInWithApple: SignInWithAppleLink? = nil) {
+                hiddenFromRecommendations: Bool = false, hiddenUntil: Date? = nil, signInWithApple: SignInWithAppleLink? = nil,
+                kind: EntryKind = .login, fields: [CustomField] = []) {
         self.id = id
         self.title = title
         self.urls = urls
@@ -95,6 +133,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         self.hiddenFromRecommendations = hiddenFromRecommendations
         self.hiddenUntil = hiddenUntil
         self.signInWithApple = signInWithApple
+        self.kind = kind
+        self.fields = fields
     }
 
     /// The host of the first URL, as lists show it.

@@ -10,9 +10,13 @@ extension Vault {
     /// Positions in `Vault.fields`, the order rows are read and written in.
     enum Field: Int, CaseIterable { case title, username, password, urls, notes, totp, tags, history, details }
 
+    /// Whether a box holds the parts an entry has: the nine fields, and
+    /// since the kinds and custom fields arrived, a tenth with them.
+    static func isEntryShape(_ count: Int) -> Bool { count == fields.count || count == fields.count + 1 }
+
     static func decode(id: String, _ v: [ArraySlice<UInt8>]) -> Entry? {
         func field(_ f: Field) -> ArraySlice<UInt8> { v[f.rawValue] }
-        guard v.count == fields.count,
+        guard isEntryShape(v.count),
               let urls = FieldCoding.decode(field(.urls)), let tags = FieldCoding.decode(field(.tags)),
               let historyParts = FieldCoding.decode(field(.history)), historyParts.count % 3 == 0,
               let details = FieldCoding.decode(field(.details)), details.count == 11 || details.count == 14,
@@ -43,6 +47,13 @@ extension Vault {
             guard let kind = PendingChange.Kind(rawValue: details[11]), let started = FieldCoding.date(details[13]) else { return nil }
             entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? details[12] : nil, startedAt: started)
         }
+        if v.count == fields.count + 1 {
+            // The kind, then (name, value, hidden) for each custom field.
+            guard let extras = FieldCoding.decode(v[fields.count]), let first = extras.first, let kind = EntryKind(rawValue: first),
+                  (extras.count - 1) % 3 == 0 else { return nil }
+            entry.kind = kind
+            entry.fields = stride(from: 1, to: extras.count, by: 3).map { CustomField(name: extras[$0], value: extras[$0 + 1], hidden: extras[$0 + 2] == "1") }
+        }
         return entry
     }
 
@@ -60,6 +71,7 @@ extension Vault {
             FieldCoding.encode(e.tags),
             FieldCoding.encode(e.history.flatMap { [$0.password, FieldCoding.date($0.changedAt), $0.reason] }),
             FieldCoding.encode(details),
+            FieldCoding.encode([e.kind.rawValue] + e.fields.flatMap { [$0.name, $0.value, $0.hidden ? "1" : "0"] }),
         ]
     }
 }

@@ -35,7 +35,7 @@ extension Vault {
             guard let plain = try? aead.open(box, key: key, associatedData: aadPrefix + Array("\(id)|entry".utf8)) else {
                 throw VaultError.damaged("entry \(id) does not decrypt (it was altered)")
             }
-            guard let parts = FieldCoding.decode(parts: plain), parts.count == Vault.fields.count,
+            guard let parts = FieldCoding.decode(parts: plain), Vault.isEntryShape(parts.count),
                   let entry = Vault.decode(id: id, parts) else { throw VaultError.damaged("entry \(id) is malformed") }
             loaded.append(entry)
         }

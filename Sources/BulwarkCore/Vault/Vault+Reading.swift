@@ -84,7 +84,7 @@ extension Vault {
             do { plain = try aead.open(row.box, key: key, associatedData: entryAAD(prefix: aadPrefix, id: row.id, version: row.version)) } catch {
                 throw VaultError.damaged("entry \(row.id) does not decrypt (it was altered, or moved from another row or version)")
             }
-            guard let parts = FieldCoding.decode(parts: plain), parts.count == fields.count,
+            guard let parts = FieldCoding.decode(parts: plain), isEntryShape(parts.count),
                   let entry = decode(id: row.id, parts) else { throw VaultError.damaged("entry \(row.id) is malformed") }
             return entry
         }

@@ -21,7 +21,9 @@ public final class SearchText: @unchecked Sendable {  // `keys` is guarded by `l
             if let keys, keys.count == entries.count { return keys }
             let made = entries.map { entry in
                 let title = entry.title.lowercased()
-                return Key(title: Array(title.utf8), haystack: Array((title + " " + entry.username.lowercased() + " " + entry.site).utf8))
+                // Custom fields are found by their names, never their values (which may be secret).
+                let names = entry.fields.isEmpty ? "" : " " + entry.fields.map(\.name).joined(separator: " ").lowercased()
+                return Key(title: Array(title.utf8), haystack: Array((title + " " + entry.username.lowercased() + " " + entry.site + names).utf8))
             }
             keys = made
             return made

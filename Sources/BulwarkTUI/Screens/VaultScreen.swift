@@ -93,6 +93,11 @@ enum EntryDetail {
                 field("Code", Line(spaced(config.code(at: seconds)), Theme.heading))
             }
         }
+        if entry.kind != .login { field("Kind", Line(entry.kind.label)) }
+        for custom in entry.fields {
+            // Hidden fields stay masked: the reveal key shows the password only.
+            field(custom.name, custom.hidden ? Line(String(repeating: "•", count: 8), Theme.dim) : Line(custom.value))
+        }
         field("Category", Line(entry.category.label))
         if !entry.tags.isEmpty { field("Tags", Line(entry.tags.joined(separator: ", "))) }
         field("Changed", Line(Self.day(entry.passwordChanged)))

@@ -77,9 +77,10 @@ import Testing
          ]}
         """
         let result = try Self.read(json, .bitwardenJSON)
-        #expect(result.entries.map(\.title) == ["Northwind", "noname.example"])
+        // Every item becomes an entry: the secure note too, as a note.
+        #expect(result.entries.map(\.title) == ["Northwind", "A secure note", "noname.example"])
         #expect(result.entries[0].tags == ["Money"] && result.entries[0].category == .finance)
-        #expect(result.skippedNotLogins == 1)
+        #expect(result.entries[1].kind == .secureNote && result.entries[1].notes == "text" && result.entries[1].password == nil)
     }
 
     /// Only an exact duplicate is skipped; an item that differs in any

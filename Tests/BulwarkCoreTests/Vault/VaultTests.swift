@@ -23,13 +23,16 @@ import Testing
         var plain = Entry(title: "Plain", category: nil)
         plain.password = nil
         plain.pendingChange = PendingChange(kind: .signInWithApple, newPassword: nil, startedAt: Date(timeIntervalSince1970: 1_750_000_001))
+        let card = Entry(title: "Visa", notes: "a card", kind: .card,
+                         fields: [CustomField(name: "Number", value: "4111 1111", hidden: true), CustomField(name: "Brand", value: "Visa, \"classic\"")])
         do {
             let vault = try Vault.create(at: path, masterPassword: "master ünïcode", parameters: testParameters)
-            try vault.save([entry, plain])
+            try vault.save([entry, plain, card])
             vault.close()
         }
         let reopened = try Vault.open(at: path, masterPassword: "master ünïcode")
-        #expect(reopened.entries.count == 2)
+        #expect(reopened.entries.count == 3)
+        #expect(try reopened.find(card.id) == card && reopened.find(entry.id).kind == .login)
         #expect(try reopened.find(entry.id) == entry)
         #expect(try reopened.find("plain") == plain)
         #expect(reopened.parameters == testParameters)
