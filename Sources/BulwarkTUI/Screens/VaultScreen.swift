@@ -68,12 +68,14 @@ enum EntryDetail {
         y += 2
         func field(_ label: String, _ value: Line) {
             guard y < area.maxY else { return }
-            buffer.put(DisplayWidth.pad(label, to: labelWidth), x: area.x, y: y, style: Theme.label, clip: area)
+            // A long custom field name is cut so that it never runs into its value.
+            buffer.put(DisplayWidth.pad(DisplayWidth.truncate(label, to: labelWidth - 1), to: labelWidth), x: area.x, y: y, style: Theme.label, clip: area)
             value.render(into: &buffer, x: area.x + labelWidth, y: y, clip: area)
             y += 1
         }
-        field("Username", Line(entry.username.isEmpty ? "—" : entry.username))
-        field("Website", Line(entry.urls.first ?? "—"))
+        // A note, a card or an identity shows a username or website only when it has one.
+        if entry.kind == .login || !entry.username.isEmpty { field("Username", Line(entry.username.isEmpty ? "—" : entry.username)) }
+        if entry.kind == .login || !entry.urls.isEmpty { field("Website", Line(entry.urls.first ?? "—")) }
         if let link = entry.signInWithApple {
             field("Sign-in", Line("Sign in with Apple (\(link.state.rawValue))", Theme.success))
             field("E-mail", Line(link.email + (link.isPrivateRelay ? " (hidden)" : "")))

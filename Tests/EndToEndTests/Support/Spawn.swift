@@ -6,6 +6,21 @@ import Glibc
 /// Runs a program with posix_spawn and reaps it with waitpid. Used for tmux:
 /// Foundation's Process does not reap a tmux client that forked a server.
 enum Spawn {
+    /// Spawn attributes with a clean signal mask and default handlers: the
+    /// test runner blocks signals, and a child would inherit that (tmux
+    /// would pass it on to the program under test). Destroy them after use.
+    static func cleanSignals() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return attributes
+    }
+
     /// Runs `arguments` (looked up on PATH); returns its exit status and,
     /// when `capture` is true, what it wrote to stdout and stderr.
     static func run(_ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
@@ -26,17 +41,8 @@ enum Spawn {
         }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        // A clean signal mask and default handlers: the test runner blocks
-        // signals, and tmux would pass that on to the program under test.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        var attributes = cleanSignals()
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
         if capture { close(fds[1]) }
