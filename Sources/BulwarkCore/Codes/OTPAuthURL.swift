@@ -126,7 +126,11 @@ public enum OTPAuthURL {
         let issuerParameter = parameters["issuer"].flatMap { $0.isEmpty ? nil : $0 }
         var issuer = issuerParameter
         var account = label
-        if let issuerParameter, label.hasPrefix(issuerParameter + ":") {
+        if label.hasPrefix(":") {
+            // A bare leading colon: no issuer in the label, and the rest is the
+            // account whatever colons it holds (how `build` writes such a label).
+            account = String(label.dropFirst())
+        } else if let issuerParameter, label.hasPrefix(issuerParameter + ":") {
             // The issuer may itself hold a colon: strip exactly the issuer named.
             account = String(label.dropFirst(issuerParameter.count + 1))
         } else if let colon = label.firstIndex(of: ":") {

@@ -48,9 +48,10 @@ enum BitwardenJSON {
         var entries: [Entry] = []
         var inTrash = 0
         var keptAside: [String] = []
+        var skipped: [String] = []
     }
 
-    static func read(_ data: Data, now: Date) throws(ImportError) -> Read {
+    static func read(_ data: Data, now: Date, skipBadRows: Bool = false) throws(ImportError) -> Read {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw ImportError(line: Importer.jsonErrorLine(data, error), message: "not valid JSON")
@@ -69,7 +70,10 @@ enum BitwardenJSON {
         var read = Read()
         for (position, item) in items.enumerated() {
             guard let type = Importer.jsonInteger(item["type"]), let kind = itemTypes[type] else {
-                throw ImportError(line: nil, message: "item \(position + 1) has an unknown \"type\" (1 to 5 are login, note, card, identity and SSH key)")
+                let problem = "item \(position + 1) has an unknown \"type\" (the numbers 1 to 5 are login, note, card, identity and SSH key)"
+                guard skipBadRows else { throw ImportError(line: nil, message: problem + "; --skip-bad-rows imports the rest") }
+                read.skipped.append(problem + ", skipped")
+                continue
             }
             if let deleted = item["deletedDate"], !(deleted is NSNull) {
                 read.inTrash += 1  // Bitwarden's trash: not a live item
@@ -88,7 +92,7 @@ enum BitwardenJSON {
         }
         let urls = (login["uris"] as? [[String: Any]] ?? []).compactMap { $0["uri"] as? String }
         let name = item["name"] as? String ?? ""
-        let title = name.isEmpty ? (urls.first.map(Domain.normalize) ?? "Untitled") : name
+        let title = name.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : name
         var password: String?
         if let value = login["password"], !(value is NSNull) {
             guard let read = Importer.jsonText(value) else {

@@ -62,7 +62,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["items"] != nil || object["encrypted"] != nil {
             return .bitwardenJSON
         }
-        guard let text = String(data: data, encoding: .utf8), let header = try? CSV.parse(String(text.prefix(4096))).first else { return nil }
+        guard let (text, _) = try? Importer.decodeText(data), let header = try? CSV.parse(String(text.prefix(4096))).first else { return nil }
         return detect(header: header.fields)
     }
 

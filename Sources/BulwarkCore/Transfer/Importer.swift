@@ -27,7 +27,7 @@ public enum Importer {
     /// and left out.
     public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date(),
                             skipBadRows: Bool = false) throws(ImportError) -> ImportResult {
-        guard let text = String(data: data, encoding: .utf8) else { throw ImportError(line: nil, message: "the file is not UTF-8 text") }
+        let (text, encodingNote) = try decodeText(data)
         var candidates: [Entry]
         var inTrash = 0
         var keptAside: [String] = []
@@ -35,8 +35,9 @@ public enum Importer {
         if let columns = format.columns {
             (candidates, rowNotes) = try readCSV(text, columns: columns, format: format, now: now, skipBadRows: skipBadRows)
         } else {
-            let read = try BitwardenJSON.read(data, now: now)
+            let read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows)
             (candidates, inTrash, keptAside) = (read.entries, read.inTrash, read.keptAside)
+            rowNotes += read.skipped
         }
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
         // What `add` refuses is not stored as if it were good: a TOTP that
@@ -63,7 +64,30 @@ public enum Importer {
         for entry in candidates {
             if seen.insert(duplicateKey(entry)).inserted { fresh.append(entry) } else { duplicates += 1 }
         }
-        return ImportResult(entries: fresh, duplicates: duplicates, inTrash: inTrash, keptAside: keptAside, rowNotes: rowNotes)
+        return ImportResult(entries: fresh, duplicates: duplicates, inTrash: inTrash, keptAside: keptAside,
+                            rowNotes: (encodingNote.map { [$0] } ?? []) + rowNotes)
+    }
+
+    /// A title for an item without one: its site's host, else what it is.
+    static func fallbackTitle(urls: [String], note: Bool = false) -> String {
+        if let host = urls.first.map(Domain.normalize), !host.isEmpty { return host }
+        return note ? "Secure note" : "Untitled"
+    }
+
+    /// The file's text: UTF-8 (with or without a BOM); UTF-16 when it starts
+    /// with a UTF-16 byte-order mark (some Windows exports); else Latin-1
+    /// (Windows-1252), which every byte sequence is, said in the summary.
+    static func decodeText(_ data: Data) throws(ImportError) -> (String, String?) {
+        let bytes = [UInt8](data.prefix(2))
+        if bytes == [0xFF, 0xFE] || bytes == [0xFE, 0xFF] {
+            guard let text = String(data: data, encoding: .utf16) else { throw ImportError(line: nil, message: "the file starts as UTF-16 but is not UTF-16 text") }
+            return (text, "the file is UTF-16 text; it was read as such")
+        }
+        if let text = String(data: data, encoding: .utf8) { return (text, nil) }
+        guard let text = String(data: data, encoding: .windowsCP1252) ?? String(data: data, encoding: .isoLatin1) else {
+            throw ImportError(line: nil, message: "the file is not text")
+        }
+        return (text, "the file is not UTF-8; it was read as Latin-1 (Windows-1252): check accented letters")
     }
 
     /// Apple's export writes an account with several websites as one row
@@ -129,7 +153,7 @@ public enum Importer {
             if let milliseconds = Double(value(columns.createdMilliseconds)), milliseconds > 0, milliseconds < 1e15 {
                 created = Date(timeIntervalSince1970: milliseconds / 1000)
             }
-            let entry = Entry(title: title.isEmpty ? (urls.first.map(Domain.normalize) ?? (isNote ? "Secure note" : "Untitled")) : title, urls: urls,
+            let entry = Entry(title: title.isEmpty ? fallbackTitle(urls: urls, note: isNote) : title, urls: urls,
                               username: value(columns.username), password: value(columns.password), notes: value(columns.notes),
                               totpURI: totp.isEmpty ? nil : totp, tags: tags, created: created)
             entries.append(entry)

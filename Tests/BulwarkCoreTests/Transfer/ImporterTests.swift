@@ -161,6 +161,19 @@ import Testing
         #expect(result.entries[1].urls.isEmpty && result.entries[1].notes == "Wi-Fi key: hunter2")
     }
 
+    /// UTF-16 with a byte-order mark, and Latin-1 when the bytes are not UTF-8: read, and said.
+    @Test func otherEncodingsAreDetectedAndSaid() throws {
+        let csv = "name,url,username,password\nCafé,https://cafe.example,josé,pässwörd\n"
+        var utf16 = Data([0xFF, 0xFE])
+        utf16.append(csv.data(using: .utf16LittleEndian)!)
+        let wide = try Importer.read(utf16, format: .chromeCSV, existing: [])
+        #expect(wide.entries.first?.username == "josé" && wide.rowNotes == ["the file is UTF-16 text; it was read as such"])
+        #expect(ImportFormat.detect(utf16) == .chromeCSV)
+        let latin = try Importer.read(csv.data(using: .isoLatin1)!, format: .chromeCSV, existing: [])
+        #expect(latin.entries.first?.password == "pässwörd")
+        #expect(latin.rowNotes == ["the file is not UTF-8; it was read as Latin-1 (Windows-1252): check accented letters"])
+    }
+
     @Test func theFormatIsDetectedAndAMismatchRefusedByName() throws {
         let lastpass = "url,username,password,totp,extra,name,grouping,fav\nhttps://a.example,u,p,,,A,,0\n"
         #expect(ImportFormat.detect(Data(lastpass.utf8)) == .lastpassCSV)
