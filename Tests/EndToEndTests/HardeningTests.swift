@@ -148,12 +148,12 @@ import Glibc
         Imported 2 entries.
           Item 2 has an unknown "type" (the numbers 1 to 5 are login, note, card, identity and SSH key), skipped.
           Kept aside: the password of Numeric was a JSON number in the file; it was read as the text of that number.
-          Kept aside: the TOTP of Bad TOTP (the digits parameter must be 6, 7 or 8 (got '9')), kept in its notes.
+          Kept aside: the TOTP of Bad TOTP (the digits parameter must be 6, 7 or 8 (got '9')), kept as a hidden custom field.
 
         """)
         #expect(try f.run(["show", "Numeric", "--json", "--reveal"]).stdout.contains("\"password\" : \"123456\""))
         let bad = try f.run(["show", "Bad TOTP", "--json", "--reveal"]).stdout
-        #expect(bad.contains("\"totp\" : null") && bad.contains("TOTP as imported"))
+        #expect(bad.contains("\"totp\" : null") && bad.contains("\"name\" : \"TOTP (as imported)\"") && bad.contains("\"hidden\" : true"))
     }
 
     /// No core dump and not dumpable, from the start of every command.

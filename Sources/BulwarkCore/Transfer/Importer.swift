@@ -12,8 +12,8 @@ public struct ImportResult: Sendable {
     public var duplicates: Int
     /// Items in the source's trash (recycle bin): not imported as live entries.
     public var inTrash: Int
-    /// Values that failed the checks `add` makes, each kept in its entry's
-    /// notes instead of its field, named for the summary.
+    /// Values that failed the checks `add` makes, each kept as a hidden
+    /// custom field of its entry instead, named for the summary.
     public var keptAside: [String] = []
     /// Rows read leniently (fewer fields than the header) or skipped
     /// (`skipBadRows`), each with its line, for the summary.
@@ -41,7 +41,7 @@ public enum Importer {
         }
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
         // What `add` refuses is not stored as if it were good: a TOTP that
-        // does not parse stays with the entry, in its notes, and is named.
+        // does not parse stays with the entry as a hidden custom field, named.
         for index in candidates.indices {
             guard let uri = candidates[index].totpURI else { continue }
             // A bare base32 secret (as Bitwarden accepts) is a default TOTP: 6 digits, 30 s, SHA-1.
@@ -53,9 +53,8 @@ public enum Importer {
             }
             do { _ = try OTPAuthURL.parse(uri) } catch {
                 candidates[index].totpURI = nil
-                let notes = candidates[index].notes
-                candidates[index].notes = (notes.isEmpty ? "" : notes + "\n\n") + "TOTP as imported (not a valid otpauth URL: \(error)):\n" + uri
-                keptAside.append("the TOTP of \(candidates[index].title) (\(error)), kept in its notes")
+                candidates[index].fields.append(CustomField(name: "TOTP (as imported)", value: uri, hidden: true))
+                keptAside.append("the TOTP of \(candidates[index].title) (\(error)), kept as a hidden custom field")
             }
         }
         var seen = Set(existing.map(duplicateKey))
