@@ -21,17 +21,21 @@ public enum Overlay: Sendable, Hashable {
     case conflict
 }
 
-/// An edit that met another process's change to the same entry.
-public struct EditConflict: Sendable, Equatable {
+/// An edit that met another process's change to the same entry. A class:
+/// two entries inline would make every copy of `AppState` half a kilobyte
+/// larger, for a dialog that is rarely open.
+public final class EditConflict: Sendable, Equatable {
     /// The person's edit, as it would have been saved.
-    public var mine: Entry
+    public let mine: Entry
     /// The entry as the other process left it; nil when it deleted it.
-    public var theirs: Entry?
+    public let theirs: Entry?
 
     public init(mine: Entry, theirs: Entry?) {
         self.mine = mine
         self.theirs = theirs
     }
+
+    public static func == (a: EditConflict, b: EditConflict) -> Bool { a.mine == b.mine && a.theirs == b.theirs }
 }
 
 /// The unlock screen's form.
