@@ -73,7 +73,9 @@ import Testing
         #expect(f.entry("Mail")?.password == "theirs-17-secret")  // the list already shows theirs
         #expect(Keymaps.active(f.state).footerHints.map(\.label) == ["keep theirs", "keep mine", "keep both", "back to my edit"])
         f.golden("edit-conflict")
-        #expect(oldPassword != "theirs-17-secret")
+        // Nothing of the edit was written while the person decides: the file holds theirs, its history the original.
+        let held = try Self.other(f).find("Mail")
+        #expect(held.password == "theirs-17-secret" && held.username != "jane.doe" && held.history.first?.password == oldPassword)
     }
 
     @Test func keepTheirsKeepsMyPasswordInItsHistory() async throws {

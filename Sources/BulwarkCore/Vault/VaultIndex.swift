@@ -103,6 +103,20 @@ struct SealedIndex: Equatable {
         digest = Array(plaintext[(m + 16)...])
     }
 
+    /// The index a vault's meta table holds, opened with its key; nil when
+    /// it is missing, altered, or sealed under another key.
+    static func read(from database: SQLiteDatabase, key: [UInt8], aadPrefix: [UInt8], aead: AEAD = AEAD()) -> SealedIndex? {
+        guard let blob = try? database.query("SELECT value FROM meta WHERE key = 'index'").first?.first?.blob else { return nil }
+        return open(blob, key: key, aadPrefix: aadPrefix, aead: aead)
+    }
+
+    static func open(_ blob: [UInt8], key: [UInt8], aadPrefix: [UInt8], aead: AEAD) -> SealedIndex? {
+        guard let plain = try? aead.open(blob, key: key, associatedData: aad(aadPrefix)) else { return nil }
+        return SealedIndex(plaintext: plain)
+    }
+
+    static func aad(_ aadPrefix: [UInt8]) -> [UInt8] { aadPrefix + Array("|index|v3".utf8) }
+
     /// Why a listing does not match this index, or nil when it does.
     func mismatch(_ listing: Listing) -> String? {
         if listing.newest > counter { return "an entry is newer than the vault's index (change \(listing.newest) > \(counter))" }
@@ -115,7 +129,7 @@ struct SealedIndex: Equatable {
 }
 
 extension Vault {
-    var indexAAD: [UInt8] { aadPrefix + Array("|index|v3".utf8) }
+    var indexAAD: [UInt8] { SealedIndex.aad(aadPrefix) }
 
     /// The associated data of an entry's box: the vault, the row and its version.
     static func entryAAD(prefix: [UInt8], id: String, version: Int64) -> [UInt8] {
@@ -138,7 +152,7 @@ extension Vault {
     /// Opens the sealed index; a box this key cannot open means damage,
     /// unless another process re-keyed the vault meanwhile.
     func openIndex(_ blob: [UInt8]) throws -> SealedIndex {
-        guard let plain = try? aead.open(blob, key: key, associatedData: indexAAD), let index = SealedIndex(plaintext: plain) else {
+        guard let index = SealedIndex.open(blob, key: key, aadPrefix: aadPrefix, aead: aead) else {
             if try currentWrappedKey() != wrappedKey { throw VaultError.keyChanged }
             throw VaultError.damaged("the sealed index does not open (it was altered)")
         }

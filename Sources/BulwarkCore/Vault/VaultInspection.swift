@@ -81,9 +81,7 @@ public struct VaultInspection: Sendable {
             }
         }
         report.entries = Vault.sorted(report.entries)
-        let aead = AEAD()
-        if let blob = try? database.query("SELECT value FROM meta WHERE key = 'index'").first?.first?.blob,
-           let plain = try? aead.open(blob, key: key, associatedData: prefix + Array("|index|v3".utf8)), let index = SealedIndex(plaintext: plain) {
+        if let index = SealedIndex.read(from: database, key: key, aadPrefix: prefix) {
             report.counter = index.counter
             for row in rows where row.version > index.counter {
                 report.problems.append(.rowNewerThanIndex(id: row.id, version: row.version, counter: index.counter))
@@ -91,9 +89,7 @@ public struct VaultInspection: Sendable {
             if let mismatch = index.mismatch(listing), listing.newest <= index.counter { report.problems.append(.index(mismatch)) }
             // Read again after the record, as `Vault.checkFreshness` does: a write may have landed meanwhile.
             if let seen = freshness?.highestSeen(vaultID: header.vaultID, key: key), seen > index.counter,
-               let latest = try? database.query("SELECT value FROM meta WHERE key = 'index'").first?.first?.blob,
-               let plain = try? aead.open(latest, key: key, associatedData: prefix + Array("|index|v3".utf8)),
-               let now = SealedIndex(plaintext: plain), seen > now.counter {
+               let now = SealedIndex.read(from: database, key: key, aadPrefix: prefix), seen > now.counter {
                 report.problems.append(.rollback(Vault.Rollback(found: now.counter, seen: seen)))
             }
         } else {

@@ -20,10 +20,7 @@ extension AppSession {
             guard let vault else { return .unchanged }
             do {
                 guard let changes = try vault.refresh() else { return .unchanged }
-                for id in changes.ids {
-                    if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer?.update(entry) } else { analyzer?.remove(id: id) }
-                }
-                vault.keepStrengthMemo(of: analyzer!)
+                refresh(changes.ids)
                 return .changed(makeSnapshot(), summary: Self.describe(changes, in: vault))
             } catch {
                 return .unreadable("\(error)")
