@@ -3,29 +3,41 @@
 # otherwise print the exact apt-get line to run.
 
 SWIFT        ?= swift
-DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev tmux
+DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev tmux
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 
-.PHONY: all deps build run test check-layers bench fuzz fuzz-build fuzz-all clean
+.PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all clean
 
 all: build
 
-deps:
+# What the tests alone use (never bulwark itself): keepassxc-cli writes the
+# exports the import tests read.
+TEST_DEB_PACKAGES := keepassxc
+
+# $(1): the packages; installed as root, else the apt-get line is printed.
+define install-packages
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	  else \
 	    echo "bulwark needs these Debian packages:$$missing"; \
 	    echo "Install them with:  sudo apt-get install -y$$missing"; \
 	    exit 1; \
 	  fi; \
 	fi
+endef
+
+deps:
+	$(call install-packages,$(DEB_PACKAGES))
+
+test-deps:
+	$(call install-packages,$(TEST_DEB_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -35,7 +47,7 @@ run: build
 
 # Every test: unit, golden, headless flows, the real binary under tmux,
 # and the layer check.
-test: build check-layers
+test: build test-deps check-layers
 	$(SWIFT) build --build-tests
 	BULWARK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
 

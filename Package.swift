@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
         .systemLibrary(name: "CZxcvbn"),
+        .systemLibrary(name: "CArgon2"),   // Argon2 for other programs' files (Bitwarden, KeePass)
+        .systemLibrary(name: "CZip"),      // libzip: 1Password's 1PUX is a ZIP
 
         // Assets/ built into the binary by a build-tool plugin.
         .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
@@ -26,7 +28,7 @@ let package = Package(
         .target(name: "BulwarkAssets", plugins: ["EmbedAssets"]),
 
         // Domain: no terminal, no screens.
-        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn"]),
+        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

@@ -102,22 +102,33 @@ enum Commands {
                     keeping the newest 20 (config: backups-kept, backup-every-minutes). Restoring asks the backup's
                     master password, and keeps the vault as it was as a backup first.
                     """),
-        CommandSpec(name: "import", summary: "Import another password manager's export.", usage: "bulwark import [--format FORMAT] [--skip-bad-rows] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv or 1password-csv (default: detected from the file)"),
-                              OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)")],
+        CommandSpec(name: "import", summary: "Import another password manager's export.",
+                    usage: "bulwark import [--format FORMAT] [--skip-bad-rows] [--merge | --keep-both] FILE",
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv or 1password-1pux (default: detected from the file)"),
+                              OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)"),
+                              OptionSpec(name: "--merge", valueName: nil, help: "A login for a site and user name already in the vault is merged into it"),
+                              OptionSpec(name: "--keep-both", valueName: nil, help: "Such a login is imported beside the existing one")],
                     details: """
-                    Without --format the format is detected from the CSV header or the JSON keys, and said. A file
-                    that is another format than the one named is refused with its name. A malformed file imports
-                    nothing and names the line; a row with fewer fields than the header reads the rest as empty and
-                    is named. Only exact duplicates (same title, URLs, username, password, notes, TOTP and tags) of an
-                    existing entry or an earlier row are skipped and counted.
+                    Without --format the format is detected from the ZIP contents, the JSON keys or the CSV header,
+                    and said. A file that is another format than the one named is refused with its name. A malformed
+                    file imports nothing and names the line; a row with fewer fields than the header reads the rest as
+                    empty and is named. Cards, identities, notes and SSH keys come in as entries of their kind, with
+                    their fields; columns a format does not define are kept as custom fields. Only exact duplicates
+                    (same kind, title, URLs, user name, password, notes, TOTP, tags and fields) are skipped. A login
+                    for a site and user name the vault holds is merged (the newer side's fields win, the older
+                    password goes to history) or kept beside it: asked on a terminal, else kept unless --merge.
+                    A password-protected Bitwarden export asks for its password (with --password-stdin, the line
+                    after the master password). The summary counts each kind and names what was not kept.
                     """),
-        CommandSpec(name: "export", summary: "Export the vault in plain text.", usage: "bulwark export --format FORMAT FILE",
+        CommandSpec(name: "export", summary: "Export the vault in plain text, or password-protected for Bitwarden.",
+                    usage: "bulwark export --format FORMAT [--password-protected] FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv"),
+                              OptionSpec(name: "--password-protected", valueName: nil, help: "bitwarden-json: seal the file with a password of its own, as Bitwarden's \"Password protected\" export (PBKDF2, 600,000 iterations)"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],
                     details: """
-                    The file is written 0600 and holds every password in plain text. In CSV, a cell that begins with
-                    = + - @ or a tab gets a leading ' so that a spreadsheet does not run it as a formula; each is named.
+                    The file is written 0600 and, unless password-protected, holds every password in plain text. In
+                    CSV, a cell that begins with = + - @ or a tab gets a leading ' so that a spreadsheet does not run
+                    it as a formula; each is named. Apple's CSV has one row per website, as Apple's export does.
                     """),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",

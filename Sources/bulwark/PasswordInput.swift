@@ -47,6 +47,22 @@ final class PasswordInput {
         return try ask(prompt)
     }
 
+    /// A question on the terminal, answered with a visible line; nil when
+    /// secrets come from standard input (a script: no one to ask) or there
+    /// is no terminal.
+    func question(_ text: String) -> String? {
+        guard !fromStdin else { return nil }
+        let tty = Glibc.open("/dev/tty", O_RDWR)
+        guard tty >= 0 else { return nil }
+        defer { Glibc.close(tty) }
+        let prompt = text + " "
+        _ = Glibc.write(tty, prompt, prompt.utf8.count)
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(tty, &byte, 1) == 1, byte != 10, byte != 13 { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     struct StdinExhausted: Error, CustomStringConvertible {
         let prompt: String
         var description: String { "standard input ended before the \(prompt.lowercased())" }

@@ -30,7 +30,7 @@ import Testing
     @Test func anInvalidURIExitsOneWithTheReason() throws {
         let result = try Binary.run(["code", "--uri", "-"], stdin: "otpauth://totp/T:a?secret=\(Self.rfcSecret)&digits=9\n")
         #expect(result.status == 1)
-        #expect(result.stderr == "bulwark: invalid otpauth URL: the digits parameter must be 6, 7 or 8 (got '9').\n")
+        #expect(result.stderr == "bulwark: invalid otpauth URL: the digits parameter must be 6, 7 or 8, or 5 with encoder=steam (got '9').\n")
         #expect(!result.stderr.contains(Self.rfcSecret))
     }
 }

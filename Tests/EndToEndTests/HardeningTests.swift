@@ -145,10 +145,10 @@ import Glibc
         let imported = try f.run(["import", "--format", "bitwarden-json", "--skip-bad-rows", json.path])
         #expect(imported.status == 0)
         #expect(imported.stdout == """
-        Imported 2 entries.
+        Imported 2 entries (2 logins).
           Item 2 has an unknown "type" (the numbers 1 to 5 are login, note, card, identity and SSH key), skipped.
           Kept aside: the password of Numeric was a JSON number in the file; it was read as the text of that number.
-          Kept aside: the TOTP of Bad TOTP (the digits parameter must be 6, 7 or 8 (got '9')), kept as a hidden custom field.
+          Kept aside: the TOTP of Bad TOTP (the digits parameter must be 6, 7 or 8, or 5 with encoder=steam (got '9')), kept as a hidden custom field.
 
         """)
         #expect(try f.run(["show", "Numeric", "--json", "--reveal"]).stdout.contains("\"password\" : \"123456\""))

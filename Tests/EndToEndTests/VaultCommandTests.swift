@@ -98,9 +98,9 @@ import Testing
         let csv = f.dir.appendingPathComponent("chrome.csv")
         try "name,url,username,password,note\nShiny,https://shiny.example,jane,pw,\nShiny,https://shiny.example,jane,pw,\n".write(to: csv, atomically: true, encoding: .utf8)
         let first = try f.run(["import", "--format", "chrome-csv", csv.path])
-        #expect(first.stdout == "Imported 1 entry; skipped 1 duplicate.\n")
+        #expect(first.stdout == "Imported 1 entry (1 login); skipped 1 exact duplicate.\n")
         let again = try f.run(["import", "--format", "chrome-csv", csv.path])
-        #expect(again.stdout == "Imported 0 entries; skipped 2 duplicates.\n")
+        #expect(again.stdout == "Imported 0 entries; skipped 2 exact duplicates.\n")
         try "name,url,username,password,note\nok,https://ok.example,a,b,\nbroken,\"https://x\n".write(to: csv, atomically: true, encoding: .utf8)
         let bad = try f.run(["import", "--format", "chrome-csv", csv.path])
         #expect(bad.status == 1)
@@ -129,7 +129,7 @@ import Testing
         let none = try f.run(["code", "NoCode"])
         #expect(none.status == 1 && none.stderr == "bulwark: NoCode has no verification code set up.\n")
         let bad = try f.run(["add", "--title", "Bad", "--totp", "-"], stdin: "master\notpauth://totp/x?digits=9&secret=GEZDGNBV\n")
-        #expect(bad.status == 2 && bad.stderr == "bulwark: --totp: the digits parameter must be 6, 7 or 8 (got '9')\n")
+        #expect(bad.status == 2 && bad.stderr == "bulwark: --totp: the digits parameter must be 6, 7 or 8, or 5 with encoder=steam (got '9')\n")
     }
 
     @Test func initRefusesMismatchedPasswordsAndExistingVaults() throws {

@@ -7,27 +7,48 @@ public struct OTPConfiguration: Sendable, Equatable {
         case hotp(counter: UInt64)
     }
 
+    /// How the truncated HMAC becomes the code shown: decimal digits (RFC
+    /// 4226), or Steam Guard's five characters.
+    public enum Encoder: String, Sendable, Equatable {
+        case decimal, steam
+    }
+
     public var kind: Kind
     public var secret: [UInt8]
     public var digest: HMACDigest
     public var digits: Int
     public var issuer: String?
     public var account: String
+    public var encoder: Encoder
 
-    public init(kind: Kind, secret: [UInt8], digest: HMACDigest = .sha1, digits: Int = 6, issuer: String? = nil, account: String = "") {
+    public init(kind: Kind, secret: [UInt8], digest: HMACDigest = .sha1, digits: Int = 6, issuer: String? = nil, account: String = "",
+                encoder: Encoder = .decimal) {
         self.kind = kind
         self.secret = secret
         self.digest = digest
-        self.digits = digits
+        self.digits = encoder == .steam ? OneTimePassword.steamLength : digits
         self.issuer = issuer
         self.account = account
+        self.encoder = encoder
+    }
+
+    /// Steam Guard: a 30-second TOTP with SHA-1, shown as five characters.
+    public static func steam(secret: [UInt8], account: String = "") -> OTPConfiguration {
+        OTPConfiguration(kind: .totp(period: 30), secret: secret, issuer: "Steam", account: account, encoder: .steam)
     }
 
     /// The code at a moment (TOTP) or at the stored counter (HOTP).
     public func code(at unixSeconds: Int64) -> String {
         switch kind {
-        case .totp(let period): OneTimePassword.totp(secret: secret, at: unixSeconds, period: period, digits: digits, digest: digest)
-        case .hotp(let counter): OneTimePassword.hotp(secret: secret, counter: counter, digits: digits, digest: digest)
+        case .totp(let period): code(counter: OneTimePassword.timeStep(at: unixSeconds, period: period))
+        case .hotp(let counter): code(counter: counter)
+        }
+    }
+
+    func code(counter: UInt64) -> String {
+        switch encoder {
+        case .decimal: OneTimePassword.hotp(secret: secret, counter: counter, digits: digits, digest: digest)
+        case .steam: OneTimePassword.steam(secret: secret, counter: counter, digest: digest)
         }
     }
 
@@ -40,7 +61,7 @@ public struct OTPConfiguration: Sendable, Equatable {
             return overflow ? nil : code(at: next)
         case .hotp(let counter):
             let (next, overflow) = counter.addingReportingOverflow(1)
-            return overflow ? nil : OneTimePassword.hotp(secret: secret, counter: next, digits: digits, digest: digest)
+            return overflow ? nil : code(counter: next)
         }
     }
 }
@@ -63,12 +84,12 @@ public enum OTPAuthURLError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .notAURL: "not a URL"
-        case .wrongScheme(let s): "unsupported scheme '\(s)' (expected otpauth:// or apple-otpauth://)"
+        case .wrongScheme(let s): "unsupported scheme '\(s)' (expected otpauth://, apple-otpauth:// or steam://)"
         case .wrongType(let t): "unknown type '\(t)' (expected totp or hotp)"
         case .missingSecret: "the secret parameter is missing"
         case .badSecret(let c, let p): "the secret parameter is not base32: '\(c)' at position \(p)"
         case .emptySecret: "the secret parameter is empty"
-        case .badDigits(let d): "the digits parameter must be 6, 7 or 8 (got '\(d)')"
+        case .badDigits(let d): "the digits parameter must be 6, 7 or 8, or 5 with encoder=steam (got '\(d)')"
         case .badAlgorithm(let a): "the algorithm parameter must be SHA1, SHA256 or SHA512 (got '\(a)')"
         case .badPeriod(let p): "the period parameter must be a whole number of seconds from 1 to 86400 (got '\(p)')"
         case .missingCounter: "the counter parameter is missing (an hotp URL needs one)"
@@ -80,9 +101,18 @@ public enum OTPAuthURLError: Error, Sendable, Equatable, CustomStringConvertible
 public enum OTPAuthURL {
     /// Parses `otpauth://totp/LABEL?...`, `otpauth://hotp/LABEL?...` and the
     /// same under `apple-otpauth://`. The issuer comes from the `issuer`
-    /// parameter, else from the label's prefix (`Issuer:account`).
+    /// parameter, else from the label's prefix (`Issuer:account`). Steam
+    /// Guard comes as KeePassXC writes it (`encoder=steam`, digits 5) or
+    /// as Bitwarden does (`steam://SECRET`).
     public static func parse(_ text: String) throws(OTPAuthURLError) -> OTPConfiguration {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.lowercased().hasPrefix("steam://") {
+            let secretText = String(trimmed.dropFirst("steam://".count))
+            let secret: [UInt8]
+            do { secret = try Base32.decode(secretText) } catch { throw .badSecret(character: error.character, position: error.position) }
+            guard !secret.isEmpty else { throw .emptySecret }
+            return .steam(secret: secret)
+        }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme else { throw .notAURL }
         guard ["otpauth", "apple-otpauth"].contains(scheme.lowercased()) else { throw .wrongScheme(scheme) }
         let type = (components.host ?? "").lowercased()
@@ -101,9 +131,11 @@ public enum OTPAuthURL {
             guard let found = HMACDigest(rawValue: name.uppercased().replacingOccurrences(of: "-", with: "")) else { throw .badAlgorithm(name) }
             digest = found
         }
+        let encoder: OTPConfiguration.Encoder = parameters["encoder"]?.lowercased() == "steam" ? .steam : .decimal
         var digits = 6
         if let text = parameters["digits"] {
-            guard let n = Int(text), (6...8).contains(n) else { throw .badDigits(text) }
+            let allowed = encoder == .steam ? OneTimePassword.steamLength...OneTimePassword.steamLength : 6...8
+            guard let n = Int(text), allowed.contains(n) else { throw .badDigits(text) }
             digits = n
         }
         let kind: OTPConfiguration.Kind
@@ -139,7 +171,14 @@ public enum OTPAuthURL {
             if issuer == nil && !prefix.isEmpty { issuer = prefix }
         }
         account = account.trimmingCharacters(in: .whitespaces)
-        return OTPConfiguration(kind: kind, secret: secret, digest: digest, digits: digits, issuer: issuer, account: account)
+        return OTPConfiguration(kind: kind, secret: secret, digest: digest, digits: digits, issuer: issuer, account: account, encoder: encoder)
+    }
+
+    /// Bitwarden's form for Steam Guard, `steam://SECRET`; nil for any other code.
+    public static func bitwardenSteam(_ uri: String) -> String? {
+        guard let configuration = try? parse(uri), configuration.encoder == .steam,
+              case .totp(30) = configuration.kind, configuration.digest == .sha1 else { return nil }
+        return "steam://" + Base32.encode(configuration.secret)
     }
 
     /// Builds the URL back (for export): `otpauth://TYPE/Issuer:account?secret=…&issuer=…&algorithm=…&digits=…&period|counter=…`.
@@ -158,6 +197,7 @@ public enum OTPAuthURL {
         if let issuer = configuration.issuer { items.append("issuer=" + encode(issuer, query)) }
         items.append("algorithm=" + configuration.digest.rawValue)
         items.append("digits=\(configuration.digits)")
+        if configuration.encoder == .steam { items.append("encoder=steam") }
         switch configuration.kind {
         case .totp(let period): return "otpauth://totp/\(label)?" + (items + ["period=\(period)"]).joined(separator: "&")
         case .hotp(let counter): return "otpauth://hotp/\(label)?" + (items + ["counter=\(counter)"]).joined(separator: "&")

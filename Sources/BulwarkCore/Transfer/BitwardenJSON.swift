@@ -49,16 +49,24 @@ enum BitwardenJSON {
         var inTrash = 0
         var keptAside: [String] = []
         var skipped: [String] = []
+        var notHeld: [String] = []
     }
 
-    static func read(_ data: Data, now: Date, skipBadRows: Bool = false) throws(ImportError) -> Read {
+    static func read(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil) throws(ImportError) -> Read {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw ImportError(line: Importer.jsonErrorLine(data, error), message: "not valid JSON")
         }
         guard let root = object as? [String: Any] else { throw ImportError(line: nil, message: "expected a JSON object with an \"items\" list") }
         if root["encrypted"] as? Bool == true {
-            throw ImportError(line: nil, message: "this is an encrypted Bitwarden export; export it unencrypted to import it")
+            guard root["passwordProtected"] as? Bool != true || password != nil else {
+                throw ImportError(line: nil, message: "this Bitwarden export is password protected: its password is needed to read it")
+            }
+            let plain = try BitwardenEncryption.open(root, password: password ?? "")
+            guard (try? JSONSerialization.jsonObject(with: plain) as? [String: Any])?["encrypted"] as? Bool != true else {
+                throw ImportError(line: nil, message: "the password-protected export holds another encrypted export")
+            }
+            return try read(plain, now: now, skipBadRows: skipBadRows)
         }
         guard let items = root["items"] as? [[String: Any]] else { throw ImportError(line: nil, message: "no \"items\" list") }
         var groups: [String: String] = [:]
@@ -79,7 +87,11 @@ enum BitwardenJSON {
                 read.inTrash += 1  // Bitwarden's trash: not a live item
                 continue
             }
-            read.entries.append(try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &read.keptAside))
+            let entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &read.keptAside)
+            if let passkeys = (item["login"] as? [String: Any])?["fido2Credentials"] as? [Any], !passkeys.isEmpty {
+                read.notHeld.append("\(passkeys.count == 1 ? "the passkey" : "\(passkeys.count) passkeys") of \(entry.title) (bulwark holds no passkeys yet; the password is imported)")
+            }
+            read.entries.append(entry)
         }
         return read
     }
@@ -167,7 +179,8 @@ enum BitwardenJSON {
             if e.kind.holdsPassword || !e.urls.isEmpty || !e.username.isEmpty {
                 item["login"] = [
                     "uris": e.urls.map { ["match": NSNull(), "uri": $0] }, "username": e.username,
-                    "password": e.password.map { $0 as Any } ?? NSNull(), "totp": e.totpURI.map { $0 as Any } ?? NSNull(),
+                    "password": e.password.map { $0 as Any } ?? NSNull(),
+                    "totp": e.totpURI.map { (OTPAuthURL.bitwardenSteam($0) ?? $0) as Any } ?? NSNull(),
                     "passwordRevisionDate": text(e.passwordChanged), "fido2Credentials": [] as [Any],
                 ] as [String: Any]
             }

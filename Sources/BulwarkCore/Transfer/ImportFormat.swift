@@ -19,12 +19,16 @@ import Foundation
 /// - 1Password: `Title,Url,Username,Password,OTPAuth,Favorite,Archived,
 ///   Tags,Notes`; 1Password for Mac writes a quote inside a quoted field
 ///   as `\"`.
-/// - Bitwarden JSON (unencrypted): `items` with `type` 1 for logins.
+/// - Bitwarden JSON: `items` with `type` 1 to 5 (`BitwardenJSON`), plain
+///   or password-protected (`BitwardenEncryption`).
+/// - 1Password 1PUX: a ZIP with `export.data` (`OnePasswordPUX`).
 public enum ImportFormat: String, CaseIterable, Sendable {
     case appleCSV = "apple-csv", chromeCSV = "chrome-csv", firefoxCSV = "firefox-csv", lastpassCSV = "lastpass-csv",
-         bitwardenJSON = "bitwarden-json", bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv"
+         bitwardenJSON = "bitwarden-json", bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv",
+         onePassword1PUX = "1password-1pux"
 
-    /// Columns (matched without regard to case) and how they map onto an entry.
+    /// Columns (matched without regard to case) and how they map onto an
+    /// entry. A column not named here is kept as a custom field.
     struct Columns {
         /// Nil: the format has no title; the site's host stands in.
         var title: String?
@@ -32,33 +36,53 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         var notes: String? = nil, totp: String? = nil, tags: String? = nil, group: String? = nil
         /// Only Bitwarden CSV joins several URLs with commas in one cell.
         var commaSeparatedURLs = false
-        /// Milliseconds since 1970 (Firefox).
-        var createdMilliseconds: String? = nil
+        /// Dates: milliseconds since 1970 (Firefox) or ISO 8601 (KeePassXC).
+        var created: String? = nil, modified: String? = nil, passwordChanged: String? = nil
         /// 1Password for Mac escapes quotes inside quoted fields with a backslash.
         var backslashEscapes = false
         /// A URL that marks a secure note rather than a login (LastPass).
         var noteURL: String? = nil
+        /// A column naming the item's type ("note" is a secure note: Bitwarden).
+        var type: String? = nil
+        var favorite: String? = nil, archived: String? = nil
+        /// Bitwarden's `name: value` lines of custom fields.
+        var fields: String? = nil
+        /// The group is a path from the database's root group (KeePassXC).
+        var groupHasRoot = false
+        /// Columns of the exporter's own bookkeeping, not kept, with why.
+        var notHeld: [String: String] = [:]
+
+        var defined: Set<String> {
+            Set([title, url, username, password, notes, totp, tags, group, created, modified, passwordChanged, type, favorite, archived, fields]
+                .compactMap { $0 } + notHeld.keys)
+        }
     }
 
     var columns: Columns? {
         switch self {
         case .appleCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth")
         case .chromeCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "note")
-        case .firefoxCSV: Columns(title: nil, url: "url", username: "username", password: "password", createdMilliseconds: "timecreated")
+        case .firefoxCSV: Columns(title: nil, url: "url", username: "username", password: "password", created: "timecreated",
+                                  passwordChanged: "timepasswordchanged",
+                                  notHeld: ["guid": "Firefox's own id of the login", "timelastused": "when Firefox last filled it"])
         case .lastpassCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "extra", totp: "totp",
-                                   group: "grouping", noteURL: "http://sn")
+                                   group: "grouping", noteURL: "http://sn", favorite: "fav")
         case .bitwardenCSV: Columns(title: "name", url: "login_uri", username: "login_username", password: "login_password", notes: "notes",
-                                    totp: "login_totp", group: "folder", commaSeparatedURLs: true)
-        case .keepassxcCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "totp", group: "group")
+                                    totp: "login_totp", group: "folder", commaSeparatedURLs: true, type: "type", favorite: "favorite",
+                                    fields: "fields", notHeld: ["reprompt": "Bitwarden's master-password re-prompt setting"])
+        case .keepassxcCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "totp",
+                                    group: "group", created: "created", modified: "last modified", groupHasRoot: true,
+                                    notHeld: ["icon": "KeePassXC's icon number"])
         case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth",
-                                      tags: "tags", backslashEscapes: true)
-        case .bitwardenJSON: nil
+                                      tags: "tags", backslashEscapes: true, favorite: "favorite", archived: "archived")
+        case .bitwardenJSON, .onePassword1PUX: nil
         }
     }
 
-    /// The format a file is in, from its JSON keys or its CSV header: the
-    /// columns only one exporter writes decide first.
+    /// The format a file is in, from its magic bytes, its JSON keys or its
+    /// CSV header: the columns only one exporter writes decide first.
     public static func detect(_ data: Data) -> ImportFormat? {
+        if ZipArchive.looksLikeZip(data) { return .onePassword1PUX }
         if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["items"] != nil || object["encrypted"] != nil {
             return .bitwardenJSON
         }
@@ -79,6 +103,15 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         }
         if has("name", "url", "username", "password") { return .chromeCSV }
         return nil
+    }
+
+    /// What `detect` reads to tell this format, for the message that says it.
+    public var detectedFrom: String {
+        switch self {
+        case .onePassword1PUX: "ZIP magic bytes and export.data"
+        case .bitwardenJSON: "JSON keys"
+        default: "header"
+        }
     }
 
     /// Formats whose header cannot be mistaken: asked to read one of these

@@ -6,9 +6,13 @@ public struct ImportError: Error, Equatable, CustomStringConvertible {
     public var description: String { (line.map { "line \($0): " } ?? "") + message }
 }
 
-/// What an import found: the new entries, and what it left out and why.
+/// What an import found: the new entries, the ones that match a login
+/// the vault already holds, and what it left out and why.
 public struct ImportResult: Sendable {
     public var entries: [Entry]
+    /// Incoming logins for the same site and user name as an existing one
+    /// (but not exact duplicates): merged or kept beside it, as the person chooses.
+    public var matches: [ImportMatch] = []
     public var duplicates: Int
     /// Items in the source's trash (recycle bin): not imported as live entries.
     public var inTrash: Int
@@ -18,53 +22,89 @@ public struct ImportResult: Sendable {
     /// Rows read leniently (fewer fields than the header) or skipped
     /// (`skipBadRows`), each with its line, for the summary.
     public var rowNotes: [String] = []
+    /// What the source had that bulwark cannot hold (attachments, an
+    /// exporter's bookkeeping columns), named for the summary.
+    public var notHeld: [String] = []
+}
+
+/// An incoming entry and the existing login it matches.
+public struct ImportMatch: Sendable {
+    public var incoming: Entry
+    public var existingID: String
 }
 
 public enum Importer {
     /// Reads `data` in `format`. All or nothing: a malformed file imports
-    /// nothing and the error names the line and the problem. Entries that
-    /// repeat an existing one (same URL, username and password) are counted
-    /// and left out.
+    /// nothing and the error names the line and the problem. Only exact
+    /// duplicates (of the file's own items or the vault's) are left out; a
+    /// login for a site and user name the vault already has is a match.
+    /// `filePassword` opens a password-protected Bitwarden export.
     public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date(),
-                            skipBadRows: Bool = false) throws(ImportError) -> ImportResult {
-        let (text, encodingNote) = try decodeText(data)
+                            skipBadRows: Bool = false, filePassword: String? = nil) throws(ImportError) -> ImportResult {
+        var result = ImportResult(entries: [], duplicates: 0, inTrash: 0)
         var candidates: [Entry]
-        var inTrash = 0
-        var keptAside: [String] = []
-        var rowNotes: [String] = []
-        if let columns = format.columns {
-            (candidates, rowNotes) = try readCSV(text, columns: columns, format: format, now: now, skipBadRows: skipBadRows)
-        } else {
-            let read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows)
-            (candidates, inTrash, keptAside) = (read.entries, read.inTrash, read.keptAside)
-            rowNotes += read.skipped
+        switch format {
+        case .onePassword1PUX:
+            let read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
+            (candidates, result.inTrash, result.rowNotes, result.notHeld) = (read.entries, read.inTrash, read.skipped, read.notHeld)
+        case .bitwardenJSON:
+            let read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
+            (candidates, result.inTrash, result.keptAside, result.rowNotes) = (read.entries, read.inTrash, read.keptAside, read.skipped)
+        default:
+            let (text, encodingNote) = try decodeText(data)
+            let read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows).read(text)
+            (candidates, result.inTrash, result.notHeld) = (read.entries, read.inTrash, read.notHeld)
+            result.rowNotes = (encodingNote.map { [$0] } ?? []) + read.notes
         }
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
-        // What `add` refuses is not stored as if it were good: a TOTP that
-        // does not parse stays with the entry as a hidden custom field, named.
         for index in candidates.indices {
-            guard let uri = candidates[index].totpURI else { continue }
-            // A bare base32 secret (as Bitwarden accepts) is a default TOTP: 6 digits, 30 s, SHA-1.
-            if !uri.contains(":"), let secret = try? Base32.decode(uri), !secret.isEmpty {
-                let entry = candidates[index]
-                candidates[index].totpURI = OTPAuthURL.build(OTPConfiguration(kind: .totp(period: 30), secret: secret,
-                                                                              issuer: entry.title, account: entry.username))
-                continue
-            }
-            do { _ = try OTPAuthURL.parse(uri) } catch {
-                candidates[index].totpURI = nil
-                candidates[index].fields.append(CustomField(name: "TOTP (as imported)", value: uri, hidden: true))
-                keptAside.append("the TOTP of \(candidates[index].title) (\(error)), kept as a hidden custom field")
-            }
+            if let note = normaliseTOTP(&candidates[index]) { result.keptAside.append(note) }
         }
         var seen = Set(existing.map(duplicateKey))
-        var fresh: [Entry] = []
-        var duplicates = 0
+        var logins: [String: String] = [:]
+        for entry in existing where entry.kind == .login { if let key = loginKey(entry) { logins[key] = logins[key] ?? entry.id } }
         for entry in candidates {
-            if seen.insert(duplicateKey(entry)).inserted { fresh.append(entry) } else { duplicates += 1 }
+            guard seen.insert(duplicateKey(entry)).inserted else {
+                result.duplicates += 1
+                continue
+            }
+            if entry.kind == .login, let key = loginKey(entry), let match = logins[key] {
+                result.matches.append(ImportMatch(incoming: entry, existingID: match))
+            } else {
+                result.entries.append(entry)
+            }
         }
-        return ImportResult(entries: fresh, duplicates: duplicates, inTrash: inTrash, keptAside: keptAside,
-                            rowNotes: (encodingNote.map { [$0] } ?? []) + rowNotes)
+        return result
+    }
+
+    /// What `add` refuses is not stored as if it were good: a bare base32
+    /// secret (as Bitwarden accepts) becomes a default TOTP URL, Steam's
+    /// `steam://` its otpauth form, and a TOTP that does not parse stays
+    /// with the entry as a hidden custom field, named.
+    static func normaliseTOTP(_ entry: inout Entry) -> String? {
+        guard let uri = entry.totpURI else { return nil }
+        if !uri.contains(":"), let secret = try? Base32.decode(uri), !secret.isEmpty {
+            entry.totpURI = OTPAuthURL.build(OTPConfiguration(kind: .totp(period: 30), secret: secret, issuer: entry.title, account: entry.username))
+            return nil
+        }
+        do {
+            let configuration = try OTPAuthURL.parse(uri)
+            if uri.lowercased().hasPrefix("steam://") {
+                entry.totpURI = OTPAuthURL.build(.steam(secret: configuration.secret, account: entry.username))
+            }
+            return nil
+        } catch {
+            entry.totpURI = nil
+            entry.fields.append(CustomField(name: "TOTP (as imported)", value: uri, hidden: true))
+            return "the TOTP of \(entry.title) (\(error)), kept as a hidden custom field"
+        }
+    }
+
+    /// The same login: the same site (the first URL's host) and user name.
+    static func loginKey(_ entry: Entry) -> String? {
+        guard let url = entry.urls.first, !entry.username.isEmpty else { return nil }
+        let host = Domain.normalize(url)
+        return host.isEmpty ? nil : host + "\u{1F}" + entry.username.lowercased()
     }
 
     /// A title for an item without one: its site's host, else what it is.
@@ -104,60 +144,12 @@ public enum Importer {
         return merged
     }
 
-    /// Only an exact duplicate is one: the same title, URLs, username,
-    /// password, notes, TOTP and tags. "GitHub (work)" with a note of its
-    /// own, or a login that gained a TOTP, is a different item.
+    /// Only an exact duplicate is one: the same kind, title, URLs, user
+    /// name, password, notes, TOTP, tags and fields. "GitHub (work)" with a
+    /// note of its own, or a login that gained a TOTP, is a different item.
     static func duplicateKey(_ e: Entry) -> String {
-        ([e.title, e.username, e.password ?? "", e.notes, e.totpURI ?? ""] + e.urls + ["|"] + e.tags).joined(separator: "\u{1F}")
-    }
-
-    static func readCSV(_ text: String, columns: ImportFormat.Columns, format: ImportFormat, now: Date,
-                        skipBadRows: Bool) throws(ImportError) -> ([Entry], [String]) {
-        let records: [(line: Int, fields: [String])]
-        do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes) } catch { throw ImportError(line: error.line, message: error.message) }
-        guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
-        if let detected = ImportFormat.detect(header: header.fields), detected != format, detected.isUnmistakable {
-            throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (its header is \(header.fields.joined(separator: ","))); use --format \(detected.rawValue), or leave --format out")
-        }
-        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        func index(_ name: String?) -> Int? { name.flatMap { names.firstIndex(of: $0) } }
-        for required in [columns.title, columns.url, columns.username, columns.password].compactMap({ $0 }) where index(required) == nil {
-            throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (its header is \(header.fields.joined(separator: ",")))")
-        }
-        var entries: [Entry] = []
-        var notes: [String] = []
-        for var record in records.dropFirst() {
-            if record.fields.count > names.count {
-                let problem = "\(record.fields.count) fields where the header has \(names.count)"
-                guard skipBadRows else { throw ImportError(line: record.line, message: problem + " (--skip-bad-rows imports the rest)") }
-                notes.append("line \(record.line) skipped: \(problem)")
-                continue
-            }
-            if record.fields.count < names.count {
-                // Chrome's older exports and hand-edited files end rows early: the rest is empty.
-                notes.append("line \(record.line) had \(record.fields.count) of \(names.count) fields; the rest were read as empty")
-                record.fields += Array(repeating: "", count: names.count - record.fields.count)
-            }
-            func value(_ name: String?) -> String { index(name).map { record.fields[$0] } ?? "" }
-            let cell = value(columns.url)
-            let isNote = columns.noteURL.map { cell == $0 } ?? false
-            let urls = isNote || cell.isEmpty ? [] : columns.commaSeparatedURLs
-                ? cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [cell]
-            var tags = value(columns.tags).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            let group = value(columns.group)
-            if !group.isEmpty && group.lowercased() != "root" { tags.append(group) }
-            let totp = value(columns.totp)
-            let title = value(columns.title)
-            var created = now
-            if let milliseconds = Double(value(columns.createdMilliseconds)), milliseconds > 0, milliseconds < 1e15 {
-                created = Date(timeIntervalSince1970: milliseconds / 1000)
-            }
-            let entry = Entry(title: title.isEmpty ? fallbackTitle(urls: urls, note: isNote) : title, urls: urls,
-                              username: value(columns.username), password: value(columns.password), notes: value(columns.notes),
-                              totpURI: totp.isEmpty ? nil : totp, tags: tags, created: created)
-            entries.append(entry)
-        }
-        return (entries, notes)
+        ([e.kind.rawValue, e.title, e.username, e.password ?? "\u{0}", e.notes, e.totpURI ?? ""] + e.urls + ["|"] + e.tags + ["|"]
+            + e.fields.flatMap { [$0.name, $0.value, $0.hidden ? "h" : ""] }).joined(separator: "\u{1F}")
     }
 
     /// A JSON number, never a boolean: JSONSerialization gives `true` as an

@@ -47,7 +47,7 @@ import Testing
         let errors: [OTPAuthURLError] = [.notAURL, .wrongScheme("a"), .wrongType("a"), .missingSecret, .badSecret(character: "1", position: 1),
                                          .emptySecret, .badDigits("5"), .badAlgorithm("a"), .badPeriod("0"), .missingCounter, .badCounter("x")]
         #expect(Set(errors.map(\.description)).count == errors.count)
-        #expect(OTPAuthURLError.badDigits("5").description == "the digits parameter must be 6, 7 or 8 (got '5')")
+        #expect(OTPAuthURLError.badDigits("5").description == "the digits parameter must be 6, 7 or 8, or 5 with encoder=steam (got '5')")
     }
 
     @Test(arguments: [
@@ -56,6 +56,7 @@ import Testing
         "otpauth://totp/a:b:c?secret=JBSWY3DP&issuer=x%3Ay",
         "otpauth://totp/solo?secret=JBSWY3DP&period=60",
         "otpauth://totp/:user:with:colons?secret=JBSWY3DP",
+        "otpauth://totp/Steam:ann?secret=JBSWY3DPEHPK3PXP&period=30&digits=5&issuer=Steam&encoder=steam",
     ])
     func buildingBackRoundTrips(url: String) throws {
         let configuration = try OTPAuthURL.parse(url)
@@ -66,5 +67,24 @@ import Testing
     @Test func builtURLReadsAsExpected() throws {
         let c = OTPConfiguration(kind: .totp(period: 30), secret: Array("12345678901234567890".utf8), issuer: "Shiny Co", account: "jane@mail.example")
         #expect(OTPAuthURL.build(c) == "otpauth://totp/Shiny%20Co:jane%40mail.example?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Shiny%20Co&algorithm=SHA1&digits=6&period=30")
+    }
+
+    // Steam Guard codes worked out with Python's hmac from Steam's published
+    // algorithm (the 31-bit HOTP truncation, then base 26 over
+    // "23456789BCDFGHJKMNPQRTVWXY", least significant first).
+    @Test(arguments: [(Int64(0), "VH8YJ"), (59, "2YXGV"), (1_111_111_109, "CWDGV"), (2_000_000_000, "HNCVQ")])
+    func steamCodesAsSteamMakesThem(at time: Int64, code: String) throws {
+        let keepassxc = try OTPAuthURL.parse("otpauth://totp/Steam:ann?secret=JBSWY3DPEHPK3PXP&period=30&digits=5&issuer=Steam&encoder=steam")
+        let bitwarden = try OTPAuthURL.parse("steam://JBSWY3DPEHPK3PXP")
+        #expect(keepassxc.encoder == .steam && bitwarden.encoder == .steam && bitwarden.digits == 5)
+        #expect(keepassxc.code(at: time) == code && bitwarden.code(at: time) == code)
+        #expect(OTPAuthURL.bitwardenSteam(OTPAuthURL.build(bitwarden)) == "steam://JBSWY3DPEHPK3PXP")
+        #expect(OTPAuthURL.bitwardenSteam("otpauth://totp/x?secret=JBSWY3DP") == nil)
+    }
+
+    @Test func steamRefusals() {
+        #expect(throws: OTPAuthURLError.emptySecret) { try OTPAuthURL.parse("steam://") }
+        #expect(throws: OTPAuthURLError.badSecret(character: "1", position: 1)) { try OTPAuthURL.parse("steam://1ABC") }
+        #expect(throws: OTPAuthURLError.badDigits("6")) { try OTPAuthURL.parse("otpauth://totp/x?secret=JBSWY3DP&digits=6&encoder=steam") }
     }
 }

@@ -28,7 +28,9 @@ enum Binary {
     /// after that many seconds if it is still running. Standard input and
     /// output go through files, so many children at once (and signals
     /// arriving meanwhile) never interrupt a read.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], killAfter: Double? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], killAfter: Double? = nil,
+                    program: String? = nil) throws -> Result {
+        let path = program ?? Self.path
         var env = ProcessInfo.processInfo.environment
         // The tester's own config file must not change what a test sees.
         env["BULWARK_CONFIG"] = "/nonexistent/bulwark-test-config"

@@ -1,0 +1,130 @@
+import Foundation
+
+/// One CSV export read row by row, each column as its exporter means it
+/// (`ImportFormat.Columns`); any column the format does not define is kept
+/// as a custom field of its row, under the header's own name.
+struct CSVImport {
+    let format: ImportFormat
+    let columns: ImportFormat.Columns
+    let now: Date
+    let skipBadRows: Bool
+
+    struct Read {
+        var entries: [Entry] = []
+        var notes: [String] = []
+        var inTrash = 0
+        var notHeld: [String] = []
+    }
+
+    func read(_ text: String) throws(ImportError) -> Read {
+        let records: [(line: Int, fields: [String])]
+        do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes) } catch { throw ImportError(line: error.line, message: error.message) }
+        guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
+        if let detected = ImportFormat.detect(header: header.fields), detected != format, detected.isUnmistakable {
+            throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (its header is \(header.fields.joined(separator: ","))); use --format \(detected.rawValue), or leave --format out")
+        }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for required in [columns.title, columns.url, columns.username, columns.password].compactMap({ $0 }) where !names.contains(required) {
+            throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (its header is \(header.fields.joined(separator: ",")))")
+        }
+        let defined = columns.defined
+        var read = Read()
+        var unheldColumns: [String: Int] = [:]
+        for var record in records.dropFirst() {
+            if record.fields.count > names.count {
+                let problem = "\(record.fields.count) fields where the header has \(names.count)"
+                guard skipBadRows else { throw ImportError(line: record.line, message: problem + " (--skip-bad-rows imports the rest)") }
+                read.notes.append("line \(record.line) skipped: \(problem)")
+                continue
+            }
+            if record.fields.count < names.count {
+                // Chrome's older exports and hand-edited files end rows early: the rest is empty.
+                read.notes.append("line \(record.line) had \(record.fields.count) of \(names.count) fields; the rest were read as empty")
+                record.fields += Array(repeating: "", count: names.count - record.fields.count)
+            }
+            let row = Row(names: names, fields: record.fields)
+            if let group = columns.group, columns.groupHasRoot, isRecycleBin(row[group]) {
+                read.inTrash += 1
+                continue
+            }
+            var entry = entry(row)
+            for (index, name) in names.enumerated() where !record.fields[index].isEmpty {
+                if columns.notHeld[name] != nil {
+                    // Named only when it says something: KeePassXC's icon 0 and Bitwarden's reprompt 0 are the defaults.
+                    if record.fields[index] != "0" { unheldColumns[header.fields[index], default: 0] += 1 }
+                } else if !defined.contains(name) {
+                    entry.fields.append(CustomField(name: header.fields[index].trimmingCharacters(in: .whitespaces), value: record.fields[index]))
+                }
+            }
+            read.entries.append(entry)
+        }
+        for (column, count) in unheldColumns.sorted(by: { $0.key < $1.key }) {
+            read.notHeld.append("the \(column) column (\(columns.notHeld[column.trimmingCharacters(in: .whitespaces).lowercased()] ?? "")), in \(count) row\(count == 1 ? "" : "s")")
+        }
+        return read
+    }
+
+    /// A row's cells by (lower-cased) column name.
+    struct Row {
+        let names: [String]
+        let fields: [String]
+        subscript(_ name: String?) -> String { name.flatMap { names.firstIndex(of: $0) }.map { fields[$0] } ?? "" }
+    }
+
+    func entry(_ row: Row) -> Entry {
+        let cell = row[columns.url]
+        let typeCell = row[columns.type].lowercased()
+        let kind: EntryKind = (columns.noteURL.map { cell == $0 } ?? false) || typeCell == "note" ? .secureNote : .login
+        let urls = kind == .secureNote && columns.noteURL != nil || cell.isEmpty ? []
+            : columns.commaSeparatedURLs ? cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [cell]
+        var tags = row[columns.tags].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let group = groupPath(row[columns.group])
+        if !group.isEmpty { tags.append(group) }
+        if ["1", "true", "yes"].contains(row[columns.favorite].lowercased()), !tags.contains("Favorites") { tags.append("Favorites") }
+        if ["1", "true", "yes"].contains(row[columns.archived].lowercased()) { tags.append("Archived") }
+        let title = row[columns.title]
+        let created = date(row[columns.created]) ?? now
+        let password = row[columns.password]
+        let totp = row[columns.totp]
+        var entry = Entry(title: title.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : title, urls: urls,
+                          username: row[columns.username], password: kind == .secureNote && password.isEmpty ? nil : password,
+                          notes: row[columns.notes], totpURI: totp.isEmpty ? nil : totp, tags: tags, created: created, kind: kind)
+        entry.modified = date(row[columns.modified]) ?? created
+        entry.passwordChanged = date(row[columns.passwordChanged]) ?? created
+        entry.fields = bitwardenFields(row[columns.fields])
+        return entry
+    }
+
+    /// KeePassXC writes each entry's group as its full path from the root
+    /// group ("Root/Work/Servers"): the tag is the path below the root.
+    func groupPath(_ cell: String) -> String {
+        guard columns.groupHasRoot else { return cell }
+        let parts = cell.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count > 1 ? parts.dropFirst().joined(separator: "/") : ""
+    }
+
+    /// KeePassXC's recycle bin is the root's "Recycle Bin" group (its name
+    /// in an English database; the CSV carries no other mark of it).
+    func isRecycleBin(_ cell: String) -> Bool {
+        let parts = cell.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count > 1 && parts[1] == "Recycle Bin"
+    }
+
+    /// Bitwarden's CSV writes custom fields as `name: value` lines; its
+    /// importer splits each line at the last ": ", and so does this.
+    func bitwardenFields(_ cell: String) -> [CustomField] {
+        guard !cell.isEmpty else { return [] }
+        return cell.split(separator: "\n", omittingEmptySubsequences: true).map { line in
+            let text = String(line.hasSuffix("\r") ? line.dropLast() : line)
+            guard let split = text.range(of: ": ", options: .backwards) else { return CustomField(name: text, value: "") }
+            return CustomField(name: String(text[..<split.lowerBound]), value: String(text[split.upperBound...]))
+        }
+    }
+
+    /// The formats' dates: Firefox's milliseconds since 1970, KeePassXC's ISO 8601.
+    func date(_ cell: String) -> Date? {
+        guard !cell.isEmpty else { return nil }
+        if let milliseconds = Double(cell), milliseconds > 0, milliseconds < 1e15 { return Date(timeIntervalSince1970: milliseconds / 1000) }
+        return BitwardenJSON.date(cell)
+    }
+}

@@ -1,0 +1,146 @@
+import BulwarkCore
+import Foundation
+
+/// `bulwark import` and `bulwark export`.
+enum TransferCommands {
+    static func importFile(_ parsed: ParsedCommandLine) -> Int32 {
+        let formats = ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        if let name = parsed.options["--format"], ImportFormat(rawValue: name) == nil {
+            Output.error("--format must be one of \(formats).")
+            return 2
+        }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--skip-bad-rows] [--merge | --keep-both] FILE"); return 2 }
+        if parsed.options["--merge"] != nil && parsed.options["--keep-both"] != nil {
+            Output.error("--merge and --keep-both cannot both be given.")
+            return 2
+        }
+        let file = parsed.arguments[0]
+        guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
+        let format: ImportFormat
+        if let name = parsed.options["--format"], let named = ImportFormat(rawValue: name) { format = named } else {
+            guard let detected = ImportFormat.detect(data) else {
+                Output.error("\(file): not a format bulwark recognises; give --format, one of \(formats). Nothing was imported.")
+                return 1
+            }
+            Output.error("reading \(file) as \(detected.rawValue) (from its \(detected.detectedFrom)).")
+            format = detected
+        }
+        return VaultCommands.withVault(parsed) { vault, input in
+            var filePassword: String?
+            if format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data) {
+                filePassword = try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)")
+            }
+            let result: ImportResult
+            do {
+                result = try Importer.read(data, format: format, existing: vault.entries, skipBadRows: parsed.options["--skip-bad-rows"] != nil,
+                                           filePassword: filePassword)
+            } catch {
+                Output.error("\(file): \(error). Nothing was imported.")
+                return 1
+            }
+            let choice = matchChoice(parsed, result, input, vault)
+            var added = result.entries
+            var merged = 0
+            if choice == .keepBoth { added += result.matches.map(\.incoming) }
+            try vault.save(added)
+            if choice == .merge {
+                for match in result.matches {
+                    _ = try vault.update(match.existingID) { existing in existing = ImportMerge.merged(existing, with: match.incoming) }
+                    merged += 1
+                }
+            }
+            try vault.prepareStrengthMemo()
+            for line in ImportSummary(result: result, added: added, merged: merged, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
+                print(line)
+            }
+            return 0
+        }
+    }
+
+    /// Merge or keep both, for logins the vault already holds: the option,
+    /// else the person's answer on a terminal, else keep both (nothing is
+    /// lost either way; the summary says which was done and how to choose).
+    static func matchChoice(_ parsed: ParsedCommandLine, _ result: ImportResult, _ input: PasswordInput, _ vault: Vault) -> ImportMatchChoice? {
+        guard !result.matches.isEmpty else { return nil }
+        if parsed.options["--merge"] != nil { return .merge }
+        if parsed.options["--keep-both"] != nil { return .keepBoth }
+        let count = result.matches.count
+        let examples = result.matches.prefix(3).map { TerminalText.visible($0.incoming.title) }.joined(separator: ", ")
+        let question = "\(count) login\(count == 1 ? "" : "s") in the file (\(examples)\(count > 3 ? ", …" : "")) \(count == 1 ? "is" : "are") for a site and user name the vault already holds. Merge (the newer fields win, the older password goes to history) or keep both? [m/k]"
+        while let answer = input.question(question) {
+            if answer.hasPrefix("m") { return .merge }
+            if answer.hasPrefix("k") { return .keepBoth }
+        }
+        return .keepBoth
+    }
+
+    static func exportFile(_ parsed: ParsedCommandLine) -> Int32 {
+        guard let formatName = parsed.options["--format"], let format = Exporter.Format(rawValue: formatName) else {
+            Output.error("export needs --format, one of \(Exporter.Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+            return 2
+        }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT [--password-protected] FILE"); return 2 }
+        let protected = parsed.options["--password-protected"] != nil
+        if protected && format != .bitwardenJSON {
+            Output.error("--password-protected is for --format bitwarden-json (Apple's CSV has no encrypted form).")
+            return 2
+        }
+        let file = parsed.arguments[0]
+        return VaultCommands.withVault(parsed) { vault, input in
+            var (data, guarded) = Exporter.write(vault.entries, format: format, spreadsheetSafe: parsed.options["--raw-cells"] == nil)
+            if protected {
+                let password = try input.next(prompt: "Password for the export")
+                if !parsed.globals.passwordStdin, try input.next(prompt: "Repeat it") != password {
+                    Output.error("the two passwords differ. Nothing was written.")
+                    return 1
+                }
+                guard !password.isEmpty else { throw UsageError(message: "an export password cannot be empty. Nothing was written.", command: nil) }
+                data = try BitwardenEncryption.seal(data, password: password)
+            }
+            guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                Output.error("cannot write \(file).")
+                return 1
+            }
+            print("Exported \(vault.entries.count) entries to \(file)\(protected ? ", sealed with its password" : "").")
+            if !protected { Output.error("warning: \(file) holds every password in plain text. Delete it when you are done with it.") }
+            if !guarded.isEmpty {
+                let named = guarded.prefix(5).map { "\($0.column) of \($0.title)" }.joined(separator: ", ") + (guarded.count > 5 ? " and \(guarded.count - 5) more" : "")
+                Output.warning("\(guarded.count) cell\(guarded.count == 1 ? "" : "s") began with = + - @ or a tab and \(guarded.count == 1 ? "was" : "were") written with a leading ' so that a spreadsheet shows \(guarded.count == 1 ? "it" : "them") instead of running a formula (\(named)). Remove the ' before importing the file elsewhere, or export with --raw-cells.")
+            }
+            return 0
+        }
+    }
+}
+
+/// The lines an import prints: what came in, by kind; what was merged or
+/// kept beside an existing login; what was left out and why; what the
+/// source had that bulwark cannot hold.
+struct ImportSummary {
+    let result: ImportResult
+    let added: [Entry]
+    let merged: Int
+    let keptBoth: Int
+
+    var lines: [String] {
+        var counts: [EntryKind: Int] = [:]
+        for entry in added { counts[entry.kind, default: 0] += 1 }
+        let kinds = EntryKind.allCases.compactMap { kind in counts[kind].map { Self.count($0, kind) } }
+        var first = "Imported \(added.count) entr\(added.count == 1 ? "y" : "ies")" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))")
+        if merged > 0 { first += "; merged \(merged) into the logins \(merged == 1 ? "it matches" : "they match") (the newer fields won, older passwords are in history)" }
+        if keptBoth > 0 { first += "; \(keptBoth) of them \(keptBoth == 1 ? "is a login" : "are logins") the vault already held, kept beside \(keptBoth == 1 ? "it" : "them") (--merge merges instead)" }
+        if result.duplicates > 0 { first += "; skipped \(result.duplicates) exact duplicate\(result.duplicates == 1 ? "" : "s")" }
+        if result.inTrash > 0 { first += "; left out \(result.inTrash) item\(result.inTrash == 1 ? "" : "s") in the source's trash" }
+        var lines = [first + "."]
+        for note in result.rowNotes { lines.append("  \(note.prefix(1).uppercased() + note.dropFirst()).") }
+        for note in result.keptAside { lines.append("  Kept aside: \(note).") }
+        for note in result.notHeld { lines.append("  Not kept: \(note).") }
+        return lines  // `print` here makes vault text visible, never raw
+    }
+
+    static func count(_ n: Int, _ kind: EntryKind) -> String {
+        let names: [EntryKind: (String, String)] = [.login: ("login", "logins"), .secureNote: ("secure note", "secure notes"), .card: ("card", "cards"),
+                                                    .identity: ("identity", "identities"), .sshKey: ("SSH key", "SSH keys"), .other: ("other", "others")]
+        let (one, many) = names[kind] ?? (kind.rawValue, kind.rawValue)
+        return "\(n) \(n == 1 ? one : many)"
+    }
+}

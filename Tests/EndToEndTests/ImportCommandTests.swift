@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `bulwark import` and `export` as a user meets them: the summary by
+/// kind, merging into logins the vault holds, other programs' protected
+/// and zipped exports, and a password-protected export.
+@Suite struct ImportCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("BulwarkCoreTests/Fixtures/transfer")
+
+    @Test func aLoginTheVaultHoldsIsKeptBesideItOrMerged() throws {
+        let f = try VaultCommandTests.Fixture()
+        _ = try f.run(["add", "--title", "Shiny", "--url", "https://shiny.example", "--username", "jane", "--entry-password-stdin"],
+                      stdin: "master\nold-Passw0rd-1\n")
+        let csv = f.dir.appendingPathComponent("chrome.csv")
+        try "name,url,username,password,note\nShiny Store,https://shiny.example,jane,new-Passw0rd-2,from chrome\n".write(to: csv, atomically: true, encoding: .utf8)
+        // A script (no terminal to ask): both are kept, and it says how to merge.
+        let kept = try f.run(["import", "--format", "chrome-csv", csv.path])
+        #expect(kept.stdout == "Imported 1 entry (1 login); 1 of them is a login the vault already held, kept beside it (--merge merges instead).\n")
+        #expect((try f.json(["list", "--json"]) as! [Any]).count == 2)
+
+        let g = try VaultCommandTests.Fixture()
+        _ = try g.run(["add", "--title", "Shiny", "--url", "https://shiny.example", "--username", "jane", "--entry-password-stdin"],
+                      stdin: "master\nold-Passw0rd-1\n")
+        let merged = try g.run(["import", "--format", "chrome-csv", "--merge", csv.path])
+        #expect(merged.stdout == "Imported 0 entries; merged 1 into the logins it matches (the newer fields won, older passwords are in history).\n")
+        let shown = try g.json(["show", "Shiny Store", "--json", "--reveal"]) as! [String: Any]
+        #expect(shown["password"] as? String == "new-Passw0rd-2" && shown["notes"] as? String == "from chrome")
+        #expect((shown["history"] as! [[String: Any]]).map { $0["password"] as! String } == ["old-Passw0rd-1"])
+        #expect((try g.json(["list", "--json"]) as! [Any]).count == 1)
+        #expect(try g.run(["import", "--merge", "--keep-both", csv.path]).status == 2)
+    }
+
+    @Test func aPasswordProtectedBitwardenExportTakesItsPasswordOnTheNextLine() throws {
+        let f = try VaultCommandTests.Fixture()
+        let file = Self.fixtures.appendingPathComponent("bitwarden-argon2id.json").path
+        let wrong = try f.run(["import", file], stdin: "master\nnot it\n")
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.hasSuffix("bulwark: \(file): wrong password for this Bitwarden export (its key check did not match). Nothing was imported.\n"))
+        let right = try f.run(["import", file], stdin: "master\ncorrect horse battery staple\n")
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(right.stderr == "bulwark: reading \(file) as bitwarden-json (from its JSON keys).\n")
+        #expect(right.stdout == "Imported 2 entries (1 login, 1 secure note).\n")
+        #expect(try f.run(["code", "Northwind"]).stdout.split(separator: " ").first?.count == 5)
+
+        // Out again, sealed with a password of its own, and in again elsewhere.
+        let sealed = f.dir.appendingPathComponent("sealed.json").path
+        let exported = try f.run(["export", "--format", "bitwarden-json", "--password-protected", sealed], stdin: "master\nexport-pass\n")
+        #expect(exported.status == 0 && exported.stdout == "Exported 2 entries to \(sealed), sealed with its password.\n")
+        let sealedText = try String(contentsOfFile: sealed, encoding: .utf8)
+        #expect(!exported.stderr.contains("plain text") && !sealedText.contains("bank-Pass-1"))
+        let g = try VaultCommandTests.Fixture()
+        let back = try g.run(["import", sealed], stdin: "master\nexport-pass\n")
+        #expect(back.stdout == "Imported 2 entries (1 login, 1 secure note).\n")
+        #expect((try g.json(["show", "Northwind", "--json", "--reveal"]) as! [String: Any])["password"] as? String == "bank-Pass-1")
+        #expect(try f.run(["export", "--format", "apple-csv", "--password-protected", sealed]).status == 2)
+    }
+
+    @Test func a1PUXArchiveIsDetectedAndSummedUpByKind() throws {
+        let f = try VaultCommandTests.Fixture()
+        let file = Self.fixtures.appendingPathComponent("1password.1pux").path
+        let result = try f.run(["import", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "bulwark: reading \(file) as 1password-1pux (from its ZIP magic bytes and export.data).\n")
+        #expect(result.stdout == """
+        Imported 7 entries (2 logins, 2 secure notes, 1 card, 1 identity, 1 other); left out 1 item in the source's trash.
+          Not kept: 1 attached file (bulwark holds no attachments).
+          Not kept: the file passport.pdf of Passport scan (bulwark holds no attachments).
+
+        """)
+        // A card's number is hidden unless revealed.
+        let card = try f.json(["show", "Visa", "--json"]) as! [String: Any]
+        let number = (card["fields"] as! [[String: Any]]).first { $0["name"] as? String == "Number" }!
+        #expect(number["hidden"] as? Bool == true && number["value"] == nil)
+    }
+}
