@@ -56,6 +56,7 @@ check-layers:
 
 # Speed and memory figures, on a release build.
 bench: deps
+	$(call install-packages,time)
 	$(SWIFT) build -c release --product bulwark
 	$(SWIFT) build -c release --product bulwark-bench
 	.build/release/bulwark-bench

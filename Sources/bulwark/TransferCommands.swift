@@ -1,5 +1,8 @@
 import BulwarkCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `bulwark import` and `bulwark export`.
 enum TransferCommands {
@@ -42,14 +45,15 @@ enum TransferCommands {
             var added = result.entries
             var merged = 0
             if choice == .keepBoth { added += result.matches.map(\.incoming) }
-            try vault.save(added)
             if choice == .merge {
                 for match in result.matches {
                     _ = try vault.update(match.existingID) { existing in existing = ImportMerge.merged(existing, with: match.incoming) }
                     merged += 1
                 }
             }
-            try vault.prepareStrengthMemo()
+            // Last, and not into memory: the command ends here. Strength is
+            // measured by the first analysis (zxcvbn would be most of an import's time).
+            try vault.insertNew(added)
             for line in ImportSummary(result: result, added: added, merged: merged, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
                 print(line)
             }
@@ -87,18 +91,28 @@ enum TransferCommands {
         }
         let file = parsed.arguments[0]
         return VaultCommands.withVault(parsed) { vault, input in
-            var (data, guarded) = Exporter.write(vault.entries, format: format, spreadsheetSafe: parsed.options["--raw-cells"] == nil)
+            var password: String?
             if protected {
-                let password = try input.next(prompt: "Password for the export")
-                if !parsed.globals.passwordStdin, try input.next(prompt: "Repeat it") != password {
+                let typed = try input.next(prompt: "Password for the export")
+                if !parsed.globals.passwordStdin, try input.next(prompt: "Repeat it") != typed {
                     Output.error("the two passwords differ. Nothing was written.")
                     return 1
                 }
-                guard !password.isEmpty else { throw UsageError(message: "an export password cannot be empty. Nothing was written.", command: nil) }
-                data = try BitwardenEncryption.seal(data, password: password)
+                guard !typed.isEmpty else { throw UsageError(message: "an export password cannot be empty. Nothing was written.", command: nil) }
+                password = typed
             }
-            guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                Output.error("cannot write \(file).")
+            let spreadsheetSafe = parsed.options["--raw-cells"] == nil
+            let guarded: [Exporter.GuardedCell]
+            do {
+                guarded = try ExportFile.write(to: file) { sink in
+                    guard let password else { return Exporter.write(vault.entries, format: format, spreadsheetSafe: spreadsheetSafe, to: sink) }
+                    // Sealed whole: the plain text exists only in memory, never in the file.
+                    let plain = Exporter.write(vault.entries, format: format, spreadsheetSafe: false).data
+                    sink.write(String(decoding: try BitwardenEncryption.seal(plain, password: password), as: UTF8.self))
+                    return []
+                }
+            } catch {
+                Output.error("cannot write \(file): \(error). Nothing was written.")
                 return 1
             }
             print("Exported \(vault.entries.count) entries to \(file)\(protected ? ", sealed with its password" : "").")
@@ -109,6 +123,43 @@ enum TransferCommands {
             }
             return 0
         }
+    }
+}
+
+/// An export file: written under a temporary name beside it (0600 from the
+/// start), then renamed over FILE, so a failed or killed export never
+/// leaves a half-written file under the name asked for.
+enum ExportFile {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func write<T>(to path: String, _ body: (ByteSink) throws -> T) throws -> T {
+        var status = stat()
+        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+            // A pipe or a device (/dev/stdout): written straight through.
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+            defer { close(descriptor) }
+            let sink = ByteSink(descriptor: descriptor)
+            let result = try body(sink)
+            guard sink.flush() else { throw Failure(description: "the output refused the data") }
+            return result
+        }
+        let temporary = path + ".bulwark-\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        var done = false
+        defer {
+            close(descriptor)
+            if !done { unlink(temporary) }
+        }
+        let sink = ByteSink(descriptor: descriptor)
+        let result = try body(sink)
+        guard sink.flush(), fsync(descriptor) == 0 else { throw Failure(description: "the disk refused the data (\(String(cString: strerror(errno))))") }
+        guard rename(temporary, path) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        done = true
+        return result
     }
 }
 

@@ -125,10 +125,23 @@ enum VaultCommands {
     static func list(_ parsed: ParsedCommandLine) -> Int32 {
         withVault(parsed) { vault, _ in
             if parsed.options["--json"] != nil {
-                Output.json(vault.entries.map { e -> [String: Any] in
-                    ["id": e.id, "title": e.title, "username": e.username, "urls": e.urls, "category": e.category.rawValue,
-                     "tags": e.tags, "modified": iso.string(from: e.modified)]
-                })
+                // Written entry by entry: a listing of 100,000 never builds the whole document.
+                let json = JSONStream(ByteSink(descriptor: 1), terminalSafe: true)
+                json.beginArray()
+                for e in vault.entries {
+                    json.beginObject()
+                    json.key("category"); json.string(e.category.rawValue)
+                    json.key("id"); json.string(e.id)
+                    json.key("modified"); json.string(ISODate.string(e.modified))
+                    json.key("tags"); json.strings(e.tags)
+                    json.key("title"); json.string(e.title)
+                    json.key("urls"); json.strings(e.urls)
+                    json.key("username"); json.string(e.username)
+                    json.endObject()
+                }
+                json.endArray()
+                json.raw("\n")
+                guard json.flush() else { Output.error("cannot write the listing: standard output was closed."); return 1 }
             } else {
                 for e in vault.entries {
                     print([e.id, e.title, e.username, e.site].joined(separator: "\t"))

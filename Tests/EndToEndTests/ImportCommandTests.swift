@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `bulwark import` and `export` as a user meets them: the summary by
 /// kind, merging into logins the vault holds, other programs' protected
@@ -72,5 +75,51 @@ import Testing
         let card = try f.json(["show", "Visa", "--json"]) as! [String: Any]
         let number = (card["fields"] as! [[String: Any]]).first { $0["name"] as? String == "Number" }!
         #expect(number["hidden"] as? Bool == true && number["value"] == nil)
+    }
+
+    @Test func anExportReplacesItsFileWholeAndLeavesNothingHalfWritten() throws {
+        let f = try VaultCommandTests.Fixture()
+        _ = try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        let out = f.dir.appendingPathComponent("export.csv").path
+        try "old contents".write(toFile: out, atomically: true, encoding: .utf8)
+        #expect(chmod(out, 0o644) == 0)
+        let result = try f.run(["export", "--format", "apple-csv", out])
+        #expect(result.status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "Title,URL,Username,Password,Notes,OTPAuth\r\nA,,,secret,,\r\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.dir.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        let missing = f.dir.appendingPathComponent("no/such/dir/x.json").path
+        let refused = try f.run(["export", "--format", "bitwarden-json", missing])
+        #expect(refused.status == 1 && refused.stderr == "bulwark: cannot write \(missing): No such file or directory. Nothing was written.\n")
+    }
+
+    /// The listing is written entry by entry, in the same shape as before.
+    @Test func listJSONIsStreamedInTheSameShape() throws {
+        let f = try VaultCommandTests.Fixture()
+        _ = try f.run(["add", "--title", "Shiny \u{1B}[31m", "--url", "https://shiny.example", "--username", "jane", "--tag", "work",
+                       "--entry-password-stdin"], stdin: "master\nsecret\n")
+        let listed = try f.run(["list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+        let id = try #require(rows?.first?["id"] as? String), modified = try #require(rows?.first?["modified"] as? String)
+        #expect(listed.stdout == """
+        [
+          {
+            "category" : "other",
+            "id" : "\(id)",
+            "modified" : "\(modified)",
+            "tags" : [
+              "work"
+            ],
+            "title" : "Shiny \\u001b[31m",
+            "urls" : [
+              "https://shiny.example"
+            ],
+            "username" : "jane"
+          }
+        ]
+
+        """)
+        let empty = try VaultCommandTests.Fixture().run(["list", "--json"])
+        #expect(empty.stdout == "[]\n")
     }
 }

@@ -48,3 +48,23 @@ public struct SecureRandom {
         for i in stride(from: array.count - 1, to: 0, by: -1) { array.swapAt(i, below(i + 1)) }
     }
 }
+
+/// A new entry's id: a random (version 4) UUID in lower case, from
+/// OpenSSL's CSPRNG. Foundation's `UUID()` reads the kernel for each one
+/// and took 3 µs an id, a third of an import's reading of 100,000 rows.
+public enum EntryID {
+    public static func random() -> String {
+        var bytes = SecureRandom.bytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(0x2D) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

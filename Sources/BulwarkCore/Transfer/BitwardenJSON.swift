@@ -31,18 +31,11 @@ enum BitwardenJSON {
 
     static func date(_ value: Any?) -> Date? {
         guard let text = value as? String else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        return ISODate.parse(text)
     }
 
-    static func text(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    /// Bitwarden writes milliseconds: `2024-05-06T07:08:09.000Z`.
+    static func text(_ date: Date) -> String { ISODate.string(date, milliseconds: true) }
 
     struct Read {
         var entries: [Entry] = []
@@ -154,43 +147,113 @@ enum BitwardenJSON {
     /// The export: one folder per first tag (others, and the category, as
     /// `bulwark:` fields), every kind in its own object, history and dates.
     static func write(_ entries: [Entry]) -> Data {
+        let sink = ByteSink(descriptor: nil)
+        write(entries, to: JSONStream(sink, terminalSafe: false))
+        return Data(sink.bytes)
+    }
+
+    /// The same, written item by item into `stream` (an export of 100,000
+    /// entries holds one item's text at a time), in Bitwarden's key order.
+    static func write(_ entries: [Entry], to json: JSONStream) {
         var folderIDs: [String: String] = [:]
-        for entry in entries { if let tag = entry.tags.first, folderIDs[tag] == nil { folderIDs[tag] = UUID().uuidString.lowercased() } }
-        let folders = folderIDs.sorted { $0.key < $1.key }.map { ["id": $0.value, "name": $0.key] }
-        let items = entries.map { e -> [String: Any] in
-            var item: [String: Any] = [
-                "id": e.id, "organizationId": NSNull(), "folderId": e.tags.first.flatMap { folderIDs[$0] }.map { $0 as Any } ?? NSNull(),
-                "type": itemTypes.first { $0.value == e.kind }?.key ?? 2, "reprompt": 0, "name": e.title,
-                "notes": e.notes.isEmpty ? NSNull() : e.notes, "favorite": e.tags.contains("Favorites"), "collectionIds": NSNull(),
-                "creationDate": text(e.created), "revisionDate": text(e.modified), "deletedDate": NSNull(),
-                "passwordHistory": e.history.isEmpty ? NSNull() : e.history.map { ["lastUsedDate": text($0.changedAt), "password": $0.password] } as Any,
-            ]
-            var fields = e.fields
-            if let (object, known) = kindFields[e.kind] {
-                var values: [String: Any] = [:]
-                for field in known {
-                    if let index = fields.firstIndex(where: { $0.name == field.label }) { values[field.key] = fields.remove(at: index).value } else {
-                        values[field.key] = NSNull()
-                    }
-                }
-                item[object] = values
-            }
-            if e.kind == .secureNote { item["secureNote"] = ["type": 0] }
-            if e.kind.holdsPassword || !e.urls.isEmpty || !e.username.isEmpty {
-                item["login"] = [
-                    "uris": e.urls.map { ["match": NSNull(), "uri": $0] }, "username": e.username,
-                    "password": e.password.map { $0 as Any } ?? NSNull(),
-                    "totp": e.totpURI.map { (OTPAuthURL.bitwardenSteam($0) ?? $0) as Any } ?? NSNull(),
-                    "passwordRevisionDate": text(e.passwordChanged), "fido2Credentials": [] as [Any],
-                ] as [String: Any]
-            }
-            var exported = fields.map { ["name": $0.name, "value": $0.value, "type": $0.hidden ? 1 : 0, "linkedId": NSNull()] as [String: Any] }
-            if e.tags.count > 1 { exported.append(["name": tagsField, "value": e.tags.dropFirst().joined(separator: "\n"), "type": 0, "linkedId": NSNull()]) }
-            if e.categoryIsManual { exported.append(["name": categoryField, "value": e.category.rawValue, "type": 0, "linkedId": NSNull()]) }
-            item["fields"] = exported
-            return item
+        for entry in entries { if let tag = entry.tags.first, folderIDs[tag] == nil { folderIDs[tag] = EntryID.random() } }
+        json.beginObject()
+        json.key("encrypted")
+        json.bool(false)
+        json.key("folders")
+        json.beginArray()
+        for (name, id) in folderIDs.sorted(by: { $0.key < $1.key }) {
+            json.beginObject()
+            json.key("id"); json.string(id)
+            json.key("name"); json.string(name)
+            json.endObject()
         }
-        let root: [String: Any] = ["encrypted": false, "folders": folders, "items": items]
-        return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        json.endArray()
+        json.key("items")
+        json.beginArray()
+        for entry in entries { item(entry, folderIDs: folderIDs, into: json) }
+        json.endArray()
+        json.endObject()
+        json.raw("\n")
+        json.flush()
+    }
+
+    /// One item in Bitwarden's field names, in the order its exporter writes them.
+    static func item(_ e: Entry, folderIDs: [String: String], into json: JSONStream) {
+        json.beginObject()
+        json.key("passwordHistory")
+        if e.history.isEmpty { json.null() } else {
+            json.beginArray()
+            for old in e.history {
+                json.beginObject()
+                json.key("lastUsedDate"); json.string(text(old.changedAt))
+                json.key("password"); json.string(old.password)
+                json.endObject()
+            }
+            json.endArray()
+        }
+        json.key("revisionDate"); json.string(text(e.modified))
+        json.key("creationDate"); json.string(text(e.created))
+        json.key("deletedDate"); json.null()
+        json.key("id"); json.string(e.id)
+        json.key("organizationId"); json.null()
+        json.key("folderId"); json.optional(e.tags.first.flatMap { folderIDs[$0] })
+        json.key("type"); json.int(Int64(itemTypes.first { $0.value == e.kind }?.key ?? 2))
+        json.key("reprompt"); json.int(0)
+        json.key("name"); json.string(e.title)
+        json.key("notes"); json.optional(e.notes.isEmpty ? nil : e.notes)
+        json.key("favorite"); json.bool(e.tags.contains("Favorites"))
+        var fields = e.fields
+        if let (object, known) = kindFields[e.kind] {
+            json.key(object)
+            json.beginObject()
+            for field in known {
+                json.key(field.key)
+                if let index = fields.firstIndex(where: { $0.name == field.label }) { json.string(fields.remove(at: index).value) } else { json.null() }
+            }
+            json.endObject()
+        }
+        if e.kind == .secureNote {
+            json.key("secureNote")
+            json.beginObject()
+            json.key("type"); json.int(0)
+            json.endObject()
+        }
+        if e.kind.holdsPassword || !e.urls.isEmpty || !e.username.isEmpty {
+            json.key("login")
+            json.beginObject()
+            json.key("fido2Credentials"); json.strings([])
+            json.key("uris")
+            json.beginArray()
+            for url in e.urls {
+                json.beginObject()
+                json.key("match"); json.null()
+                json.key("uri"); json.string(url)
+                json.endObject()
+            }
+            json.endArray()
+            json.key("username"); json.string(e.username)
+            json.key("password"); json.optional(e.password)
+            json.key("totp"); json.optional(e.totpURI.map { OTPAuthURL.bitwardenSteam($0) ?? $0 })
+            json.key("passwordRevisionDate"); json.string(text(e.passwordChanged))
+            json.endObject()
+        }
+        json.key("fields")
+        json.beginArray()
+        for field in fields { self.field(name: field.name, value: field.value, hidden: field.hidden, into: json) }
+        if e.tags.count > 1 { field(name: tagsField, value: e.tags.dropFirst().joined(separator: "\n"), hidden: false, into: json) }
+        if e.categoryIsManual { field(name: categoryField, value: e.category.rawValue, hidden: false, into: json) }
+        json.endArray()
+        json.key("collectionIds"); json.null()
+        json.endObject()
+    }
+
+    static func field(name: String, value: String, hidden: Bool, into json: JSONStream) {
+        json.beginObject()
+        json.key("name"); json.string(name)
+        json.key("value"); json.string(value)
+        json.key("type"); json.int(hidden ? 1 : 0)
+        json.key("linkedId"); json.null()
+        json.endObject()
     }
 }

@@ -13,66 +13,84 @@ public enum CSV {
     /// With `backslashEscapes`, `\"` and `\\` inside a quoted field stand for
     /// `"` and `\` (as 1Password for Mac writes them).
     public static func parse(_ text: String, backslashEscapes: Bool = false) throws(ParseError) -> [(line: Int, fields: [String])] {
+        // On UTF-8 bytes: every delimiter is ASCII, and a byte of ASCII never
+        // occurs inside another character's encoding.
+        var text = text
+        let result = text.withUTF8 { all in
+            let bom = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF
+            return Result { () throws(ParseError) in try parse(bytes: UnsafeBufferPointer(rebasing: all[(bom ? 3 : 0)...]), backslashEscapes: backslashEscapes) }
+        }
+        return try result.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, backslashEscapes: Bool) throws(ParseError) -> [(line: Int, fields: [String])] {
+        let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D, backslash: UInt8 = 0x5C
         var records: [(line: Int, fields: [String])] = []
         var fields: [String] = []
-        var field = ""
+        var field: [UInt8] = []
         var line = 1, recordLine = 1
         var inQuotes = false, quotedField = false, quoteOpenedOnLine = 1
-        var scalars = Array(text.unicodeScalars)
-        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-        var i = 0
+        let count = bytes.count
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+        }
         func endRecord() {
-            fields.append(field)
+            endField()
             // A blank line is not a record.
             if !(fields.count == 1 && fields[0].isEmpty && !quotedField) { records.append((recordLine, fields)) }
             fields = []
-            field = ""
             quotedField = false
         }
-        while i < scalars.count {
-            let c = scalars[i]
+        var i = 0
+        while i < count {
+            let c = bytes[i]
             if inQuotes {
-                if backslashEscapes, c == "\\", i + 1 < scalars.count, scalars[i + 1] == "\"" || scalars[i + 1] == "\\" {
-                    field.unicodeScalars.append(scalars[i + 1])
+                if backslashEscapes, c == backslash, i + 1 < count, bytes[i + 1] == quote || bytes[i + 1] == backslash {
+                    field.append(bytes[i + 1])
                     i += 2
                     continue
                 }
-                if c == "\"" {
-                    if i + 1 < scalars.count && scalars[i + 1] == "\"" {
-                        field.unicodeScalars.append("\"")
+                if c == quote {
+                    if i + 1 < count && bytes[i + 1] == quote {
+                        field.append(quote)
                         i += 2
                         continue
                     }
                     inQuotes = false
                     i += 1
-                    if i < scalars.count, !["," , "\n", "\r"].contains(scalars[i]) {
+                    if i < count, bytes[i] != comma, bytes[i] != lf, bytes[i] != cr {
                         throw ParseError(line: line, message: "unexpected text after a closing quote")
                     }
                     continue
                 }
-                if c == "\n" { line += 1 }
-                if c == "\r" && !(i + 1 < scalars.count && scalars[i + 1] == "\n") { line += 1 }
-                field.unicodeScalars.append(c)
+                if c == lf { line += 1 }
+                if c == cr && !(i + 1 < count && bytes[i + 1] == lf) { line += 1 }
+                field.append(c)
                 i += 1
                 continue
             }
             switch c {
-            case "\"":
+            case quote:
                 guard field.isEmpty else { throw ParseError(line: line, message: "a quote inside an unquoted field") }
                 inQuotes = true
                 quotedField = true
                 quoteOpenedOnLine = line
-            case ",":
-                fields.append(field)
-                field = ""
+            case comma:
+                endField()
                 quotedField = false
-            case "\r", "\n":
-                if c == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n" { i += 1 }
+            case cr, lf:
+                if c == cr && i + 1 < count && bytes[i + 1] == lf { i += 1 }
                 endRecord()
                 line += 1
                 recordLine = line
             default:
-                field.unicodeScalars.append(c)
+                // A run of ordinary bytes at once.
+                var end = i + 1
+                while end < count, bytes[end] != quote, bytes[end] != comma, bytes[end] != lf, bytes[end] != cr { end += 1 }
+                field.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                i = end
+                continue
             }
             i += 1
         }
@@ -81,12 +99,13 @@ public enum CSV {
         return records
     }
 
-    public static func write(_ rows: [[String]]) -> String {
-        rows.map { row in
-            row.map { field in
-                field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                    ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-            }.joined(separator: ",")
-        }.joined(separator: "\r\n") + "\r\n"
+    public static func write(_ rows: [[String]]) -> String { rows.map(row).joined() }
+
+    /// One record and its CRLF; a field with a comma, quote or line break is quoted.
+    public static func row(_ fields: [String]) -> String {
+        fields.map { field in
+            field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
+                ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+        }.joined(separator: ",") + "\r\n"
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One CSV export read row by row, each column as its exporter means it
 /// (`ImportFormat.Columns`); any column the format does not define is kept
 /// as a custom field of its row, under the header's own name.
-struct CSVImport {
+struct CSVImport: Sendable {
     let format: ImportFormat
     let columns: ImportFormat.Columns
     let now: Date
@@ -28,8 +28,12 @@ struct CSVImport {
             throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (its header is \(header.fields.joined(separator: ",")))")
         }
         let defined = columns.defined
+        // Each column's position, found once rather than per cell.
+        var positions: [String: Int] = [:]
+        for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
         var read = Read()
-        var unheldColumns: [String: Int] = [:]
+        var rows: [[String]] = []
+        rows.reserveCapacity(records.count)
         for var record in records.dropFirst() {
             if record.fields.count > names.count {
                 let problem = "\(record.fields.count) fields where the header has \(names.count)"
@@ -42,21 +46,33 @@ struct CSVImport {
                 read.notes.append("line \(record.line) had \(record.fields.count) of \(names.count) fields; the rest were read as empty")
                 record.fields += Array(repeating: "", count: names.count - record.fields.count)
             }
-            let row = Row(names: names, fields: record.fields)
-            if let group = columns.group, columns.groupHasRoot, isRecycleBin(row[group]) {
+            if let group = columns.group, columns.groupHasRoot, isRecycleBin(Row(positions: positions, fields: record.fields)[group]) {
                 read.inTrash += 1
                 continue
             }
-            var entry = entry(row)
-            for (index, name) in names.enumerated() where !record.fields[index].isEmpty {
+            rows.append(record.fields)
+        }
+        // The rows become entries on every core (an id, a category guess
+        // and every field each); each also says which unkept columns it had.
+        let headerFields = header.fields, columnAt = positions
+        let built = (try? Concurrently.map(rows, chunk: 1024) { fields -> (Entry, [Int]) in
+            var entry = entry(Row(positions: columnAt, fields: fields))
+            var unheld: [Int] = []
+            for (index, name) in names.enumerated() where !fields[index].isEmpty {
                 if columns.notHeld[name] != nil {
                     // Named only when it says something: KeePassXC's icon 0 and Bitwarden's reprompt 0 are the defaults.
-                    if record.fields[index] != "0" { unheldColumns[header.fields[index], default: 0] += 1 }
+                    if fields[index] != "0" { unheld.append(index) }
                 } else if !defined.contains(name) {
-                    entry.fields.append(CustomField(name: header.fields[index].trimmingCharacters(in: .whitespaces), value: record.fields[index]))
+                    entry.fields.append(CustomField(name: headerFields[index].trimmingCharacters(in: .whitespaces), value: fields[index]))
                 }
             }
+            return (entry, unheld)
+        }) ?? []
+        var unheldColumns: [String: Int] = [:]
+        read.entries.reserveCapacity(built.count)
+        for (entry, unheld) in built {
             read.entries.append(entry)
+            for index in unheld { unheldColumns[headerFields[index], default: 0] += 1 }
         }
         for (column, count) in unheldColumns.sorted(by: { $0.key < $1.key }) {
             read.notHeld.append("the \(column) column (\(columns.notHeld[column.trimmingCharacters(in: .whitespaces).lowercased()] ?? "")), in \(count) row\(count == 1 ? "" : "s")")
@@ -66,9 +82,12 @@ struct CSVImport {
 
     /// A row's cells by (lower-cased) column name.
     struct Row {
-        let names: [String]
+        let positions: [String: Int]
         let fields: [String]
-        subscript(_ name: String?) -> String { name.flatMap { names.firstIndex(of: $0) }.map { fields[$0] } ?? "" }
+        subscript(_ name: String?) -> String {
+            guard let name, let at = positions[name] else { return "" }
+            return fields[at]
+        }
     }
 
     func entry(_ row: Row) -> Entry {
@@ -77,11 +96,12 @@ struct CSVImport {
         let kind: EntryKind = (columns.noteURL.map { cell == $0 } ?? false) || typeCell == "note" ? .secureNote : .login
         let urls = kind == .secureNote && columns.noteURL != nil || cell.isEmpty ? []
             : columns.commaSeparatedURLs ? cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [cell]
-        var tags = row[columns.tags].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let tagCell = row[columns.tags]
+        var tags = tagCell.isEmpty ? [] : tagCell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let group = groupPath(row[columns.group])
         if !group.isEmpty { tags.append(group) }
-        if ["1", "true", "yes"].contains(row[columns.favorite].lowercased()), !tags.contains("Favorites") { tags.append("Favorites") }
-        if ["1", "true", "yes"].contains(row[columns.archived].lowercased()) { tags.append("Archived") }
+        if Self.isTrue(row[columns.favorite]), !tags.contains("Favorites") { tags.append("Favorites") }
+        if Self.isTrue(row[columns.archived]) { tags.append("Archived") }
         let title = row[columns.title]
         let created = date(row[columns.created]) ?? now
         let password = row[columns.password]
@@ -94,6 +114,8 @@ struct CSVImport {
         entry.fields = bitwardenFields(row[columns.fields])
         return entry
     }
+
+    static func isTrue(_ cell: String) -> Bool { !cell.isEmpty && ["1", "true", "yes"].contains(cell.lowercased()) }
 
     /// KeePassXC writes each entry's group as its full path from the root
     /// group ("Root/Work/Servers"): the tag is the path below the root.

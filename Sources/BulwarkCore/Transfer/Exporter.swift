@@ -17,23 +17,37 @@ public enum Exporter {
     /// against formula injection), and each such cell is returned so the
     /// person can be told: the `'` is part of the value for any other program.
     public static func write(_ entries: [Entry], format: Format, spreadsheetSafe: Bool) -> (data: Data, guarded: [GuardedCell]) {
+        let sink = ByteSink(descriptor: nil)
+        let guarded = write(entries, format: format, spreadsheetSafe: spreadsheetSafe, to: sink)
+        return (Data(sink.bytes), guarded)
+    }
+
+    /// The same, written as it goes into `sink` (a file, for exports of
+    /// 100,000 entries that never hold the whole text).
+    public static func write(_ entries: [Entry], format: Format, spreadsheetSafe: Bool, to sink: ByteSink) -> [GuardedCell] {
         switch format {
         case .appleCSV:
             let header = ["Title", "URL", "Username", "Password", "Notes", "OTPAuth"]
             var guarded: [GuardedCell] = []
+            sink.write(CSV.row(header))
             // One row per website, as Apple's own export writes an account with several.
-            let rows = [header] + entries.flatMap { e in (e.urls.isEmpty ? [""] : e.urls).map { (e, $0) } }.map { e, url -> [String] in
-                let cells = [e.title, url, e.username, e.password ?? "", e.notes, e.totpURI ?? ""]
-                guard spreadsheetSafe else { return cells }
-                return zip(header, cells).map { column, cell in
-                    guard let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return cell }
-                    guarded.append(GuardedCell(title: e.title, column: column))
-                    return "'" + cell
+            for e in entries {
+                for url in e.urls.isEmpty ? [""] : e.urls {
+                    var cells = [e.title, url, e.username, e.password ?? "", e.notes, e.totpURI ?? ""]
+                    if spreadsheetSafe {
+                        for index in cells.indices {
+                            guard let first = cells[index].unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { continue }
+                            guarded.append(GuardedCell(title: e.title, column: header[index]))
+                            cells[index] = "'" + cells[index]
+                        }
+                    }
+                    sink.write(CSV.row(cells))
                 }
             }
-            return (Data(CSV.write(rows).utf8), guarded)
+            return guarded
         case .bitwardenJSON:
-            return (BitwardenJSON.write(entries), [])
+            BitwardenJSON.write(entries, to: JSONStream(sink, terminalSafe: false))
+            return []
         }
     }
 }

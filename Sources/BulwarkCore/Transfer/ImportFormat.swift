@@ -29,7 +29,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 
     /// Columns (matched without regard to case) and how they map onto an
     /// entry. A column not named here is kept as a custom field.
-    struct Columns {
+    struct Columns: Sendable {
         /// Nil: the format has no title; the site's host stands in.
         var title: String?
         var url: String, username: String, password: String

@@ -63,16 +63,26 @@ public enum Importer {
         var seen = Set(existing.map(duplicateKey))
         var logins: [String: String] = [:]
         for entry in existing where entry.kind == .login { if let key = loginKey(entry) { logins[key] = logins[key] ?? entry.id } }
-        for entry in candidates {
-            guard seen.insert(duplicateKey(entry)).inserted else {
+        // Worked out on every core; the set and the matching stay in file order.
+        let keys = (try? Concurrently.map(candidates, chunk: 1024) { (entry: Entry) in (duplicateKey(entry), entry.kind == .login ? loginKey(entry) : nil) }) ?? []
+        var leftOut: [Int] = []
+        for (index, (key, login)) in keys.enumerated() {
+            guard seen.insert(key).inserted else {
                 result.duplicates += 1
+                leftOut.append(index)
                 continue
             }
-            if entry.kind == .login, let key = loginKey(entry), let match = logins[key] {
-                result.matches.append(ImportMatch(incoming: entry, existingID: match))
-            } else {
-                result.entries.append(entry)
+            if let login, let match = logins[login] {
+                result.matches.append(ImportMatch(incoming: candidates[index], existingID: match))
+                leftOut.append(index)
             }
+        }
+        // Moved, not copied, when nothing was left out (the usual import).
+        if leftOut.isEmpty {
+            result.entries = candidates
+        } else {
+            let skip = Set(leftOut)
+            result.entries = candidates.indices.filter { !skip.contains($0) }.map { candidates[$0] }
         }
         return result
     }
@@ -148,8 +158,17 @@ public enum Importer {
     /// name, password, notes, TOTP, tags and fields. "GitHub (work)" with a
     /// note of its own, or a login that gained a TOTP, is a different item.
     static func duplicateKey(_ e: Entry) -> String {
-        ([e.kind.rawValue, e.title, e.username, e.password ?? "\u{0}", e.notes, e.totpURI ?? ""] + e.urls + ["|"] + e.tags + ["|"]
-            + e.fields.flatMap { [$0.name, $0.value, $0.hidden ? "h" : ""] }).joined(separator: "\u{1F}")
+        var key = e.kind.rawValue
+        key.reserveCapacity(256)
+        let separator = "\u{1F}"
+        for part in [e.title, e.username, e.password ?? "\u{0}", e.notes, e.totpURI ?? ""] { key += separator; key += part }
+        key += "|"
+        for url in e.urls { key += separator; key += url }
+        key += "|"
+        for tag in e.tags { key += separator; key += tag }
+        key += "|"
+        for field in e.fields { key += separator; key += field.name; key += separator; key += field.value; key += field.hidden ? "h" : "" }
+        return key
     }
 
     /// A JSON number, never a boolean: JSONSerialization gives `true` as an

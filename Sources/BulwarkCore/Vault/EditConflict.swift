@@ -38,7 +38,7 @@ extension Vault {
             }
         case .both:
             var copy = mine
-            copy.id = UUID().uuidString.lowercased()
+            copy.id = EntryID.random()
             copy.title = mine.title + " (kept both)"
             copy.created = now
             copy.modified = now

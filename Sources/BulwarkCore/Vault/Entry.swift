@@ -73,7 +73,7 @@ public enum EntryKind: String, Sendable, CaseIterable, Codable {
 /// A field beyond the standard ones, in the order the source had it;
 /// hidden fields (a card's number and code, a protected string) are
 /// masked wherever an entry is shown.
-public struct CustomField: Sendable, Equatable, Codable {
+public struct CustomField: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
     public var hidden: Bool
@@ -111,7 +111,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var kind: EntryKind = .login
     public var fields: [CustomField] = []
 
-    public init(id: String = UUID().uuidString.lowercased(), title: String, urls: [String] = [], username: String = "",
+    public init(id: String = EntryID.random(), title: String, urls: [String] = [], username: String = "",
                 password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],
                 category: AccountCategory? = nil, created: Date = Date(), history: [PasswordHistoryItem] = [],
                 hiddenFromRecommendations: Bool = false, hiddenUntil: Date? = nil, signInWithApple: SignInWithAppleLink? = nil,

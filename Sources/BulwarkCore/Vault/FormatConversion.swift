@@ -66,7 +66,7 @@ extension Vault {
                 }
                 if schema == 1 { try db().execute(Migrations.steps[2]!) }
                 try db().execute(Migrations.steps[3]!)
-                for entry in entries { try writeRow(entry, version: 1) }
+                for (entry, box) in zip(entries, seal(entries, version: 1)) { try writeRow(id: entry.id, sealed: box, version: 1) }
                 try db().execute("PRAGMA user_version = \(Vault.schemaVersion)")
                 try writeHeader(kek: kek, salt: salt)
                 let written = try Listing.scan(db())

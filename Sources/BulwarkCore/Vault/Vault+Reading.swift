@@ -191,12 +191,12 @@ extension Vault {
         let leaving = Set(moving.compactMap { found[$0.id] != nil ? $0.id : nil })
         if !leaving.isEmpty { entries.removeAll { leaving.contains($0.id) } }
         for entry in moving {
-            let key = (entry.title.lowercased(), entry.id)
+            let key = Vault.sortKey(entry.title)
             var low = 0, high = entries.count
             while low < high {
                 let middle = (low + high) / 2
-                let other = (entries[middle].title.lowercased(), entries[middle].id)
-                if other < key { low = middle + 1 } else { high = middle }
+                let order = Vault.compare(Vault.sortKey(entries[middle].title), key)
+                if order < 0 || (order == 0 && entries[middle].id < entry.id) { low = middle + 1 } else { high = middle }
             }
             entries.insert(entry, at: low)
         }
@@ -212,10 +212,31 @@ extension Vault {
 
     /// Positions in title order: small indices are sorted, not whole entries.
     static func titleOrder(_ entries: [Entry]) -> [Int] {
-        let keys = entries.map { $0.title.lowercased() }
+        let keys = entries.map { sortKey($0.title) }
         return entries.indices.sorted { (a: Int, b: Int) -> Bool in
-            keys[a] == keys[b] ? entries[a].id < entries[b].id : keys[a] < keys[b]
+            let order = compare(keys[a], keys[b])
+            return order == 0 ? entries[a].id < entries[b].id : order < 0
         }
+    }
+
+    /// A title's key for ordering: its lower-cased UTF-8 bytes (ASCII
+    /// lower-cased in place; Unicode lower-casing only for other titles).
+    /// Strings compared as `String` normalise on every comparison, which
+    /// made ordering 100,000 titles a noticeable part of loading them.
+    static func sortKey(_ title: String) -> [UInt8] {
+        var bytes = Array(title.utf8)
+        for i in bytes.indices {
+            let byte = bytes[i]
+            if byte >= 0x80 { return Array(title.lowercased().utf8) }
+            if byte >= 0x41 && byte <= 0x5A { bytes[i] = byte + 0x20 }
+        }
+        return bytes
+    }
+
+    static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        let common = min(a.count, b.count)
+        let order = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common) } }
+        return order != 0 ? Int(order) : a.count - b.count
     }
 
     /// Puts the entry at `order[k]` at position k, by swapping along each

@@ -226,8 +226,8 @@ public final class Vault {
         if seen > now { rollback = Rollback(found: now, seen: seen) }
     }
 
-    func rememberCounter() {
-        freshness?.record(counter, vaultID: vaultID, key: key)
+    func rememberCounter(_ value: Int64? = nil) {
+        freshness?.record(value ?? counter, vaultID: vaultID, key: key)
     }
 
     // MARK: Lock

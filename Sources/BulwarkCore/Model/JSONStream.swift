@@ -1,0 +1,246 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A JSON value with its keys in the order they are to be written.
+public indirect enum JSONValue: Sendable, Equatable {
+    case string(String), int(Int64), bool(Bool), null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): x == y
+        case (.int(let x), .int(let y)): x == y
+        case (.bool(let x), .bool(let y)): x == y
+        case (.null, .null): true
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+}
+
+/// Bytes written as they are made, to a file descriptor (flushed every
+/// 64 KiB) or kept in memory (`descriptor` nil): exports and listings of
+/// 100,000 entries never hold the whole text.
+public final class ByteSink {
+    var buffer: [UInt8] = []
+    private let descriptor: Int32?
+    public private(set) var failed = false
+
+    public init(descriptor: Int32?) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// What was written, when kept in memory.
+    public var bytes: [UInt8] { buffer }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        flushIfFull()
+    }
+
+    func flushIfFull() {
+        if descriptor != nil && buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered; false once a write has failed (a full disk, a closed pipe).
+    @discardableResult
+    public func flush() -> Bool {
+        guard let descriptor, !buffer.isEmpty else { return !failed }
+        var offset = 0
+        while offset < buffer.count && !failed {
+            let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { failed = true } else { offset += written }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        return !failed
+    }
+}
+
+/// Writes JSON as it goes, to a file descriptor or into memory, never
+/// building the whole document: an export or a listing of 100,000 entries
+/// holds one entry's text at a time (JSONSerialization held the whole
+/// tree, several times over, and took seconds). Pretty-printed two spaces
+/// deep with `" : "`, as bulwark's JSON has always been. With
+/// `terminalSafe`, every character a terminal could act on or hide is a
+/// `\u` escape (what `TerminalText.jsonEscaped` does to finished text).
+public final class JSONStream {
+    private let sink: ByteSink
+    private let terminalSafe: Bool
+    /// Its own bytes, handed to the sink in blocks (appending through the
+    /// sink's property cost an exclusivity check per byte).
+    private var buffer: [UInt8] = []
+
+    public init(_ sink: ByteSink, terminalSafe: Bool) {
+        self.sink = sink
+        self.terminalSafe = terminalSafe
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Text written as it is (the punctuation around streamed elements).
+    public func raw(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+    }
+
+    /// Hands everything to the sink and flushes it; false once a write failed.
+    @discardableResult
+    public func flush() -> Bool {
+        sink.buffer.append(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+        return sink.flush()
+    }
+
+    /// Open objects and arrays, innermost last: whether each is an array,
+    /// and how many members or elements it has so far.
+    private var levels: [(isArray: Bool, count: Int)] = []
+
+    public func beginObject() {
+        element()
+        buffer.append(0x7B)
+        levels.append((false, 0))
+    }
+
+    public func endObject() { close(0x7D) }
+
+    public func beginArray() {
+        element()
+        buffer.append(0x5B)
+        levels.append((true, 0))
+    }
+
+    public func endArray() { close(0x5D) }
+
+    /// A member's key; its value is the next thing written.
+    public func key(_ name: String) {
+        separate()
+        quoted(name)
+        buffer.append(contentsOf: [0x20, 0x3A, 0x20])
+    }
+
+    public func string(_ text: String) {
+        element()
+        quoted(text)
+    }
+
+    public func int(_ number: Int64) {
+        element()
+        buffer.append(contentsOf: String(number).utf8)
+    }
+
+    public func bool(_ flag: Bool) {
+        element()
+        buffer.append(contentsOf: (flag ? "true" : "false").utf8)
+    }
+
+    public func null() {
+        element()
+        buffer.append(contentsOf: "null".utf8)
+    }
+
+    public func optional(_ text: String?) { if let text { string(text) } else { null() } }
+
+    public func strings(_ texts: [String]) {
+        beginArray()
+        for text in texts { string(text) }
+        endArray()
+    }
+
+    /// A whole value.
+    public func value(_ value: JSONValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .int(let number): int(number)
+        case .bool(let flag): bool(flag)
+        case .null: null()
+        case .array(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (name, member) in members {
+                key(name)
+                self.value(member)
+            }
+            endObject()
+        }
+    }
+
+    /// Inside an array, a new element starts on its own line.
+    private func element() {
+        if let top = levels.last, top.isArray { separate() }
+    }
+
+    private func separate() {
+        guard !levels.isEmpty else { return }
+        buffer.append(contentsOf: levels[levels.count - 1].count > 0 ? [0x2C, 0x0A] : [0x0A])
+        levels[levels.count - 1].count += 1
+        indent(levels.count)
+    }
+
+    private func close(_ bracket: UInt8) {
+        let level = levels.removeLast()
+        if level.count > 0 {
+            buffer.append(0x0A)
+            indent(levels.count)
+        }
+        buffer.append(bracket)
+        flushIfFull()
+    }
+
+    private func indent(_ depth: Int) {
+        for _ in 0..<(depth * 2) { buffer.append(0x20) }
+    }
+
+    private func quoted(_ text: String) {
+        buffer.append(0x22)
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            buffer.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            buffer.append(0x22)
+            return
+        }
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            switch v {
+            case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
+            case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
+            case 0..<0x20: escape(UInt16(v))
+            case 0x20..<0x7F: buffer.append(UInt8(v))
+            default:
+                if terminalSafe && (v == 0x7F || (0x80..<0xA0).contains(v) || v == 0x2028 || v == 0x2029 || scalar.properties.generalCategory == .format) {
+                    for unit in String(scalar).utf16 { escape(unit) }
+                } else {
+                    buffer.append(contentsOf: String(scalar).utf8)
+                }
+            }
+        }
+        buffer.append(0x22)
+    }
+
+    private func escape(_ unit: UInt16) {
+        let digits = Array("0123456789abcdef".utf8)
+        buffer.append(contentsOf: [0x5C, 0x75, digits[Int(unit >> 12)], digits[Int((unit >> 8) & 0xF)], digits[Int((unit >> 4) & 0xF)], digits[Int(unit & 0xF)]])
+    }
+
+    private func flushIfFull() {
+        guard buffer.count >= 1 << 16 else { return }
+        sink.buffer.append(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+        sink.flushIfFull()
+    }
+}

@@ -1,0 +1,95 @@
+import BulwarkCore
+import Foundation
+
+/// Import and export at scale, end to end through the release `bulwark`
+/// binary (master password KDF at the product's default, N=2^17): a
+/// Chrome CSV of N logins imported into a new vault, then `list --json`,
+/// `show --json`, and both exports. Each command's wall time and peak RSS
+/// come from GNU time (`/usr/bin/time -f`), so the figure is the child's own.
+enum TransferBench {
+    static func csv(_ count: Int) -> String {
+        var text = "name,url,username,password,note\n"
+        text.reserveCapacity(count * 100)
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for i in 0..<count {
+            let password = String((0..<14).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+            text += "Account \(i),https://site\(i).example/login,user\(i)@mail.example,\(password),\(i % 10 == 0 ? "\"a note, with a comma\"" : "")\n"
+        }
+        return text
+    }
+
+    static func run(bulwark: String, directory: URL) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), FileManager.default.isExecutableFile(atPath: bulwark) else {
+            print("transfer: needs /usr/bin/time (Debian's time) and \(bulwark); skipped")
+            return
+        }
+        let sizes = (ProcessInfo.processInfo.environment["BULWARK_BENCH_SIZES"] ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
+        for count in sizes {
+            let source = directory.appendingPathComponent("chrome-\(count).csv")
+            try! csv(count).write(to: source, atomically: true, encoding: .utf8)
+            let vault = directory.appendingPathComponent("vault-\(count).db").path
+            _ = command(bulwark, ["--vault", vault, "--password-stdin", "init"], stdin: "bench-master\nbench-master\n", directory: directory)
+            let steps: [(String, [String])] = [
+                ("import", ["import", "--format", "chrome-csv", source.path]),
+                ("list --json", ["list", "--json"]),
+                ("show --json", ["show", "--json", "Account \(count / 2)"]),
+                ("export bitwarden-json", ["export", "--format", "bitwarden-json", directory.appendingPathComponent("out.json").path]),
+                ("export apple-csv", ["export", "--format", "apple-csv", directory.appendingPathComponent("out.csv").path]),
+            ]
+            for (name, arguments) in steps {
+                guard let (seconds, kib) = command(bulwark, ["--vault", vault, "--password-stdin"] + arguments, stdin: "bench-master\n", directory: directory) else {
+                    print("\(name) \(count): failed")
+                    continue
+                }
+                let label = "\(name), \(count) entries"
+                print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
+                      + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
+            }
+        }
+    }
+
+    /// Runs the binary under GNU time; nil when it fails.
+    static func command(_ bulwark: String, _ arguments: [String], stdin: String, directory: URL) -> (Double, Int)? {
+        let report = directory.appendingPathComponent("time.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-o", report.path, "-f", "%e %M", bulwark] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["BULWARK_CONFIG"] = "/nonexistent/bulwark-bench-config"
+        environment["XDG_STATE_HOME"] = directory.path
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try! process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let text = try? String(contentsOf: report, encoding: .utf8) else { return nil }
+        let parts = text.split(whereSeparator: \.isWhitespace)
+        guard parts.count >= 2, let seconds = Double(parts[parts.count - 2]), let kib = Int(parts[parts.count - 1]) else { return nil }
+        return (seconds, kib)
+    }
+}
+
+extension TransferBench {
+    /// The import's phases in this process, to show where its time goes.
+    static func phases(count: Int, directory: URL) {
+        let data = Data(csv(count).utf8)
+        var start = Measure.now()
+        let result = try! Importer.read(data, format: .chromeCSV, existing: [])
+        let read = Double(Measure.now() - start) / 1e9
+        let vault = try! Vault.create(at: directory.appendingPathComponent("phases.db"), masterPassword: "bench", parameters: ScryptParameters(logN: 10))
+        start = Measure.now()
+        try! vault.insertNew(result.entries)
+        let save = Double(Measure.now() - start) / 1e9
+        start = Measure.now()
+        _ = try! vault.refresh()
+        try! vault.prepareStrengthMemo()
+        let memo = Double(Measure.now() - start) / 1e9
+        vault.close()
+        print("import phases, \(count) entries: read \(Measure.format(read)), seal+write \(Measure.format(save)); later, the first analysis's strength memo \(Measure.format(memo))")
+    }
+}
