@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layering rule, checked on every `make test`: the core knows nothing of
 # screens, the screens nothing of ncurses. Only the terminal target imports
-# the curses shim; only the core imports sqlite, OpenSSL and zxcvbn.
+# the curses shim; only the core imports sqlite, OpenSSL, zxcvbn, libargon2 and libzip.
 set -u
 cd "$(dirname "$0")/.."
 failed=0
@@ -20,6 +20,8 @@ check "curses.h" '#\s*include\s*[<"](n?curses|ncursesw/curses)\.h' Sources/CNcur
 check "import CSQLite" '^\s*import\s+CSQLite' Sources/BulwarkCore
 check "import CCrypto" '^\s*import\s+CCrypto' Sources/BulwarkCore
 check "import CZxcvbn" '^\s*import\s+CZxcvbn' Sources/BulwarkCore
+check "import CArgon2" '^\s*import\s+CArgon2' Sources/BulwarkCore
+check "import CZip" '^\s*import\s+CZip' Sources/BulwarkCore
 check "import CHardening" '^\s*import\s+CHardening' Sources/bulwark
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'

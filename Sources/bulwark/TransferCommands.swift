@@ -28,16 +28,17 @@ enum TransferCommands {
             Output.error("reading \(file) as \(detected.rawValue) (from its \(detected.detectedFrom)).")
             format = detected
         }
+        let skipBadRows = parsed.options["--skip-bad-rows"] != nil
+        let needsPassword = format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data)
         return VaultCommands.withVault(parsed) { vault, input in
-            var filePassword: String?
-            if format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data) {
-                filePassword = try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)")
-            }
             let result: ImportResult
             do {
-                result = try Importer.read(data, format: format, existing: vault.entries, skipBadRows: parsed.options["--skip-bad-rows"] != nil,
-                                           filePassword: filePassword)
-            } catch {
+                // Read after the KDF, not beside it: scrypt's 128 MiB and a
+                // 100,000-row file at once would pass 200 MB.
+                let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
+                result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password),
+                                           existing: vault.entries)
+            } catch let error as ImportError {
                 Output.error("\(file): \(error). Nothing was imported.")
                 return 1
             }
@@ -46,10 +47,17 @@ enum TransferCommands {
             var merged = 0
             if choice == .keepBoth { added += result.matches.map(\.incoming) }
             if choice == .merge {
+                // One write for every merge (two file rows for one login merge in turn); a
+                // row another process changed meanwhile is a conflict, and nothing is written.
+                let wanted = Set(result.matches.map(\.existingID))
+                var targets: [String: Entry] = [:]
+                for entry in vault.entries where wanted.contains(entry.id) { targets[entry.id] = entry }
                 for match in result.matches {
-                    _ = try vault.update(match.existingID) { existing in existing = ImportMerge.merged(existing, with: match.incoming) }
+                    guard let existing = targets[match.existingID] else { continue }
+                    targets[match.existingID] = ImportMerge.merged(existing, with: match.incoming)
                     merged += 1
                 }
+                try vault.save(Array(targets.values))
             }
             // Last, and not into memory: the command ends here. Strength is
             // measured by the first analysis (zxcvbn would be most of an import's time).

@@ -126,9 +126,10 @@ enum VaultCommands {
         withVault(parsed) { vault, _ in
             if parsed.options["--json"] != nil {
                 // Written entry by entry: a listing of 100,000 never builds the whole document.
-                let json = JSONStream(ByteSink(descriptor: 1), terminalSafe: true)
-                json.beginArray()
-                for e in vault.entries {
+                let sink = ByteSink(descriptor: 1)
+                sink.write("[")
+                for (index, e) in vault.entries.enumerated() {
+                    var json = JSONWriter(terminalSafe: true, baseDepth: 1)
                     json.beginObject()
                     json.key("category"); json.string(e.category.rawValue)
                     json.key("id"); json.string(e.id)
@@ -138,10 +139,11 @@ enum VaultCommands {
                     json.key("urls"); json.strings(e.urls)
                     json.key("username"); json.string(e.username)
                     json.endObject()
+                    sink.write(index == 0 ? "\n  " : ",\n  ")
+                    json.move(to: sink)
                 }
-                json.endArray()
-                json.raw("\n")
-                guard json.flush() else { Output.error("cannot write the listing: standard output was closed."); return 1 }
+                sink.write(vault.entries.isEmpty ? "]\n" : "\n]\n")
+                guard sink.flush() else { Output.error("cannot write the listing: standard output was closed."); return 1 }
             } else {
                 for e in vault.entries {
                     print([e.id, e.title, e.username, e.site].joined(separator: "\t"))

@@ -32,6 +32,21 @@ import Glibc
         #expect((shown["history"] as! [[String: Any]]).map { $0["password"] as! String } == ["old-Passw0rd-1"])
         #expect((try g.json(["list", "--json"]) as! [Any]).count == 1)
         #expect(try g.run(["import", "--merge", "--keep-both", csv.path]).status == 2)
+
+        // Two rows of the file for the same login merge in turn, in one write: one entry, nothing lost.
+        let h = try VaultCommandTests.Fixture()
+        _ = try h.run(["add", "--title", "Shiny", "--url", "https://shiny.example", "--username", "jane", "--entry-password-stdin"],
+                      stdin: "master\nold-Passw0rd-1\n")
+        try "name,url,username,password,note\nShiny A,https://shiny.example,jane,row-Passw0rd-2,\nShiny B,https://shiny.example/login,jane,row-Passw0rd-3,\n"
+            .write(to: csv, atomically: true, encoding: .utf8)
+        let twice = try h.run(["import", "--format", "chrome-csv", "--merge", csv.path])
+        #expect(twice.stdout == "Imported 0 entries; merged 2 into the logins they match (the newer fields won, older passwords are in history).\n")
+        let one = try h.json(["list", "--json"]) as! [[String: Any]]
+        #expect(one.count == 1)
+        let whole = try h.json(["show", one[0]["id"] as! String, "--json", "--reveal"]) as! [String: Any]
+        let passwords = [whole["password"] as! String] + (whole["history"] as! [[String: Any]]).map { $0["password"] as! String }
+        #expect(Set(passwords) == ["old-Passw0rd-1", "row-Passw0rd-2", "row-Passw0rd-3"])
+        #expect(whole["urls"] as? [String] == ["https://shiny.example", "https://shiny.example/login"] || whole["urls"] as? [String] == ["https://shiny.example/login", "https://shiny.example"])
     }
 
     @Test func aPasswordProtectedBitwardenExportTakesItsPasswordOnTheNextLine() throws {

@@ -12,6 +12,7 @@ public enum FuzzChecks {
         "pwned-passwords": pwnedPasswords,
         "import-csv": importCSV,
         "import-json": importJSON,
+        "import-1pux": import1PUX,
         "terminal-text": terminalText,
     ]
 
@@ -86,7 +87,7 @@ public enum FuzzChecks {
     /// read into entries whose TOTP (if any) parses, as `add` requires;
     /// written back as Apple CSV, they read back as the same entries.
     public static func importCSV(_ data: [UInt8]) -> String? {
-        for format in ImportFormat.allCases where format != .bitwardenJSON {
+        for format in ImportFormat.allCases where format.columns != nil {
             guard let result = try? Importer.read(Data(data), format: format, existing: [], now: Date(timeIntervalSince1970: 0)) else { continue }
             if let problem = importedEntriesAreValid(result, format) { return problem }
         }
@@ -97,6 +98,18 @@ public enum FuzzChecks {
     public static func importJSON(_ data: [UInt8]) -> String? {
         guard let result = try? Importer.read(Data(data), format: .bitwardenJSON, existing: [], now: Date(timeIntervalSince1970: 0)) else { return nil }
         return importedEntriesAreValid(result, .bitwardenJSON)
+    }
+
+    /// Any bytes as a 1PUX archive's `export.data` (the ZIP around it is
+    /// libzip's, whose CRC check a mutated archive would never pass): refused
+    /// with a reason, or read into entries with titles, each with its kind.
+    public static func import1PUX(_ data: [UInt8]) -> String? {
+        guard let read = try? OnePasswordPUX.read(exportData: Data(data), now: Date(timeIntervalSince1970: 0), skipBadRows: true) else { return nil }
+        for entry in read.entries {
+            if entry.title.isEmpty { return "1password-1pux: an entry without a title" }
+            if entry.kind.holdsPassword && entry.password == nil { return "1password-1pux: a login without a password value" }
+        }
+        return nil
     }
 
     static func importedEntriesAreValid(_ result: ImportResult, _ format: ImportFormat) -> String? {

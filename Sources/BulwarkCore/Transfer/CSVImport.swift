@@ -55,24 +55,19 @@ struct CSVImport: Sendable {
         // The rows become entries on every core (an id, a category guess
         // and every field each); each also says which unkept columns it had.
         let headerFields = header.fields, columnAt = positions
-        let built = (try? Concurrently.map(rows, chunk: 1024) { fields -> (Entry, [Int]) in
+        read.entries = (try? Concurrently.map(rows, chunk: 1024) { fields -> Entry in
             var entry = entry(Row(positions: columnAt, fields: fields))
-            var unheld: [Int] = []
-            for (index, name) in names.enumerated() where !fields[index].isEmpty {
-                if columns.notHeld[name] != nil {
-                    // Named only when it says something: KeePassXC's icon 0 and Bitwarden's reprompt 0 are the defaults.
-                    if fields[index] != "0" { unheld.append(index) }
-                } else if !defined.contains(name) {
-                    entry.fields.append(CustomField(name: headerFields[index].trimmingCharacters(in: .whitespaces), value: fields[index]))
-                }
+            for (index, name) in names.enumerated() where !fields[index].isEmpty && columns.notHeld[name] == nil && !defined.contains(name) {
+                entry.fields.append(CustomField(name: headerFields[index].trimmingCharacters(in: .whitespaces), value: fields[index]))
             }
-            return (entry, unheld)
+            return entry
         }) ?? []
+        // Columns not kept, counted where they say something (KeePassXC's
+        // icon 0 and Bitwarden's reprompt 0 are the defaults).
         var unheldColumns: [String: Int] = [:]
-        read.entries.reserveCapacity(built.count)
-        for (entry, unheld) in built {
-            read.entries.append(entry)
-            for index in unheld { unheldColumns[headerFields[index], default: 0] += 1 }
+        for (index, name) in names.enumerated() where columns.notHeld[name] != nil {
+            let count = rows.reduce(0) { $0 + ($1[index].isEmpty || $1[index] == "0" ? 0 : 1) }
+            if count > 0 { unheldColumns[headerFields[index], default: 0] += count }
         }
         for (column, count) in unheldColumns.sorted(by: { $0.key < $1.key }) {
             read.notHeld.append("the \(column) column (\(columns.notHeld[column.trimmingCharacters(in: .whitespaces).lowercased()] ?? "")), in \(count) row\(count == 1 ? "" : "s")")

@@ -46,7 +46,7 @@ public enum Exporter {
             }
             return guarded
         case .bitwardenJSON:
-            BitwardenJSON.write(entries, to: JSONStream(sink, terminalSafe: false))
+            BitwardenJSON.write(entries, to: sink)
             return []
         }
     }

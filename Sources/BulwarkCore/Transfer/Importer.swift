@@ -1,6 +1,6 @@
 import Foundation
 
-public struct ImportError: Error, Equatable, CustomStringConvertible {
+public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     public let line: Int?
     public let message: String
     public var description: String { (line.map { "line \($0): " } ?? "") + message }
@@ -41,6 +41,18 @@ public enum Importer {
     /// `filePassword` opens a password-protected Bitwarden export.
     public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date(),
                             skipBadRows: Bool = false, filePassword: String? = nil) throws(ImportError) -> ImportResult {
+        classify(try parse(data, format: format, now: now, skipBadRows: skipBadRows, filePassword: filePassword), existing: existing)
+    }
+
+    /// The file's items and notes, before the vault is consulted: what
+    /// needs no vault, so the command can do it while the KDF runs.
+    public struct Parsed: Sendable {
+        var candidates: [Entry]
+        var result: ImportResult
+    }
+
+    public static func parse(_ data: Data, format: ImportFormat, now: Date = Date(), skipBadRows: Bool = false,
+                             filePassword: String? = nil) throws(ImportError) -> Parsed {
         var result = ImportResult(entries: [], duplicates: 0, inTrash: 0)
         var candidates: [Entry]
         switch format {
@@ -60,6 +72,12 @@ public enum Importer {
         for index in candidates.indices {
             if let note = normaliseTOTP(&candidates[index]) { result.keptAside.append(note) }
         }
+        return Parsed(candidates: candidates, result: result)
+    }
+
+    /// Which parsed items are new, exact duplicates, or matches of a login the vault holds.
+    public static func classify(_ parsed: Parsed, existing: [Entry]) -> ImportResult {
+        var (candidates, result) = (parsed.candidates, parsed.result)
         var seen = Set(existing.map(duplicateKey))
         var logins: [String: String] = [:]
         for entry in existing where entry.kind == .login { if let key = loginKey(entry) { logins[key] = logins[key] ?? entry.id } }

@@ -49,6 +49,18 @@ enum OnePasswordPUX {
         } catch {
             throw ImportError(line: nil, message: "\(error)")
         }
+        let items = try OnePasswordPUX.read(exportData: json, now: now, skipBadRows: skipBadRows)
+        read.entries = items.entries
+        read.inTrash = items.inTrash
+        read.skipped = items.skipped
+        read.notHeld += items.notHeld
+        return read
+    }
+
+    /// `export.data` itself: 1Password's JSON, after libzip has checked and
+    /// inflated it (what the `import-1pux` fuzz target feeds).
+    static func read(exportData json: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> BitwardenJSON.Read {
+        var read = BitwardenJSON.Read()
         guard let root = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any], let accounts = root["accounts"] as? [[String: Any]] else {
             throw ImportError(line: nil, message: "export.data is not 1Password's JSON (no \"accounts\" list)")
         }

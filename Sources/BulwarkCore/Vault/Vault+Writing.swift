@@ -102,8 +102,10 @@ extension Vault {
                 // Sealed a block at a time, so 100,000 boxes are never all in memory.
                 let order = put.count > 64 ? put.indices.sorted(by: { put[$0].id < put[$1].id }) : Array(put.indices)
                 for start in stride(from: 0, to: order.count, by: 8192) {
-                    let block = order[start..<min(order.count, start + 8192)].map { put[$0] }
-                    for (entry, box) in zip(block, seal(block, version: next)) { try writeRow(id: entry.id, sealed: box, version: next) }
+                    let block = Array(order[start..<min(order.count, start + 8192)])
+                    for (index, box) in zip(block, Vault.seal(put, at: block, key: key, prefix: aadPrefix, version: next, context: aead)) {
+                        try writeRow(id: put[index].id, sealed: box, version: next)
+                    }
                 }
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
                 written = try Listing.scan(db(), expecting: listing.count + put.count)
@@ -131,20 +133,29 @@ extension Vault {
     }
 
     /// Each entry encoded and sealed for its row; a large batch on every
-    /// core (each with its own cipher context: one is not shared between threads).
+    /// core (each with its own cipher context: one is not shared between
+    /// threads). `context`: the caller's, for a small batch on its thread.
     func seal(_ entries: [Entry], version: Int64) -> [[UInt8]] {
-        let key = self.key, prefix = aadPrefix
+        Vault.seal(entries, at: Array(entries.indices), key: key, prefix: aadPrefix, version: version, context: aead)
+    }
+
+    /// The entries at `positions` (not copied out of `entries`: at 100,000
+    /// that copy was measurable), in that order.
+    static func seal(_ entries: [Entry], at positions: [Int], key: [UInt8], prefix: [UInt8], version: Int64, context: AEAD?) -> [[UInt8]] {
         @Sendable func box(_ entry: Entry, _ aead: AEAD) -> [UInt8] {
             aead.seal(FieldCoding.encode(parts: Vault.encode(entry)), key: key, associatedData: Vault.entryAAD(prefix: prefix, id: entry.id, version: version))
         }
-        guard entries.count > 512 else { return entries.map { box($0, aead) } }
+        guard positions.count > 512 else {
+            let aead = context ?? AEAD()
+            return positions.map { box(entries[$0], aead) }
+        }
         let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        let chunk = (entries.count + workers - 1) / workers
+        let chunk = (positions.count + workers - 1) / workers
         let results = SealedChunks(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let range = (worker * chunk)..<min(entries.count, (worker + 1) * chunk)
+            let range = (worker * chunk)..<min(positions.count, (worker + 1) * chunk)
             let aead = AEAD()
-            results.store(worker, range.map { box(entries[$0], aead) })
+            results.store(worker, range.map { box(entries[positions[$0]], aead) })
         }
         return results.joined()
     }

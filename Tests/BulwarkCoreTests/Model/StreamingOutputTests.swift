@@ -8,11 +8,11 @@ import Testing
 /// The pieces that let a listing or an export of 100,000 entries be
 /// written as it goes: the JSON stream, RFC 3339 times on bytes, entry ids.
 @Suite struct StreamingOutputTests {
-    static func text(terminalSafe: Bool = false, _ body: (JSONStream) -> Void) -> String {
+    static func text(terminalSafe: Bool = false, _ body: (inout JSONWriter) -> Void) -> String {
         let sink = ByteSink(descriptor: nil)
-        let json = JSONStream(sink, terminalSafe: terminalSafe)
-        body(json)
-        json.flush()
+        var json = JSONWriter(terminalSafe: terminalSafe)
+        body(&json)
+        json.move(to: sink)
         return String(decoding: sink.bytes, as: UTF8.self)
     }
 
