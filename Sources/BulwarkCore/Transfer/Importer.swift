@@ -69,7 +69,7 @@ public enum Importer {
             result.rowNotes = (encodingNote.map { [$0] } ?? []) + read.notes
         }
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
-        for index in candidates.indices {
+        for index in candidates.indices where candidates[index].totpURI != nil {
             if let note = normaliseTOTP(&candidates[index]) { result.keptAside.append(note) }
         }
         return Parsed(candidates: candidates, result: result)
@@ -77,15 +77,22 @@ public enum Importer {
 
     /// Which parsed items are new, exact duplicates, or matches of a login the vault holds.
     public static func classify(_ parsed: Parsed, existing: [Entry]) -> ImportResult {
-        var (candidates, result) = (parsed.candidates, parsed.result)
-        var seen = Set(existing.map(duplicateKey))
+        let candidates = parsed.candidates
+        var result = parsed.result
         var logins: [String: String] = [:]
         for entry in existing where entry.kind == .login { if let key = loginKey(entry) { logins[key] = logins[key] ?? entry.id } }
-        // Worked out on every core; the set and the matching stay in file order.
-        let keys = (try? Concurrently.map(candidates, chunk: 1024) { (entry: Entry) in (duplicateKey(entry), entry.kind == .login ? loginKey(entry) : nil) }) ?? []
+        // Content hashes and login keys on every core (login keys only when
+        // the vault has logins to match); duplicates are then found by hash
+        // and confirmed field by field, in file order.
+        let matching = !logins.isEmpty
+        let keys = (try? Concurrently.map(candidates, chunk: 1024) { (entry: Entry) in
+            (contentHash(entry), matching && entry.kind == .login ? loginKey(entry) : nil)
+        }) ?? []
+        var seen = ContentSet(existing: existing, candidates: candidates)
+        for index in existing.indices { _ = seen.insert(.existing(index), hash: contentHash(existing[index])) }
         var leftOut: [Int] = []
-        for (index, (key, login)) in keys.enumerated() {
-            guard seen.insert(key).inserted else {
+        for (index, (hash, login)) in keys.enumerated() {
+            guard seen.insert(.candidate(index), hash: hash) else {
                 result.duplicates += 1
                 leftOut.append(index)
                 continue
@@ -175,18 +182,58 @@ public enum Importer {
     /// Only an exact duplicate is one: the same kind, title, URLs, user
     /// name, password, notes, TOTP, tags and fields. "GitHub (work)" with a
     /// note of its own, or a login that gained a TOTP, is a different item.
-    static func duplicateKey(_ e: Entry) -> String {
-        var key = e.kind.rawValue
-        key.reserveCapacity(256)
-        let separator = "\u{1F}"
-        for part in [e.title, e.username, e.password ?? "\u{0}", e.notes, e.totpURI ?? ""] { key += separator; key += part }
-        key += "|"
-        for url in e.urls { key += separator; key += url }
-        key += "|"
-        for tag in e.tags { key += separator; key += tag }
-        key += "|"
-        for field in e.fields { key += separator; key += field.name; key += separator; key += field.value; key += field.hidden ? "h" : "" }
-        return key
+    static func sameContent(_ a: Entry, _ b: Entry) -> Bool {
+        a.kind == b.kind && a.title == b.title && a.username == b.username && a.password == b.password && a.notes == b.notes
+            && a.totpURI == b.totpURI && a.urls == b.urls && a.tags == b.tags && a.fields == b.fields
+    }
+
+    static func contentHash(_ e: Entry) -> Int {
+        var hasher = Hasher()
+        hasher.combine(e.kind)
+        hasher.combine(e.title)
+        hasher.combine(e.username)
+        hasher.combine(e.password)
+        hasher.combine(e.notes)
+        hasher.combine(e.totpURI)
+        hasher.combine(e.urls)
+        hasher.combine(e.tags)
+        hasher.combine(e.fields)
+        return hasher.finalize()
+    }
+
+    /// Entries seen so far, by content hash, as positions (copying 100,000
+    /// entries into a set was most of classifying them); equal hashes are
+    /// compared field by field, so a hash collision never drops an item.
+    struct ContentSet {
+        enum Position { case existing(Int), candidate(Int) }
+        let existing: [Entry], candidates: [Entry]
+        private var first: [Int: Position] = [:]
+        private var more: [Int: [Position]] = [:]
+
+        init(existing: [Entry], candidates: [Entry]) {
+            self.existing = existing
+            self.candidates = candidates
+            first.reserveCapacity(existing.count + candidates.count)
+        }
+
+        func entry(_ position: Position) -> Entry {
+            switch position {
+            case .existing(let index): existing[index]
+            case .candidate(let index): candidates[index]
+            }
+        }
+
+        /// False when an entry with the same content is already in the set.
+        mutating func insert(_ position: Position, hash: Int) -> Bool {
+            guard let seen = first[hash] else {
+                first[hash] = position
+                return true
+            }
+            let entry = entry(position)
+            if sameContent(self.entry(seen), entry) || more[hash, default: []].contains(where: { sameContent(self.entry($0), entry) }) { return false }
+            more[hash, default: []].append(position)
+            return true
+        }
     }
 
     /// A JSON number, never a boolean: JSONSerialization gives `true` as an

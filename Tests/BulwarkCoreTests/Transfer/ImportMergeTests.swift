@@ -42,4 +42,19 @@ import Testing
         let merged = ImportMerge.merged(Self.entry("A", password: "same", modified: 1), with: Self.entry("A", password: "same", modified: 2, notes: "new"))
         #expect(merged.history.isEmpty && merged.notes == "new")
     }
+
+    /// Duplicates are found by content hash and confirmed field by field:
+    /// two different items whose hashes collide are both kept.
+    @Test func aHashCollisionNeverDropsAnItem() {
+        let a = Entry(title: "A", password: "1"), b = Entry(title: "B", password: "2"), again = Entry(title: "A", password: "1")
+        var seen = Importer.ContentSet(existing: [a], candidates: [b, again])
+        let first = seen.insert(.existing(0), hash: 42)
+        let collided = seen.insert(.candidate(0), hash: 42)  // same hash, other content: kept
+        let duplicate = seen.insert(.candidate(1), hash: 42)  // same content: a duplicate
+        #expect(first && collided && !duplicate)
+        #expect(Importer.contentHash(a) == Importer.contentHash(again) && Importer.sameContent(a, again))
+        var other = again
+        other.fields = [CustomField(name: "x", value: "y")]
+        #expect(!Importer.sameContent(a, other))
+    }
 }
