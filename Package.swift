@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CZxcvbn"),
         .systemLibrary(name: "CArgon2"),   // Argon2 for other programs' files (Bitwarden, KeePass)
         .systemLibrary(name: "CZip"),      // libzip: 1Password's 1PUX is a ZIP
+        .systemLibrary(name: "CZlib"),     // zlib: KDBX's gzip
+        .systemLibrary(name: "CSodium"),   // libsodium: only Salsa20 (KDBX 3.1's inner stream), which OpenSSL lacks
 
         // Assets/ built into the binary by a build-tool plugin.
         .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
@@ -28,7 +30,7 @@ let package = Package(
         .target(name: "BulwarkAssets", plugins: ["EmbedAssets"]),
 
         // Domain: no terminal, no screens.
-        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip"]),
+        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

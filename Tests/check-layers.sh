@@ -22,6 +22,8 @@ check "import CCrypto" '^\s*import\s+CCrypto' Sources/BulwarkCore
 check "import CZxcvbn" '^\s*import\s+CZxcvbn' Sources/BulwarkCore
 check "import CArgon2" '^\s*import\s+CArgon2' Sources/BulwarkCore
 check "import CZip" '^\s*import\s+CZip' Sources/BulwarkCore
+check "import CZlib" '^\s*import\s+CZlib' Sources/BulwarkCore
+check "import CSodium" '^\s*import\s+CSodium' Sources/BulwarkCore
 check "import CHardening" '^\s*import\s+CHardening' Sources/bulwark
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'

@@ -76,6 +76,7 @@ if only == nil || only == "transfer" {
     try! FileManager.default.createDirectory(at: transferDirectory, withIntermediateDirectories: true)
     TransferBench.phases(count: 100_000, directory: transferDirectory)
     TransferBench.run(bulwark: bulwark, directory: transferDirectory)
+    KDBXBench.run(bulwark: bulwark, directory: transferDirectory)
     try? FileManager.default.removeItem(at: transferDirectory)
     print("")
 }

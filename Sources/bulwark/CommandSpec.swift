@@ -103,8 +103,9 @@ enum Commands {
                     master password, and keeps the vault as it was as a backup first.
                     """),
         CommandSpec(name: "import", summary: "Import another password manager's export.",
-                    usage: "bulwark import [--format FORMAT] [--skip-bad-rows] [--merge | --keep-both] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv or 1password-1pux (default: detected from the file)"),
+                    usage: "bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--merge | --keep-both] FILE",
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv, 1password-1pux or kdbx (default: detected from the file)"),
+                              OptionSpec(name: "--key-file", valueName: "FILE", help: "kdbx: the database's key file (any form KeePass reads)"),
                               OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)"),
                               OptionSpec(name: "--merge", valueName: nil, help: "A login for a site and user name already in the vault is merged into it"),
                               OptionSpec(name: "--keep-both", valueName: nil, help: "Such a login is imported beside the existing one")],
@@ -117,8 +118,8 @@ enum Commands {
                     (same kind, title, URLs, user name, password, notes, TOTP, tags and fields) are skipped. A login
                     for a site and user name the vault holds is merged (the newer side's fields win, the older
                     password goes to history) or kept beside it: asked on a terminal, else kept unless --merge.
-                    A password-protected Bitwarden export asks for its password (with --password-stdin, the line
-                    after the master password). The summary counts each kind and names what was not kept.
+                    A password-protected Bitwarden export or a KeePass database asks for its password (with
+                    --password-stdin, the line after the master password; empty with --key-file alone). The summary counts each kind and names what was not kept.
                     """),
         CommandSpec(name: "export", summary: "Export the vault in plain text, or password-protected for Bitwarden.",
                     usage: "bulwark export --format FORMAT [--password-protected] FILE",

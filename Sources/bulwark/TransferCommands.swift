@@ -12,7 +12,7 @@ enum TransferCommands {
             Output.error("--format must be one of \(formats).")
             return 2
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--skip-bad-rows] [--merge | --keep-both] FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--merge | --keep-both] FILE"); return 2 }
         if parsed.options["--merge"] != nil && parsed.options["--keep-both"] != nil {
             Output.error("--merge and --keep-both cannot both be given.")
             return 2
@@ -29,14 +29,23 @@ enum TransferCommands {
             format = detected
         }
         let skipBadRows = parsed.options["--skip-bad-rows"] != nil
-        let needsPassword = format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data)
+        let needsPassword = format.needsFilePassword || (format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data))
+        var keyFile: [UInt8]?
+        if let path = parsed.options["--key-file"] {
+            guard format == .kdbx else { Output.error("--key-file is for KeePass databases (--format kdbx)."); return 2 }
+            guard let bytes = FileManager.default.contents(atPath: path) else { Output.error("cannot read the key file \(path)."); return 1 }
+            do { keyFile = try KeePassKeyFile.key(Array(bytes)) } catch {
+                Output.error("\(path): \(error). Nothing was imported.")
+                return 1
+            }
+        }
         return VaultCommands.withVault(parsed) { vault, input in
             let result: ImportResult
             do {
                 // Read after the KDF, not beside it: scrypt's 128 MiB and a
                 // 100,000-row file at once would pass 200 MB.
                 let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
-                result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password),
+                result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile),
                                            existing: vault.entries)
             } catch let error as ImportError {
                 Output.error("\(file): \(error). Nothing was imported.")

@@ -85,10 +85,11 @@ public final class AEAD {
     }
 }
 
-/// SHA-256 and SHA-1 digests from OpenSSL (EVP_Digest).
+/// SHA-1, SHA-256 and SHA-512 digests from OpenSSL (EVP_Digest).
 public enum Digest {
     public static func sha256(_ data: [UInt8]) -> [UInt8] { digest(data, algorithms.sha256, 32) }
     public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, algorithms.sha1, 20) }
+    public static func sha512(_ data: [UInt8]) -> [UInt8] { digest(data, algorithms.sha512, 64) }
 
     /// Fetched once: with OpenSSL 3's legacy `EVP_sha1()` every digest
     /// fetches the provider's implementation again, under a lock, which is
@@ -96,13 +97,15 @@ public enum Digest {
     private struct Fetched: @unchecked Sendable {  // immutable, and OpenSSL's EVP_MD is thread-safe to share
         let sha1: OpaquePointer
         let sha256: OpaquePointer
+        let sha512: OpaquePointer
     }
 
     private static let algorithms: Fetched = {
-        guard let sha1 = EVP_MD_fetch(nil, "SHA1", nil), let sha256 = EVP_MD_fetch(nil, "SHA2-256", nil) else {
-            preconditionFailure("OpenSSL has no SHA-1 or SHA-256")
+        guard let sha1 = EVP_MD_fetch(nil, "SHA1", nil), let sha256 = EVP_MD_fetch(nil, "SHA2-256", nil),
+              let sha512 = EVP_MD_fetch(nil, "SHA2-512", nil) else {
+            preconditionFailure("OpenSSL has no SHA-1, SHA-256 or SHA-512")
         }
-        return Fetched(sha1: sha1, sha256: sha256)
+        return Fetched(sha1: sha1, sha256: sha256, sha512: sha512)
     }()
 
     private static func digest(_ data: [UInt8], _ type: OpaquePointer, _ size: Int) -> [UInt8] {

@@ -13,6 +13,7 @@ public enum FuzzChecks {
         "import-csv": importCSV,
         "import-json": importJSON,
         "import-1pux": import1PUX,
+        "kdbx-xml": kdbxXML,
         "terminal-text": terminalText,
     ]
 
@@ -108,6 +109,19 @@ public enum FuzzChecks {
         for entry in read.entries {
             if entry.title.isEmpty { return "1password-1pux: an entry without a title" }
             if entry.kind.holdsPassword && entry.password == nil { return "1password-1pux: a login without a password value" }
+        }
+        return nil
+    }
+
+    /// Any bytes as a KeePass database's XML (behind the container's
+    /// HMACs, which a mutated file never passes): refused with a reason, or
+    /// read into entries with titles whose TOTP, if any, is a string.
+    public static func kdbxXML(_ data: [UInt8]) -> String? {
+        guard let stream = try? StreamCiphers.KeyStream(chacha20: [UInt8](repeating: 7, count: 32), nonce: [UInt8](repeating: 9, count: 12)),
+              let document = try? KDBXDocument.read(data, stream: stream) else { return nil }
+        for item in document.items {
+            let entry = KDBXImport.entry(item, now: Date(timeIntervalSince1970: 0))
+            if entry.title.isEmpty { return "kdbx: an entry without a title" }
         }
         return nil
     }

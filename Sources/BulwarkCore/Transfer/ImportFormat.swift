@@ -22,10 +22,11 @@ import Foundation
 /// - Bitwarden JSON: `items` with `type` 1 to 5 (`BitwardenJSON`), plain
 ///   or password-protected (`BitwardenEncryption`).
 /// - 1Password 1PUX: a ZIP with `export.data` (`OnePasswordPUX`).
+/// - KeePass KDBX 3.1 and 4.x (`KDBXImport`), with a password and or a key file.
 public enum ImportFormat: String, CaseIterable, Sendable {
     case appleCSV = "apple-csv", chromeCSV = "chrome-csv", firefoxCSV = "firefox-csv", lastpassCSV = "lastpass-csv",
          bitwardenJSON = "bitwarden-json", bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv",
-         onePassword1PUX = "1password-1pux"
+         onePassword1PUX = "1password-1pux", kdbx = "kdbx"
 
     /// Columns (matched without regard to case) and how they map onto an
     /// entry. A column not named here is kept as a custom field.
@@ -75,7 +76,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
                                     notHeld: ["icon": "KeePassXC's icon number"])
         case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth",
                                       tags: "tags", backslashEscapes: true, favorite: "favorite", archived: "archived")
-        case .bitwardenJSON, .onePassword1PUX: nil
+        case .bitwardenJSON, .onePassword1PUX, .kdbx: nil
         }
     }
 
@@ -83,6 +84,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     /// CSV header: the columns only one exporter writes decide first.
     public static func detect(_ data: Data) -> ImportFormat? {
         if ZipArchive.looksLikeZip(data) { return .onePassword1PUX }
+        if KDBXContainer.looksLikeKDBX(data) { return .kdbx }
         if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["items"] != nil || object["encrypted"] != nil {
             return .bitwardenJSON
         }
@@ -109,10 +111,14 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     public var detectedFrom: String {
         switch self {
         case .onePassword1PUX: "ZIP magic bytes and export.data"
+        case .kdbx: "KeePass signature"
         case .bitwardenJSON: "JSON keys"
         default: "header"
         }
     }
+
+    /// Whether the file itself is sealed with a password of its own.
+    public var needsFilePassword: Bool { self == .kdbx }
 
     /// Formats whose header cannot be mistaken: asked to read one of these
     /// as something else, the import refuses and names it.

@@ -40,8 +40,8 @@ public enum Importer {
     /// login for a site and user name the vault already has is a match.
     /// `filePassword` opens a password-protected Bitwarden export.
     public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date(),
-                            skipBadRows: Bool = false, filePassword: String? = nil) throws(ImportError) -> ImportResult {
-        classify(try parse(data, format: format, now: now, skipBadRows: skipBadRows, filePassword: filePassword), existing: existing)
+                            skipBadRows: Bool = false, filePassword: String? = nil, keyFile: [UInt8]? = nil) throws(ImportError) -> ImportResult {
+        classify(try parse(data, format: format, now: now, skipBadRows: skipBadRows, filePassword: filePassword, keyFile: keyFile), existing: existing)
     }
 
     /// The file's items and notes, before the vault is consulted: what
@@ -51,14 +51,18 @@ public enum Importer {
         var result: ImportResult
     }
 
+    /// `keyFile`: a KeePass key file's 32 bytes (`KeePassKeyFile.key`).
     public static func parse(_ data: Data, format: ImportFormat, now: Date = Date(), skipBadRows: Bool = false,
-                             filePassword: String? = nil) throws(ImportError) -> Parsed {
+                             filePassword: String? = nil, keyFile: [UInt8]? = nil) throws(ImportError) -> Parsed {
         var result = ImportResult(entries: [], duplicates: 0, inTrash: 0)
         var candidates: [Entry]
         switch format {
         case .onePassword1PUX:
             let read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
             (candidates, result.inTrash, result.rowNotes, result.notHeld) = (read.entries, read.inTrash, read.skipped, read.notHeld)
+        case .kdbx:
+            let read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
+            (candidates, result.inTrash, result.notHeld) = (read.entries, read.inTrash, read.notHeld)
         case .bitwardenJSON:
             let read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
             (candidates, result.inTrash, result.keptAside, result.rowNotes) = (read.entries, read.inTrash, read.keptAside, read.skipped)

@@ -20,6 +20,13 @@ key = PBKDF2-SHA256(password, salt text) or Argon2id(password,
 SHA-256(salt text)); enc/mac = HKDF-Expand(key, "enc"/"mac", 32); each
 value "2." + b64(iv) | b64(AES-256-CBC) | b64(HMAC-SHA256(mac, iv+ct)).
 Password for both: "correct horse battery staple".
+
+kdbx4-template.kdbx (not written by this script): an empty KDBX 4.0
+database (Argon2d, AES-256, password "pw") written by pykeepass 4.1's
+create_database, an implementation independent of KeePassXC and of
+bulwark. The tests merge a KeePassXC database into a copy of it with
+`keepassxc-cli merge`, so that KeePassXC itself writes a KDBX 4 file
+(keepassxc-cli 2.7.4 creates KDBX 3.1 databases).
 """
 import base64, hashlib, hmac, json, os, zipfile
 from cryptography.hazmat.primitives import hashes, padding

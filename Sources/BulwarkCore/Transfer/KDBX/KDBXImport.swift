@@ -1,0 +1,104 @@
+import Foundation
+
+/// A KeePass database's entries as bulwark's: Title, UserName, Password,
+/// URL and Notes in their places; KeePassXC's `otp` (and its older `TOTP
+/// Seed`/`TOTP Settings`) and KeePass 2.47's `TimeOtp-*`/`HmacOtp-*` as the
+/// code generator; every other string a custom field in order, protected
+/// ones hidden; history entries' other passwords as history; the recycle
+/// bin's entries left out and counted; attachments named, not stored.
+enum KDBXImport {
+    static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> BitwardenJSON.Read {
+        let container = try KDBXContainer.open(data, password: password, keyFile: keyFile)
+        let document = try KDBXDocument.read(container.xml, stream: container.innerStream)
+        var read = BitwardenJSON.Read()
+        for item in document.items {
+            if item.inRecycleBin {
+                read.inTrash += 1
+                continue
+            }
+            let entry = entry(item, now: now)
+            for file in item.attachments { read.notHeld.append("the file \(file) of \(entry.title) (bulwark holds no attachments)") }
+            read.entries.append(entry)
+        }
+        return read
+    }
+
+    static let standard: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
+    static let codeFields: Set<String> = ["otp", "TOTP Seed", "TOTP Settings"]
+
+    static func entry(_ item: KDBXDocument.Item, now: Date) -> Entry {
+        var strings: [String: String] = [:]
+        for string in item.strings where strings[string.key] == nil { strings[string.key] = string.value }
+        let url = strings["URL"] ?? ""
+        let password = strings["Password"] ?? ""
+        let isNote = password.isEmpty && (strings["UserName"] ?? "").isEmpty && url.isEmpty && !(strings["Notes"] ?? "").isEmpty
+        let urls = url.isEmpty ? [] : [url]
+        let title = strings["Title"].flatMap { $0.isEmpty ? nil : $0 } ?? Importer.fallbackTitle(urls: urls, note: isNote)
+        let group = item.group.joined(separator: "/")
+        var tags = group.isEmpty ? [] : [group]
+        tags += item.tags.filter { !tags.contains($0) }
+        let created = item.created ?? now
+        var entry = Entry(title: title, urls: urls, username: strings["UserName"] ?? "", password: isNote ? nil : password,
+                          notes: strings["Notes"] ?? "", totpURI: code(strings, title: title), tags: tags, created: created,
+                          kind: isNote ? .secureNote : .login)
+        // The code's own fields are the code now; any other string is a custom field.
+        let codeKeys = entry.totpURI == nil ? [] : codeFields.union(item.strings.map(\.key).filter { $0.hasPrefix("TimeOtp-") || $0.hasPrefix("HmacOtp-") })
+        for string in item.strings where !standard.contains(string.key) && !codeKeys.contains(string.key) {
+            entry.fields.append(CustomField(name: string.key, value: string.value, hidden: string.protected))
+        }
+        if item.expiresSet, let expires = item.expires { entry.fields.append(CustomField(name: "Expires", value: ISODate.string(expires))) }
+        entry.modified = item.modified ?? created
+        var seen: Set<String> = [password]
+        var history: [PasswordHistoryItem] = []
+        for old in item.history.reversed() {
+            guard let oldPassword = old.strings.first(where: { $0.key == "Password" })?.value, !oldPassword.isEmpty, seen.insert(oldPassword).inserted else { continue }
+            history.append(PasswordHistoryItem(password: oldPassword, changedAt: old.modified ?? created, reason: "from KeePass"))
+        }
+        entry.history = history
+        entry.passwordChanged = item.history.last.flatMap { $0.strings.first { $0.key == "Password" }?.value == password ? nil : entry.modified } ?? created
+        return entry
+    }
+
+    /// The entry's code generator as an otpauth URL, or nil.
+    static func code(_ strings: [String: String], title: String) -> String? {
+        if let otp = strings["otp"], !otp.isEmpty {
+            return otp.lowercased().hasPrefix("otpauth://") ? otp : legacy(seed: otp, settings: nil, title: title)
+        }
+        if let seed = strings["TOTP Seed"], !seed.isEmpty { return legacy(seed: seed, settings: strings["TOTP Settings"], title: title) }
+        for (prefix, time) in [("TimeOtp-", true), ("HmacOtp-", false)] {
+            guard let secret = secret(strings, prefix: prefix) else { continue }
+            let digest: HMACDigest = switch strings[prefix + "Algorithm"] {
+            case "HMAC-SHA-256": .sha256
+            case "HMAC-SHA-512": .sha512
+            default: .sha1
+            }
+            let digits = Int(strings[prefix + "Length"] ?? "") ?? 6
+            let kind: OTPConfiguration.Kind = time ? .totp(period: Int(strings[prefix + "Period"] ?? "") ?? 30) : .hotp(counter: UInt64(strings[prefix + "Counter"] ?? "") ?? 0)
+            return OTPAuthURL.build(OTPConfiguration(kind: kind, secret: secret, digest: digest, digits: digits, issuer: title, account: strings["UserName"] ?? ""))
+        }
+        return nil
+    }
+
+    /// KeePass's secret in one of its four spellings.
+    static func secret(_ strings: [String: String], prefix: String) -> [UInt8]? {
+        if let text = strings[prefix + "Secret"], !text.isEmpty { return Array(text.utf8) }
+        if let hex = strings[prefix + "Secret-Hex"], !hex.isEmpty {
+            let digits = Array(hex.filter { !$0.isWhitespace })
+            guard digits.count % 2 == 0 else { return nil }
+            return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
+        }
+        if let base32 = strings[prefix + "Secret-Base32"], let bytes = try? Base32.decode(base32), !bytes.isEmpty { return bytes }
+        if let base64 = strings[prefix + "Secret-Base64"], let bytes = Data(base64Encoded: base64), !bytes.isEmpty { return Array(bytes) }
+        return nil
+    }
+
+    /// KeePassXC before 2.5: `TOTP Seed` (base32) and `TOTP Settings`
+    /// ("30;6", or "30;S" for Steam).
+    static func legacy(seed: String, settings: String?, title: String) -> String? {
+        guard let secret = try? Base32.decode(seed.replacingOccurrences(of: " ", with: "")), !secret.isEmpty else { return seed }
+        let parts = (settings ?? "30;6").split(separator: ";").map(String.init)
+        let period = parts.first.flatMap { Int($0) } ?? 30
+        if parts.count > 1 && parts[1] == "S" { return OTPAuthURL.build(.steam(secret: secret)) }
+        return OTPAuthURL.build(OTPConfiguration(kind: .totp(period: period), secret: secret, digits: parts.count > 1 ? Int(parts[1]) ?? 6 : 6, issuer: title))
+    }
+}

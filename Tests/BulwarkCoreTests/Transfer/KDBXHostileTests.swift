@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// What a hostile KeePass file can try, refused quickly with a message:
+/// a gzip bomb, a DTD or entities, deep nesting, and every key file form.
+@Suite struct KDBXHostileTests {
+    /// A megabyte of zeros, gzip-compressed by Python's gzip module to about a kilobyte.
+    static let bomb = Array(Data(base64Encoded: "H4sIAAAAAAACA+3BMQEAAADCoPVPbQhfoAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAPgMc6jinAAAQAA==")!)
+
+    @Test func aGzipBombStopsAtItsLimit() throws {
+        #expect(throws: Gzip.Failure.self) { try Gzip.inflate(Self.bomb, limit: 64 << 10) }
+        #expect(try Gzip.inflate(Self.bomb, limit: 2 << 20).count == 1 << 20)
+        var damaged = Self.bomb
+        damaged[20] ^= 0xFF
+        #expect(throws: Gzip.Failure.self) { try Gzip.inflate(damaged, limit: 2 << 20) }
+    }
+
+    static func stream() throws -> StreamCiphers.KeyStream { try StreamCiphers.KeyStream(chacha20: [UInt8](repeating: 1, count: 32), nonce: [UInt8](repeating: 2, count: 12)) }
+
+    @Test func aDTDOrEntitiesAreRefusedBeforeParsing() throws {
+        let billionLaughs = #"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><KeePassFile>&lol2;</KeePassFile>"#
+        #expect(throws: ImportError(line: nil, message: "the database's XML declares a DTD or entities, which KeePass never writes; refused")) {
+            try KDBXDocument.read(Array(billionLaughs.utf8), stream: try Self.stream())
+        }
+        // An element name that is not UTF-8 crashed FoundationXML's parser (the kdbx-xml fuzzer's find).
+        let badName = Array("<KeePassFile><Strin".utf8) + [0xE7] + Array("><Key>a</Key></KeePassFile>".utf8)
+        #expect(throws: ImportError(line: nil, message: "the database's XML is not valid UTF-8")) {
+            try KDBXDocument.read(badName, stream: try Self.stream())
+        }
+        let deep = "<KeePassFile>" + String(repeating: "<a>", count: 500) + String(repeating: "</a>", count: 500) + "</KeePassFile>"
+        #expect(throws: ImportError(line: nil, message: "the database's XML nests deeper than 128 levels")) {
+            try KDBXDocument.read(Array(deep.utf8), stream: try Self.stream())
+        }
+    }
+
+    @Test func keyFilesInEveryFormKeePassReads() throws {
+        let raw = [UInt8](0..<32)
+        #expect(try KeePassKeyFile.key(raw) == raw)
+        #expect(try KeePassKeyFile.key(Array(raw.hex.utf8)) == raw)
+        let other = Array("a key file that is any other file".utf8)
+        #expect(try KeePassKeyFile.key(other) == Digest.sha256(other))
+        let v1 = "<?xml version=\"1.0\"?><KeyFile><Meta><Version>1.00</Version></Meta><Key><Data>\(Data(raw).base64EncodedString())</Data></Key></KeyFile>"
+        #expect(throws: ImportError.self) { try KeePassKeyFile.key(Array(v1.utf8)) }  // "1.00" is not a version KeePass writes
+        let v1ok = v1.replacingOccurrences(of: "1.00", with: "1.0")
+        #expect(try KeePassKeyFile.key(Array(v1ok.utf8)) == raw)
+        let hash = Array(Digest.sha256(raw).prefix(4)).hex.uppercased()
+        let spaced = stride(from: 0, to: 64, by: 8).map { String(Array(raw.hex)[$0..<$0 + 8]) }.joined(separator: " ").uppercased()
+        let v2 = "<?xml version=\"1.0\" encoding=\"utf-8\"?><KeyFile><Meta><Version>2.0</Version></Meta><Key><Data Hash=\"\(hash)\">\(spaced)</Data></Key></KeyFile>"
+        #expect(try KeePassKeyFile.key(Array(v2.utf8)) == raw)
+        let badHash = v2.replacingOccurrences(of: hash, with: "00000000")
+        #expect(throws: ImportError(line: nil, message: "the key file is damaged (its hash check does not match its data)")) { try KeePassKeyFile.key(Array(badHash.utf8)) }
+    }
+
+    /// KeePass's AES-KDF through OpenSSL, checked against the same rounds
+    /// done by Python's cryptography (AES-256-ECB, 1,000 rounds, then SHA-256).
+    @Test func aesKDFMatchesAnIndependentComputation() throws {
+        let key = [UInt8](repeating: 0x11, count: 32), seed = [UInt8](repeating: 0x22, count: 32)
+        #expect(try StreamCiphers.aesKDF(key, seed: seed, rounds: 1000).hex == "bcc2a946b95dae2acb6dfe94f0bc76f9fe6927958c957a4a481a5479bfffef0d")
+    }
+}
