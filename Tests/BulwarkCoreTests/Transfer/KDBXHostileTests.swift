@@ -28,8 +28,23 @@ import Testing
         #expect(throws: ImportError(line: nil, message: "the database's XML is not valid UTF-8")) {
             try KDBXDocument.read(badName, stream: try Self.stream())
         }
+        // A mismatched end tag crashed FoundationXML's parser (the fuzzer's second find): refused before it.
+        #expect(throws: ImportError(line: nil, message: "the database's XML is malformed (a malformed tag)")) {
+            try KDBXDocument.read(Array("<G>True</RlAg==</yRcceleBiRcceleBinUUID></MAAQ==g".utf8), stream: try Self.stream())
+        }
+        #expect(throws: ImportError(line: nil, message: "the database's XML is malformed (an end tag that does not close the open element)")) {
+            try KDBXDocument.read(Array("<KeePassFile><Root></Meta></KeePassFile>".utf8), stream: try Self.stream())
+        }
+        for good in ["<a x=\"1 > 2\"><b/><c>t</c></a>", "<?xml version=\"1.0\"?><a></a>", "\u{FEFF}<?xml version=\"1.0\"?>\n<a/>",
+                     "<a  x = 'y'\n z=\"w\" ><b x=\"1\"/></a >"] {
+            #expect(XMLShape.check(Array(good.utf8), depthLimit: 8) == nil, "\(good)")
+        }
+        for bad in ["<a>", "<a></b>", "</a>", "<a><1/></a>", "<a x=\"<\"></a>", "<a", "<a><!-- x --></a>", "<?h?>ssxd", "<a/><?xml version=\"1.0\"?>",
+                    "<a><![CDATA[x]]></a>", "<?xml </et</Name><a/>", "<a b]?xml <?ev?>x</a>", "<a b=c></a>", "<a b></a>", "</a b=\"1\">"] {
+            #expect(XMLShape.check(Array(bad.utf8), depthLimit: 8) != nil, "\(bad)")
+        }
         let deep = "<KeePassFile>" + String(repeating: "<a>", count: 500) + String(repeating: "</a>", count: 500) + "</KeePassFile>"
-        #expect(throws: ImportError(line: nil, message: "the database's XML nests deeper than 128 levels")) {
+        #expect(throws: ImportError(line: nil, message: "the database's XML is malformed (nesting deeper than 128 levels)")) {
             try KDBXDocument.read(Array(deep.utf8), stream: try Self.stream())
         }
     }

@@ -50,6 +50,9 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
         guard String(validating: xml, as: UTF8.self) != nil else {
             throw ImportError(line: nil, message: "the database's XML is not valid UTF-8")
         }
+        if let problem = XMLShape.check(xml, depthLimit: depthLimit) {
+            throw ImportError(line: nil, message: "the database's XML is malformed (\(problem))")
+        }
         let document = KDBXDocument(stream: stream)
         let parser = XMLParser(data: Data(xml))
         parser.shouldResolveExternalEntities = false

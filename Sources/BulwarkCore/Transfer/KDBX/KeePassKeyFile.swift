@@ -46,6 +46,7 @@ public enum KeePassKeyFile {
         let text = String(decoding: file, as: UTF8.self).uppercased()
         guard !text.contains("<!DOCTYPE"), !text.contains("<!ENTITY") else { throw ImportError(line: nil, message: "the key file declares a DTD or entities; refused") }
         guard String(validating: file, as: UTF8.self) != nil else { throw ImportError(line: nil, message: "the key file's XML is not valid UTF-8") }
+        if let problem = XMLShape.check(file, depthLimit: 8) { throw ImportError(line: nil, message: "the key file's XML is malformed (\(problem))") }
         let reader = Reader()
         let parser = XMLParser(data: Data(file))
         parser.shouldResolveExternalEntities = false

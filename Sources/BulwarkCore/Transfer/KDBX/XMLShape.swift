@@ -1,0 +1,93 @@
+/// A first pass over XML before FoundationXML's parser sees it: every tag
+/// closed in order, names and attributes well-formed, nothing but elements,
+/// attributes and text after an optional XML declaration (KeePass writes
+/// no DTD, processing instruction, comment or CDATA). The kdbx-xml fuzzer
+/// found inputs that crash FoundationXML's parser (a mismatched end tag,
+/// an empty processing instruction: null pointers inside its callbacks),
+/// so a document outside that shape is refused here, never handed to it.
+enum XMLShape {
+    static func check(_ bytes: [UInt8], depthLimit: Int) -> String? {
+        var stack: [ArraySlice<UInt8>] = []
+        var i = 0
+        let n = bytes.count
+        func starts(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= n && Array(bytes[index..<index + pattern.count]) == pattern
+        }
+        func find(_ text: String, from index: Int) -> Int? {
+            let pattern = Array(text.utf8)
+            var j = index
+            while j + pattern.count <= n {
+                if bytes[j] == pattern[0] && Array(bytes[j..<j + pattern.count]) == pattern { return j }
+                j += 1
+            }
+            return nil
+        }
+        func isNameByte(_ b: UInt8) -> Bool {
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2E || b == 0x3A || b >= 0x80
+        }
+        while i < n {
+            guard bytes[i] == 0x3C else { i += 1; continue }  // '<'
+            if starts("<?xml ", at: i) && bytes[0..<i].allSatisfy({ [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+                // version="1.0" encoding="utf-8" standalone="yes": nothing else
+                // (libxml2 reads a malformed declaration as a processing instruction).
+                guard let end = find("?>", from: i + 6), end - i < 200,
+                      bytes[(i + 6)..<end].allSatisfy({ isNameByte($0) && $0 < 0x80 || [0x20, 0x3D, 0x22, 0x27].contains($0) }) else {
+                    return "a malformed XML declaration"
+                }
+                i = end + 2
+            } else if starts("<?", at: i) {
+                return "a processing instruction"
+            } else if starts("<!--", at: i) {
+                return "a comment"
+            } else if starts("<!", at: i) {
+                return "a DTD, CDATA or other declaration"
+            } else {
+                let closing = i + 1 < n && bytes[i + 1] == 0x2F
+                var j = i + (closing ? 2 : 1)
+                let nameStart = j
+                while j < n, isNameByte(bytes[j]) { j += 1 }
+                guard j > nameStart, !(bytes[nameStart] >= 0x30 && bytes[nameStart] <= 0x39) else { return "a tag without a valid name" }
+                let name = bytes[nameStart..<j]
+                // Attributes, strictly: (space+ name space* = space* "value" or 'value')*, then space*, then > or />.
+                func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+                while true {
+                    var k = j
+                    while k < n, isSpace(bytes[k]) { k += 1 }
+                    guard k < n else { return "an unterminated tag" }
+                    if bytes[k] == 0x3E || (bytes[k] == 0x2F && k + 1 < n && bytes[k + 1] == 0x3E && !closing) {
+                        j = bytes[k] == 0x3E ? k : k + 1
+                        break
+                    }
+                    guard !closing, k > j else { return "a malformed tag" }
+                    let attributeStart = k
+                    while k < n, isNameByte(bytes[k]) { k += 1 }
+                    guard k > attributeStart else { return "a malformed attribute" }
+                    while k < n, isSpace(bytes[k]) { k += 1 }
+                    guard k < n, bytes[k] == 0x3D else { return "an attribute without a value" }
+                    k += 1
+                    while k < n, isSpace(bytes[k]) { k += 1 }
+                    guard k < n, bytes[k] == 0x22 || bytes[k] == 0x27 else { return "an unquoted attribute value" }
+                    let quote = bytes[k]
+                    k += 1
+                    while k < n, bytes[k] != quote {
+                        if bytes[k] == 0x3C { return "a '<' inside an attribute value" }
+                        k += 1
+                    }
+                    guard k < n else { return "an unterminated attribute value" }
+                    j = k + 1
+                }
+                guard j < n else { return "an unterminated tag" }
+                let selfClosing = bytes[j - 1] == 0x2F
+                if closing {
+                    guard let open = stack.popLast(), open.elementsEqual(name) else { return "an end tag that does not close the open element" }
+                } else if !selfClosing {
+                    stack.append(name)
+                    if stack.count > depthLimit { return "nesting deeper than \(depthLimit) levels" }
+                }
+                i = j + 1
+            }
+        }
+        return stack.isEmpty ? nil : "an element that is never closed"
+    }
+}
