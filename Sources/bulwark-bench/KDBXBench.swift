@@ -40,7 +40,7 @@ enum KDBXBench {
             let start = Measure.now()
             if shell([keepassxc, "export", "-q", "-f", "csv", kdbx.path], stdin: "bench\n") != nil { theirs.append(Double(Measure.now() - start) / 1e9 - kdfSeconds) }
         }
-        guard !ours.isEmpty, !theirs.isEmpty else { print("kdbx: no figures came back; skipped"); return }
+        guard !ours.isEmpty, !theirs.isEmpty else { print("kdbx: no figures came back (bulwark \(ours.count), keepassxc-cli \(theirs.count)); skipped"); return }
         func range(_ values: [Double]) -> String { "\(Measure.format(values.min()!)) to \(Measure.format(values.max()!))" }
         print("KDBX 3.1 import, \(count) entries, KDFs apart (AES-KDF \(rounds) rounds \(Measure.format(kdfSeconds)), scrypt \(Measure.format(scryptSeconds))): bulwark import \(range(ours)), keepassxc-cli export --format csv \(range(theirs))")
     }

@@ -73,4 +73,18 @@ import Testing
         let key = [UInt8](repeating: 0x11, count: 32), seed = [UInt8](repeating: 0x22, count: 32)
         #expect(try StreamCiphers.aesKDF(key, seed: seed, rounds: 1000).hex == "bcc2a946b95dae2acb6dfe94f0bc76f9fe6927958c957a4a481a5479bfffef0d")
     }
+
+    /// A database whose XML passes 10 MB (libxml2's limit for one buffer
+    /// without its "huge" option) still reads: the parser is fed a stream.
+    @Test func xmlOverTenMegabytesReads() throws {
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><KeePassFile><Root><Group><UUID>AQ==</UUID><Name>Root</Name>"
+        let notes = String(repeating: "n", count: 2_000)
+        for i in 0..<6_000 {
+            xml += "<Entry><String><Key>Title</Key><Value>E\(i)</Value></String><String><Key>Notes</Key><Value>\(notes)</Value></String></Entry>"
+        }
+        xml += "</Group></Root></KeePassFile>"
+        #expect(xml.utf8.count > 12_000_000)
+        let document = try KDBXDocument.read(Array(xml.utf8), stream: try Self.stream())
+        #expect(document.items.count == 6_000 && document.items.last?.strings.first?.value == "E5999")
+    }
 }

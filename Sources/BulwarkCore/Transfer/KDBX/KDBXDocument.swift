@@ -54,7 +54,9 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
             throw ImportError(line: nil, message: "the database's XML is malformed (\(problem))")
         }
         let document = KDBXDocument(stream: stream)
-        let parser = XMLParser(data: Data(xml))
+        // Fed as a stream, in chunks: given one buffer, libxml2 (without its
+        // "huge" option, which FoundationXML does not set) stops at 10 MB.
+        let parser = XMLParser(stream: InputStream(data: Data(xml)))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = document
@@ -135,7 +137,7 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred error: Error) {
-        if failure == nil { failure = "the database's XML is malformed at line \(parser.lineNumber)" }
+        if failure == nil { failure = "the database's XML is malformed at line \(parser.lineNumber) (libxml2 error \((error as NSError).code))" }
     }
 
     private func setTime(_ apply: (inout Item, Date) -> Void) {
