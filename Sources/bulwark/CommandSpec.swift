@@ -121,9 +121,9 @@ enum Commands {
                     A password-protected Bitwarden export or a KeePass database asks for its password (with
                     --password-stdin, the line after the master password; empty with --key-file alone). The summary counts each kind and names what was not kept.
                     """),
-        CommandSpec(name: "export", summary: "Export the vault in plain text, or password-protected for Bitwarden.",
+        CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, or a KeePass database.",
                     usage: "bulwark export --format FORMAT [--password-protected] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json or apple-csv"),
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json, apple-csv, or kdbx (a KeePass database with a password of its own)"),
                               OptionSpec(name: "--password-protected", valueName: nil, help: "bitwarden-json: seal the file with a password of its own, as Bitwarden's \"Password protected\" export (PBKDF2, 600,000 iterations)"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],
                     details: """

@@ -96,8 +96,9 @@ enum TransferCommands {
     }
 
     static func exportFile(_ parsed: ParsedCommandLine) -> Int32 {
+        if parsed.options["--format"] == "kdbx" { return exportKDBX(parsed) }
         guard let formatName = parsed.options["--format"], let format = Exporter.Format(rawValue: formatName) else {
-            Output.error("export needs --format, one of \(Exporter.Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+            Output.error("export needs --format, one of \((Exporter.Format.allCases.map(\.rawValue) + ["kdbx"]).joined(separator: ", ")).")
             return 2
         }
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT [--password-protected] FILE"); return 2 }
@@ -138,6 +139,33 @@ enum TransferCommands {
                 let named = guarded.prefix(5).map { "\($0.column) of \($0.title)" }.joined(separator: ", ") + (guarded.count > 5 ? " and \(guarded.count - 5) more" : "")
                 Output.warning("\(guarded.count) cell\(guarded.count == 1 ? "" : "s") began with = + - @ or a tab and \(guarded.count == 1 ? "was" : "were") written with a leading ' so that a spreadsheet shows \(guarded.count == 1 ? "it" : "them") instead of running a formula (\(named)). Remove the ' before importing the file elsewhere, or export with --raw-cells.")
             }
+            return 0
+        }
+    }
+}
+
+extension TransferCommands {
+    /// `export --format kdbx FILE`: a KeePass database with a password of
+    /// its own, asked twice like a new master password (with
+    /// --password-stdin, one line after the master password).
+    static func exportKDBX(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format kdbx FILE"); return 2 }
+        let file = parsed.arguments[0]
+        return VaultCommands.withVault(parsed) { vault, input in
+            let password = try input.next(prompt: "Password for the KeePass database")
+            if !parsed.globals.passwordStdin, try input.next(prompt: "Repeat it") != password {
+                Output.error("the two passwords differ. Nothing was written.")
+                return 1
+            }
+            guard !password.isEmpty else { throw UsageError(message: "a KeePass database's password cannot be empty here. Nothing was written.", command: nil) }
+            do {
+                let data = try KDBXExport.write(vault.entries, password: password, settings: .calibrated())
+                try ExportFile.write(to: file) { sink in sink.append(Array(data)) }
+            } catch {
+                Output.error("cannot write \(file): \(error). Nothing was written.")
+                return 1
+            }
+            print("Exported \(vault.entries.count) entries to \(file), a KeePass database (KDBX 4, Argon2id, AES-256) sealed with its password.")
             return 0
         }
     }

@@ -31,19 +31,26 @@ enum KDBXImport {
         for string in item.strings where strings[string.key] == nil { strings[string.key] = string.value }
         let url = strings["URL"] ?? ""
         let password = strings["Password"] ?? ""
-        let isNote = password.isEmpty && (strings["UserName"] ?? "").isEmpty && url.isEmpty && !(strings["Notes"] ?? "").isEmpty
-        let urls = url.isEmpty ? [] : [url]
+        // bulwark's own export says the kind; otherwise a note is an entry with nothing but notes.
+        let savedKind = strings[KDBXXMLWriter.kindField].flatMap(EntryKind.init(rawValue:))
+        let isNote = savedKind.map { !$0.holdsPassword } ?? (password.isEmpty && (strings["UserName"] ?? "").isEmpty && url.isEmpty && !(strings["Notes"] ?? "").isEmpty)
+        // KeePassXC's further URLs: KP2A_URL, KP2A_URL_1, …
+        let more = item.strings.filter { $0.key == "KP2A_URL" || $0.key.hasPrefix("KP2A_URL_") }.map(\.value).filter { !$0.isEmpty }
+        let urls = (url.isEmpty ? [] : [url]) + more
         let title = strings["Title"].flatMap { $0.isEmpty ? nil : $0 } ?? Importer.fallbackTitle(urls: urls, note: isNote)
         let group = item.group.joined(separator: "/")
         var tags = group.isEmpty ? [] : [group]
         tags += item.tags.filter { !tags.contains($0) }
         let created = item.created ?? now
-        var entry = Entry(title: title, urls: urls, username: strings["UserName"] ?? "", password: isNote ? nil : password,
-                          notes: strings["Notes"] ?? "", totpURI: code(strings, title: title), tags: tags, created: created,
-                          kind: isNote ? .secureNote : .login)
+        var entry = Entry(title: title, urls: urls, username: strings["UserName"] ?? "", password: isNote && password.isEmpty ? nil : password,
+                          notes: strings["Notes"] ?? "", totpURI: code(strings, title: title), tags: tags,
+                          category: strings[KDBXXMLWriter.categoryField].flatMap(AccountCategory.init(rawValue:)), created: created,
+                          kind: savedKind ?? (isNote ? .secureNote : .login))
         // The code's own fields are the code now; any other string is a custom field.
         let codeKeys = entry.totpURI == nil ? [] : codeFields.union(item.strings.map(\.key).filter { $0.hasPrefix("TimeOtp-") || $0.hasPrefix("HmacOtp-") })
-        for string in item.strings where !standard.contains(string.key) && !codeKeys.contains(string.key) {
+        let ours: Set<String> = [KDBXXMLWriter.kindField, KDBXXMLWriter.categoryField]
+        for string in item.strings where !standard.contains(string.key) && !codeKeys.contains(string.key) && !ours.contains(string.key)
+            && string.key != "KP2A_URL" && !string.key.hasPrefix("KP2A_URL_") {
             entry.fields.append(CustomField(name: string.key, value: string.value, hidden: string.protected))
         }
         if item.expiresSet, let expires = item.expires { entry.fields.append(CustomField(name: "Expires", value: ISODate.string(expires))) }
@@ -52,7 +59,8 @@ enum KDBXImport {
         var history: [PasswordHistoryItem] = []
         for old in item.history.reversed() {
             guard let oldPassword = old.strings.first(where: { $0.key == "Password" })?.value, !oldPassword.isEmpty, seen.insert(oldPassword).inserted else { continue }
-            history.append(PasswordHistoryItem(password: oldPassword, changedAt: old.modified ?? created, reason: "from KeePass"))
+            let reason = old.strings.first { $0.key == KDBXXMLWriter.reasonField }?.value ?? "from KeePass"
+            history.append(PasswordHistoryItem(password: oldPassword, changedAt: old.modified ?? created, reason: reason))
         }
         entry.history = history
         entry.passwordChanged = item.history.last.flatMap { $0.strings.first { $0.key == "Password" }?.value == password ? nil : entry.modified } ?? created

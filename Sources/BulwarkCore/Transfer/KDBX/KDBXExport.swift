@@ -1,0 +1,106 @@
+import CZlib
+import Foundation
+
+/// bulwark's entries as a KDBX 4.0 file KeePassXC opens: Argon2id (64 MiB,
+/// 2 lanes, passes calibrated to about a second here), AES-256-CBC, HMAC-SHA-256
+/// blocks, gzip, a ChaCha20 inner stream for protected values. Groups come
+/// from each entry's first tag (its path), KeePass tags from the rest; the
+/// password, hidden fields and history passwords are protected, and so is
+/// any value holding a character XML 1.0 cannot carry (kept whole, not
+/// stripped). What KeePass has no place for travels as `bulwark:` strings
+/// (kind, chosen category, each history item's reason), read back on import.
+public enum KDBXExport {
+    public struct Settings: Sendable {
+        public var memoryMiB: UInt64 = 64, parallelism: UInt32 = 2, iterations: UInt64 = 10
+        public init() {}
+
+        /// Passes for about `seconds` of Argon2id here, from one timed pass (2 to 100).
+        public static func calibrated(seconds: Double = 1.0) -> Settings {
+            var settings = Settings()
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try? PasswordKDF.argon2(.argon2id, password: [0], salt: SecureRandom.bytes(32), iterations: 1,
+                                        memoryKiB: Int(settings.memoryMiB * 1024), parallelism: Int(settings.parallelism))
+            let pass = max(0.001, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            settings.iterations = UInt64(min(100, max(2, Int(seconds / pass))))
+            return settings
+        }
+    }
+
+    public static func write(_ entries: [Entry], password: String, settings: Settings = Settings(), now: Date = Date()) throws -> Data {
+        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(16), salt = SecureRandom.bytes(32), streamKey = SecureRandom.bytes(64)
+        var header: [UInt8] = KDBXContainer.signature1 + KDBXContainer.signature2 + [0x00, 0x00, 0x04, 0x00]
+        func field(_ type: KDBXContainer.Field, _ value: [UInt8]) { header += [type.rawValue] + ByteReader.le(UInt64(value.count), 4) + value }
+        field(.cipherID, hexBytes(KDBXContainer.aesCipher))
+        field(.compression, ByteReader.le(1, 4))
+        field(.masterSeed, masterSeed)
+        field(.encryptionIV, iv)
+        var kdf: [UInt8] = [0x00, 0x01]
+        func item(_ type: UInt8, _ key: String, _ value: [UInt8]) { kdf += [type] + ByteReader.le(UInt64(key.utf8.count), 4) + Array(key.utf8) + ByteReader.le(UInt64(value.count), 4) + value }
+        item(0x42, "$UUID", hexBytes(KDBXContainer.argon2id))
+        item(0x42, "S", salt)
+        item(0x04, "P", ByteReader.le(UInt64(settings.parallelism), 4))
+        item(0x05, "M", ByteReader.le(settings.memoryMiB << 20, 8))
+        item(0x05, "I", ByteReader.le(settings.iterations, 8))
+        item(0x04, "V", ByteReader.le(0x13, 4))
+        kdf.append(0)
+        field(.kdfParameters, kdf)
+        field(.end, [0x0D, 0x0A, 0x0D, 0x0A])
+
+        var composite = KDBXContainer.compositeKey(password: password, keyFile: nil)
+        defer { composite.wipe() }
+        var transformed = try PasswordKDF.argon2(.argon2id, password: composite, salt: salt, iterations: Int(settings.iterations),
+                                                 memoryKiB: Int(settings.memoryMiB * 1024), parallelism: Int(settings.parallelism))
+        defer { transformed.wipe() }
+        var key = Digest.sha256(masterSeed + transformed)
+        defer { key.wipe() }
+        let hmacBase = KDBXContainer.sha512(masterSeed + transformed + [1])
+
+        let stream = try StreamCiphers.KeyStream(chacha20: Array(KDBXContainer.sha512(streamKey)[0..<32]), nonce: Array(KDBXContainer.sha512(streamKey)[32..<44]))
+        var inner: [UInt8] = [1] + ByteReader.le(4, 4) + ByteReader.le(3, 4) + [2] + ByteReader.le(64, 4) + streamKey + [0] + ByteReader.le(0, 4)
+        inner += KDBXXMLWriter(stream: stream, now: now).document(entries)
+        let ciphertext = try AESCBC.encrypt(try deflate(inner), key: key, iv: iv)
+
+        var out = header + Digest.sha256(header) + HMAC.authenticate(header, key: KDBXContainer.blockKey(UInt64.max, hmacBase), digest: .sha256)
+        // Blocks of at most 1 MiB, each with its HMAC, then an empty one.
+        var index: UInt64 = 0, offset = 0
+        func block(_ data: ArraySlice<UInt8>) {
+            let length = ByteReader.le(UInt64(data.count), 4)
+            out += HMAC.authenticate(ByteReader.le(index, 8) + length + data, key: KDBXContainer.blockKey(index, hmacBase), digest: .sha256) + length + data
+            index += 1
+        }
+        while offset < ciphertext.count {
+            block(ciphertext[offset..<min(ciphertext.count, offset + (1 << 20))])
+            offset += 1 << 20
+        }
+        block([])
+        return Data(out)
+    }
+
+    static func hexBytes(_ hex: String) -> [UInt8] { KeePassKeyFile.hex(hex) ?? [] }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// gzip with zlib.
+    static func deflate(_ input: [UInt8]) throws -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw Failure(description: "zlib could not start") }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
+        var input = input
+        let status = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return CZlib.deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { throw Failure(description: "zlib could not compress (\(status))") }
+        output.removeLast(output.count - Int(stream.total_out))
+        return output
+    }
+}

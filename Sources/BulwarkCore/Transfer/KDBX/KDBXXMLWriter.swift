@@ -1,0 +1,116 @@
+import Foundation
+
+/// KeePass's XML for bulwark's entries (KDBX 4 conventions: times as base64
+/// seconds since year 1, protected values XORed with the inner stream in
+/// document order, then base64).
+struct KDBXXMLWriter {
+    let stream: StreamCiphers.KeyStream
+    let now: Date
+
+    static let kindField = "bulwark:kind", categoryField = "bulwark:category", reasonField = "bulwark:reason"
+
+    func document(_ entries: [Entry]) -> [UInt8] {
+        // Groups from each entry's first tag, as a path.
+        final class Group {
+            var children: [String: Group] = [:]
+            var order: [String] = []
+            var entries: [Entry] = []
+            func child(_ name: String) -> Group {
+                if let existing = children[name] { return existing }
+                let made = Group()
+                children[name] = made
+                order.append(name)
+                return made
+            }
+        }
+        let root = Group()
+        for entry in entries {
+            var group = root
+            for part in (entry.tags.first ?? "").split(separator: "/").map(String.init) where !part.isEmpty { group = group.child(part) }
+            group.entries.append(entry)
+        }
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile><Meta><Generator>bulwark</Generator><DatabaseName>bulwark</DatabaseName>"
+            + "<RecycleBinEnabled>False</RecycleBinEnabled></Meta><Root>"
+        func write(_ group: Group, name: String) {
+            xml += "<Group><UUID>\(Self.uuid(nil))</UUID><Name>\(escaped(name))</Name>"
+            for entry in group.entries { xml += self.entry(entry) }
+            for child in group.order { write(group.children[child]!, name: child) }
+            xml += "</Group>"
+        }
+        write(root, name: "bulwark")
+        xml += "</Root></KeePassFile>\n"
+        return Array(xml.utf8)
+    }
+
+    func entry(_ e: Entry) -> String {
+        var xml = "<Entry><UUID>\(Self.uuid(e.id))</UUID>"
+        if e.tags.count > 1 { xml += "<Tags>\(escaped(e.tags.dropFirst().joined(separator: ";")))</Tags>" }
+        xml += times(created: e.created, modified: e.modified)
+        var strings: [(String, String, Bool)] = [("Title", e.title, false), ("UserName", e.username, false), ("Password", e.password ?? "", true),
+                                                 ("URL", e.urls.first ?? "", false), ("Notes", e.notes, false)]
+        for (index, url) in e.urls.dropFirst().enumerated() { strings.append((index == 0 ? "KP2A_URL" : "KP2A_URL_\(index)", url, false)) }
+        if let totp = e.totpURI { strings.append(("otp", totp, true)) }
+        for field in e.fields { strings.append((field.name, field.value, field.hidden)) }
+        if e.kind != .login { strings.append((Self.kindField, e.kind.rawValue, false)) }
+        if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
+        for (key, value, protected) in strings { xml += string(key, value, protected: protected) }
+        if !e.history.isEmpty {
+            xml += "<History>"
+            for old in e.history.reversed() {
+                xml += "<Entry><UUID>\(Self.uuid(e.id))</UUID>" + times(created: e.created, modified: old.changedAt)
+                xml += string("Title", e.title, protected: false) + string("Password", old.password, protected: true)
+                xml += string(Self.reasonField, old.reason, protected: false) + "</Entry>"
+            }
+            xml += "</History>"
+        }
+        return xml + "</Entry>"
+    }
+
+    /// A protected value (and any value XML 1.0 cannot carry) is XORed with
+    /// the inner stream and base64-encoded, so every character survives.
+    func string(_ key: String, _ value: String, protected: Bool) -> String {
+        let mustProtect = protected || !Self.isXMLSafe(value)
+        guard mustProtect else { return "<String><Key>\(escaped(key))</Key><Value>\(escaped(value))</Value></String>" }
+        let masked = Data(stream.xor(Array(value.utf8))).base64EncodedString()
+        return "<String><Key>\(escaped(key))</Key><Value Protected=\"True\">\(masked)</Value></String>"
+    }
+
+    func times(created: Date, modified: Date) -> String {
+        "<Times><CreationTime>\(Self.time(created))</CreationTime><LastModificationTime>\(Self.time(modified))</LastModificationTime>"
+            + "<LastAccessTime>\(Self.time(modified))</LastAccessTime><ExpiryTime>\(Self.time(modified))</ExpiryTime><Expires>False</Expires>"
+            + "<UsageCount>0</UsageCount><LocationChanged>\(Self.time(modified))</LocationChanged></Times>"
+    }
+
+    static func time(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down)) + 62_135_596_800
+        return Data(ByteReader.le(UInt64(bitPattern: seconds), 8)).base64EncodedString()
+    }
+
+    /// The entry's id as KeePass's 16-byte UUID when it is one, else a new one.
+    static func uuid(_ id: String?) -> String {
+        if let id, let uuid = UUID(uuidString: id) { return withUnsafeBytes(of: uuid.uuid) { Data($0).base64EncodedString() } }
+        return Data(SecureRandom.bytes(16)).base64EncodedString()
+    }
+
+    /// Characters XML 1.0 allows: tab, line feed, carriage return, and from U+0020 on (less the surrogates and U+FFFE/F).
+    static func isXMLSafe(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { s in
+            s.value == 0x09 || s.value == 0x0A || s.value == 0x0D || (s.value >= 0x20 && s.value != 0xFFFE && s.value != 0xFFFF)
+        } && !text.contains("\r")  // a bare CR would be read back as a line feed
+    }
+
+    func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
