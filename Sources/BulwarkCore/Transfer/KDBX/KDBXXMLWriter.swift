@@ -53,7 +53,18 @@ struct KDBXXMLWriter {
         for field in e.fields { strings.append((field.name, field.value, field.hidden)) }
         if e.kind != .login { strings.append((Self.kindField, e.kind.rawValue, false)) }
         if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
-        for (key, value, protected) in strings { xml += string(key, value, protected: protected) }
+        // KeePass needs each key once per entry: a repeated name (two "PIN"
+        // fields, a field called "Notes") is written as "PIN (2)".
+        var used: Set<String> = []
+        for (key, value, protected) in strings {
+            var unique = Self.xmlSafeKey(key), n = 2
+            while used.contains(unique) {
+                unique = "\(Self.xmlSafeKey(key)) (\(n))"
+                n += 1
+            }
+            used.insert(unique)
+            xml += string(unique, value, protected: protected)
+        }
         if !e.history.isEmpty {
             xml += "<History>"
             for old in e.history.reversed() {
@@ -97,6 +108,13 @@ struct KDBXXMLWriter {
         text.unicodeScalars.allSatisfy { s in
             s.value == 0x09 || s.value == 0x0A || s.value == 0x0D || (s.value >= 0x20 && s.value != 0xFFFE && s.value != 0xFFFF)
         } && !text.contains("\r")  // a bare CR would be read back as a line feed
+    }
+
+    /// A key cannot be protected: characters XML 1.0 cannot carry become U+FFFD.
+    static func xmlSafeKey(_ key: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars { out.append(isXMLSafe(String(scalar)) ? scalar : "\u{FFFD}") }
+        return String(out)
     }
 
     func escaped(_ text: String) -> String {
