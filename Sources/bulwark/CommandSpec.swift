@@ -124,6 +124,7 @@ enum Commands {
         CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, or a KeePass database.",
                     usage: "bulwark export --format FORMAT [--password-protected] FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json, apple-csv, or kdbx (a KeePass database with a password of its own)"),
+                              OptionSpec(name: "--cipher", valueName: "CIPHER", help: "kdbx: aes (default) or chacha20"),
                               OptionSpec(name: "--password-protected", valueName: nil, help: "bitwarden-json: seal the file with a password of its own, as Bitwarden's \"Password protected\" export (PBKDF2, 600,000 iterations)"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],
                     details: """

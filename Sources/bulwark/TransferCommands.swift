@@ -149,7 +149,9 @@ extension TransferCommands {
     /// its own, asked twice like a new master password (with
     /// --password-stdin, one line after the master password).
     static func exportKDBX(_ parsed: ParsedCommandLine) -> Int32 {
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format kdbx FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format kdbx [--cipher aes|chacha20] FILE"); return 2 }
+        let cipher = parsed.options["--cipher"] ?? "aes"
+        guard cipher == "aes" || cipher == "chacha20" else { Output.error("--cipher must be aes or chacha20."); return 2 }
         let file = parsed.arguments[0]
         return VaultCommands.withVault(parsed) { vault, input in
             let password = try input.next(prompt: "Password for the KeePass database")
@@ -159,13 +161,15 @@ extension TransferCommands {
             }
             guard !password.isEmpty else { throw UsageError(message: "a KeePass database's password cannot be empty here. Nothing was written.", command: nil) }
             do {
-                let data = try KDBXExport.write(vault.entries, password: password, settings: .calibrated())
+                var settings = KDBXExport.Settings.calibrated()
+                settings.chacha20 = cipher == "chacha20"
+                let data = try KDBXExport.write(vault.entries, password: password, settings: settings)
                 try ExportFile.write(to: file) { sink in sink.append(Array(data)) }
             } catch {
                 Output.error("cannot write \(file): \(error). Nothing was written.")
                 return 1
             }
-            print("Exported \(vault.entries.count) entries to \(file), a KeePass database (KDBX 4, Argon2id, AES-256) sealed with its password.")
+            print("Exported \(vault.entries.count) entries to \(file), a KeePass database (KDBX 4, Argon2id, \(cipher == "aes" ? "AES-256" : "ChaCha20")) sealed with its password.")
             return 0
         }
     }

@@ -9,7 +9,7 @@ import Testing
         return try list.map { row in
             var entry = try f.json(["show", row["id"] as! String, "--json", "--reveal"]) as! [String: Any]
             // Ids are the importing vault's own; the rest must match.
-            for volatile in ["id", "password_changed", "upgrades", "hidden_until"] { entry[volatile] = nil }
+            for volatile in ["id", "upgrades", "hidden_until"] { entry[volatile] = nil }
             return entry
         }
     }
@@ -39,6 +39,15 @@ import Testing
         }
         let wrong = try Binary.run(["export", "-q", "-f", "xml", kdbx], stdin: "not-it\n", program: KeePassXCImportTests.keepassxc)
         #expect(wrong.status != 0)
+        // ChaCha20 too, as KeePassXC reads it.
+        let chacha = f.dir.appendingPathComponent("chacha.kdbx").path
+        #expect(try f.run(["export", "--format", "kdbx", "--cipher", "chacha20", chacha], stdin: "master\nkeepass-pw\n").status == 0)
+        let chachaXML = try Binary.run(["export", "-q", "-f", "xml", chacha], stdin: "keepass-pw\n", program: KeePassXCImportTests.keepassxc)
+        #expect(chachaXML.status == 0 && chachaXML.stdout.contains("current-Passw0rd!"), "\(chachaXML.stderr)")
+        let info = try Binary.run(["db-info", "-q", chacha], stdin: "keepass-pw\n", program: KeePassXCImportTests.keepassxc).stdout
+        #expect(info.contains("Cipher: ChaCha20") && info.contains("KDF: Argon2id"), "\(info)")
+        let c = try VaultCommandTests.Fixture()
+        #expect(try c.run(["import", chacha], stdin: "master\nkeepass-pw\n").stdout == "Imported 8 entries (3 logins, 2 secure notes, 1 card, 1 identity, 1 other).\n")
 
         // And back into bulwark: the same entries, field for field.
         let g = try VaultCommandTests.Fixture()

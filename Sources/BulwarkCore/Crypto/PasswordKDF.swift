@@ -41,12 +41,14 @@ public enum PasswordKDF {
     public enum Argon2Type: Sendable { case argon2d, argon2id }
 
     /// Argon2 version 1.3 with libargon2. Memory in KiB. The bounds keep a
-    /// hostile file from asking for more than 1 GiB or minutes of work.
+    /// hostile file from asking for more than 1 GiB, or more than 32 GiB of
+    /// passes in all (memory times passes: about 10 s here).
+    public static let argon2WorkLimitKiB = 32 << 20
     public static func argon2(_ type: Argon2Type, password: [UInt8], salt: [UInt8], iterations: Int, memoryKiB: Int, parallelism: Int,
                               length: Int = 32) throws(Failure) -> [UInt8] {
         guard (1...100).contains(iterations), (8...(1 << 20)).contains(memoryKiB), (1...64).contains(parallelism), memoryKiB >= 8 * parallelism,
-              salt.count >= 8 else {
-            throw Failure(description: "Argon2 parameters out of range (iterations \(iterations), memory \(memoryKiB) KiB, parallelism \(parallelism); at most 100 iterations, 1 GiB, 64 lanes)")
+              salt.count >= 8, memoryKiB * iterations <= argon2WorkLimitKiB else {
+            throw Failure(description: "Argon2 parameters out of range (iterations \(iterations), memory \(memoryKiB) KiB, parallelism \(parallelism); at most 100 iterations, 1 GiB, 64 lanes, and 32 GiB of passes in all, about 10 s here)")
         }
         var out = [UInt8](repeating: 0, count: length)
         let result = password.withUnsafeBytes { pw in

@@ -35,4 +35,52 @@ import Testing
         #expect(read.entries.count == 3_000 && read.entries.last?.password == String(repeating: "p2999", count: 40))
         #expect(read.entries.map(\.notes) == entries.map(\.notes))
     }
+
+    /// KeePass 2.47's own TOTP and HOTP fields become the entry's code;
+    /// KeePassXC's passkey attributes are hidden fields.
+    @Test func keepassOTPFieldsAndPasskeyAttributes() throws {
+        var item = KDBXDocument.Item()
+        item.strings = [("Title", "Site", false), ("UserName", "jane", false), ("Password", "p", true),
+                        ("TimeOtp-Secret-Base32", "JBSWY3DPEHPK3PXP", true), ("TimeOtp-Length", "8", false), ("TimeOtp-Period", "60", false),
+                        ("TimeOtp-Algorithm", "HMAC-SHA-256", false), ("KPEX_PASSKEY_USERNAME", "jane", false), ("KPEX_PASSKEY_RELYING_PARTY", "site.example", false)]
+        let entry = KDBXImport.entry(item, now: Date())
+        let code = try OTPAuthURL.parse(try #require(entry.totpURI))
+        let secret = try Base32.decode("JBSWY3DPEHPK3PXP")
+        #expect(code.kind == .totp(period: 60) && code.digits == 8 && code.digest == .sha256 && code.secret == secret)
+        #expect(entry.fields == [CustomField(name: "KPEX_PASSKEY_USERNAME", value: "jane", hidden: true),
+                                 CustomField(name: "KPEX_PASSKEY_RELYING_PARTY", value: "site.example", hidden: true)])
+        var hotp = KDBXDocument.Item()
+        hotp.strings = [("Title", "H", false), ("HmacOtp-Secret-Hex", "3132333435363738393031323334353637383930", true), ("HmacOtp-Counter", "5", false)]
+        let counter = try OTPAuthURL.parse(try #require(KDBXImport.entry(hotp, now: Date()).totpURI))
+        #expect(counter.kind == .hotp(counter: 5) && counter.code(at: 0) == "254676")  // RFC 4226's test secret at counter 5
+    }
+
+    /// The header's choices, changed in a file bulwark wrote: an unknown
+    /// cipher, and Argon2 work past the limit, each refused before any work.
+    @Test func unknownCiphersAndGreedyArgon2AreRefused() throws {
+        let data = [UInt8](try KDBXExport.write([Entry(title: "A", password: "p")], password: "pw", settings: Self.cheap))
+        var unknown = data
+        let aes = KDBXExport.hexBytes(KDBXContainer.aesCipher)
+        let at = try #require((0..<(unknown.count - 16)).first { Array(unknown[$0..<$0 + 16]) == aes })
+        unknown[at] ^= 0xFF
+        #expect(throws: ImportError(line: nil, message: "the database uses a cipher bulwark does not know (cec1f2e6bf714350be5805216afc5aff)")) {
+            try KDBXImport.read(Data(unknown), password: "pw", keyFile: nil, now: Date())
+        }
+        let twofish = KDBXExport.hexBytes(KDBXContainer.twofishCipher)
+        var withTwofish = data
+        withTwofish.replaceSubrange(at..<at + 16, with: twofish)
+        #expect(throws: ImportError.self) { try KDBXImport.read(Data(withTwofish), password: "pw", keyFile: nil, now: Date()) }
+        var greedy = data
+        let passes: [UInt8] = [0x05, 0x01, 0x00, 0x00, 0x00, 0x49, 0x08, 0x00, 0x00, 0x00]  // UInt64 "I"
+        let i = try #require((0..<(greedy.count - passes.count)).first { Array(greedy[$0..<$0 + passes.count]) == passes })
+        greedy.replaceSubrange(i + 10..<i + 18, with: [100, 0, 0, 0, 0, 0, 0, 0])
+        let memory: [UInt8] = [0x05, 0x01, 0x00, 0x00, 0x00, 0x4D, 0x08, 0x00, 0x00, 0x00]
+        let m = try #require((0..<(greedy.count - memory.count)).first { Array(greedy[$0..<$0 + memory.count]) == memory })
+        greedy.replaceSubrange(m + 10..<m + 18, with: [0, 0, 0, 64, 0, 0, 0, 0])  // 1 GiB
+        let started = Date()
+        #expect(throws: ImportError(line: nil, message: "the Argon2 parameters ask for 1024 MiB, 100 passes and 2 lanes; bulwark refuses more than 1024 MiB, 100 passes, 64 lanes, or 32 GiB of passes in all (about 10 s here)")) {
+            try KDBXImport.read(Data(greedy), password: "pw", keyFile: nil, now: Date())
+        }
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
 }

@@ -34,6 +34,9 @@ struct KDBXContainer {
         guard major == 3 || major == 4 else { throw failure("KDBX version \(major).\(minor) is not supported (3.1 and 4.x are)") }
         let header = try Header.read(&reader, major: major)
         let headerBytes = Array(reader.bytes[0..<reader.offset])
+        // Said before any key work: a cipher bulwark cannot use (Twofish, or unknown).
+        let cipherID = try header.require(.cipherID, "cipher").hex
+        if let problem = unsupported(cipher: cipherID) { throw problem }
         let composite = compositeKey(password: password, keyFile: keyFile)
         var transformed = try transform(composite, header: header)
         defer { transformed.wipe() }
@@ -42,7 +45,6 @@ struct KDBXContainer {
         var key = Digest.sha256(seed + transformed)
         defer { key.wipe() }
         let iv = try header.require(.encryptionIV, "encryption IV")
-        let cipherID = try header.require(.cipherID, "cipher").hex
         let payload: [UInt8]
         if major == 4 {
             let hmacBase = sha512(seed + transformed + [1])
@@ -104,8 +106,9 @@ struct KDBXContainer {
                 guard let salt = parameters.bytes("S"), let parallelism = parameters.uint("P"), let memory = parameters.uint("M"),
                       let passes = parameters.uint("I") else { throw failure("the Argon2 parameters are incomplete") }
                 guard parameters.uint("V") ?? 0x13 == 0x13 else { throw failure("Argon2 version \(parameters.uint("V") ?? 0) is not supported (0x13 is)") }
-                guard memory <= argon2MemoryLimit, passes <= argon2PassLimit, (1...64).contains(parallelism) else {
-                    throw failure("the Argon2 parameters ask for \(memory >> 20) MiB, \(passes) passes and \(parallelism) lanes; bulwark refuses more than 1024 MiB, 100 passes or 64 lanes")
+                guard memory <= argon2MemoryLimit, passes <= argon2PassLimit, (1...64).contains(parallelism),
+                      (memory >> 10) * passes <= UInt64(PasswordKDF.argon2WorkLimitKiB) else {
+                    throw failure("the Argon2 parameters ask for \(memory >> 20) MiB, \(passes) passes and \(parallelism) lanes; bulwark refuses more than 1024 MiB, 100 passes, 64 lanes, or 32 GiB of passes in all (about 10 s here)")
                 }
                 do {
                     return try PasswordKDF.argon2(uuid == argon2d ? .argon2d : .argon2id, password: composite, salt: salt, iterations: Int(passes),
@@ -132,10 +135,17 @@ struct KDBXContainer {
         case chachaCipher:
             guard iv.count == 12 else { throw failure("the ChaCha20 nonce is \(iv.count) bytes, not 12") }
             do { return try StreamCiphers.KeyStream(chacha20: key, nonce: iv).xor(ciphertext) } catch { throw failure("\(error)") }
-        case twofishCipher:
-            throw failure("the database is encrypted with Twofish, which no maintained system library here offers; in KeePassXC, change the database's cipher to AES-256 or ChaCha20 and save, then import it")
         default:
-            throw failure("the database uses a cipher bulwark does not know (\(cipher))")
+            throw unsupported(cipher: cipher) ?? failure("the database uses a cipher bulwark does not know (\(cipher))")
+        }
+    }
+
+    /// Why bulwark cannot decrypt with this cipher, or nil when it can.
+    static func unsupported(cipher: String) -> ImportError? {
+        switch cipher {
+        case aesCipher, chachaCipher: nil
+        case twofishCipher: failure("the database is encrypted with Twofish, which no maintained system library here offers; in KeePassXC, change the database's cipher to AES-256 or ChaCha20 and save, then import it")
+        default: failure("the database uses a cipher bulwark does not know (\(cipher))")
         }
     }
 

@@ -12,6 +12,8 @@ import Foundation
 public enum KDBXExport {
     public struct Settings: Sendable {
         public var memoryMiB: UInt64 = 64, parallelism: UInt32 = 2, iterations: UInt64 = 10
+        /// AES-256-CBC (KeePass's default), or ChaCha20.
+        public var chacha20 = false
         public init() {}
 
         /// Passes for about `seconds` of Argon2id here, from one timed pass (2 to 100).
@@ -27,10 +29,10 @@ public enum KDBXExport {
     }
 
     public static func write(_ entries: [Entry], password: String, settings: Settings = Settings(), now: Date = Date()) throws -> Data {
-        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(16), salt = SecureRandom.bytes(32), streamKey = SecureRandom.bytes(64)
+        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(settings.chacha20 ? 12 : 16), salt = SecureRandom.bytes(32), streamKey = SecureRandom.bytes(64)
         var header: [UInt8] = KDBXContainer.signature1 + KDBXContainer.signature2 + [0x00, 0x00, 0x04, 0x00]
         func field(_ type: KDBXContainer.Field, _ value: [UInt8]) { header += [type.rawValue] + ByteReader.le(UInt64(value.count), 4) + value }
-        field(.cipherID, hexBytes(KDBXContainer.aesCipher))
+        field(.cipherID, hexBytes(settings.chacha20 ? KDBXContainer.chachaCipher : KDBXContainer.aesCipher))
         field(.compression, ByteReader.le(1, 4))
         field(.masterSeed, masterSeed)
         field(.encryptionIV, iv)
@@ -58,7 +60,8 @@ public enum KDBXExport {
         let stream = try StreamCiphers.KeyStream(chacha20: Array(KDBXContainer.sha512(streamKey)[0..<32]), nonce: Array(KDBXContainer.sha512(streamKey)[32..<44]))
         var inner: [UInt8] = [1] + ByteReader.le(4, 4) + ByteReader.le(3, 4) + [2] + ByteReader.le(64, 4) + streamKey + [0] + ByteReader.le(0, 4)
         inner += KDBXXMLWriter(stream: stream, now: now).document(entries)
-        let ciphertext = try AESCBC.encrypt(try deflate(inner), key: key, iv: iv)
+        let compressed = try deflate(inner)
+        let ciphertext = settings.chacha20 ? try StreamCiphers.KeyStream(chacha20: key, nonce: iv).xor(compressed) : try AESCBC.encrypt(compressed, key: key, iv: iv)
 
         var out = header + Digest.sha256(header) + HMAC.authenticate(header, key: KDBXContainer.blockKey(UInt64.max, hmacBase), digest: .sha256)
         // Blocks of at most 1 MiB, each with its HMAC, then an empty one.

@@ -48,10 +48,11 @@ enum KDBXImport {
                           kind: savedKind ?? (isNote ? .secureNote : .login))
         // The code's own fields are the code now; any other string is a custom field.
         let codeKeys = entry.totpURI == nil ? [] : codeFields.union(item.strings.map(\.key).filter { $0.hasPrefix("TimeOtp-") || $0.hasPrefix("HmacOtp-") })
-        let ours: Set<String> = [KDBXXMLWriter.kindField, KDBXXMLWriter.categoryField]
+        let ours: Set<String> = [KDBXXMLWriter.kindField, KDBXXMLWriter.categoryField, KDBXXMLWriter.passwordChangedField]
         for string in item.strings where !standard.contains(string.key) && !codeKeys.contains(string.key) && !ours.contains(string.key)
             && string.key != "KP2A_URL" && !string.key.hasPrefix("KP2A_URL_") {
-            entry.fields.append(CustomField(name: string.key, value: string.value, hidden: string.protected))
+            // KeePassXC's passkey attributes are secrets whether or not the file protects each one.
+            entry.fields.append(CustomField(name: string.key, value: string.value, hidden: string.protected || string.key.hasPrefix("KPEX_PASSKEY_")))
         }
         if item.expiresSet, let expires = item.expires { entry.fields.append(CustomField(name: "Expires", value: ISODate.string(expires))) }
         entry.modified = item.modified ?? created
@@ -63,7 +64,8 @@ enum KDBXImport {
             history.append(PasswordHistoryItem(password: oldPassword, changedAt: old.modified ?? created, reason: reason))
         }
         entry.history = history
-        entry.passwordChanged = item.history.last.flatMap { $0.strings.first { $0.key == "Password" }?.value == password ? nil : entry.modified } ?? created
+        entry.passwordChanged = strings[KDBXXMLWriter.passwordChangedField].flatMap(ISODate.parse)
+            ?? item.history.last.flatMap { $0.strings.first { $0.key == "Password" }?.value == password ? nil : entry.modified } ?? created
         return entry
     }
 

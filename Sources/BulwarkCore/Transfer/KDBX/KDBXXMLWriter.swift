@@ -8,6 +8,7 @@ struct KDBXXMLWriter {
     let now: Date
 
     static let kindField = "bulwark:kind", categoryField = "bulwark:category", reasonField = "bulwark:reason"
+    static let passwordChangedField = "bulwark:password-changed"
 
     func document(_ entries: [Entry]) -> [UInt8] {
         // Groups from each entry's first tag, as a path.
@@ -53,6 +54,7 @@ struct KDBXXMLWriter {
         for field in e.fields { strings.append((field.name, field.value, field.hidden)) }
         if e.kind != .login { strings.append((Self.kindField, e.kind.rawValue, false)) }
         if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
+        if e.password != nil { strings.append((Self.passwordChangedField, ISODate.string(e.passwordChanged), false)) }
         // KeePass needs each key once per entry: a repeated name (two "PIN"
         // fields, a field called "Notes") is written as "PIN (2)".
         var used: Set<String> = []
