@@ -70,6 +70,14 @@ import Testing
         var withTwofish = data
         withTwofish.replaceSubrange(at..<at + 16, with: twofish)
         #expect(throws: ImportError.self) { try KDBXImport.read(Data(withTwofish), password: "pw", keyFile: nil, now: Date()) }
+        var unknownKDF = data
+        let argon = KDBXExport.hexBytes(KDBXContainer.argon2id)
+        let k = try #require((0..<(unknownKDF.count - 16)).first { Array(unknownKDF[$0..<$0 + 16]) == argon })
+        unknownKDF[k] ^= 0xFF
+        let named = Array(unknownKDF[k..<k + 16]).hex
+        #expect(throws: ImportError(line: nil, message: "the database uses a key derivation bulwark does not know (\(named))")) {
+            try KDBXImport.read(Data(unknownKDF), password: "pw", keyFile: nil, now: Date())
+        }
         var greedy = data
         let passes: [UInt8] = [0x05, 0x01, 0x00, 0x00, 0x00, 0x49, 0x08, 0x00, 0x00, 0x00]  // UInt64 "I"
         let i = try #require((0..<(greedy.count - passes.count)).first { Array(greedy[$0..<$0 + passes.count]) == passes })
