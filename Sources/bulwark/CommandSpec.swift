@@ -168,12 +168,19 @@ enum Commands {
             password as the next line (an empty line cancels).
             """),
         CommandSpec(name: "signin", summary: "Sign in to an entry's (mock) service with the stored credential.",
-                    usage: "bulwark signin ENTRY", options: [],
+                    usage: "bulwark signin ENTRY [--sign-in-with-apple]",
+                    options: [OptionSpec(name: "--sign-in-with-apple", valueName: nil,
+                                         help: "Sign in with Apple again, after the account was signed out (authorization stopped)")],
                     details: "Exit 0 when the service accepts the credential, 1 when it refuses (with its reason)."),
-        CommandSpec(name: "services", summary: "List the service manifests, or sign an entry up at its mock service.",
-                    usage: "bulwark services [--json] | bulwark services enroll ENTRY",
-                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest and its capabilities")],
-                    details: "enroll creates the entry's account at its mock service with its current credential (and TOTP secret)."),
+        CommandSpec(name: "services", summary: "List the service manifests, sign an account up, or send a Sign in with Apple notification.",
+                    usage: UpgradeCommand.servicesUsage,
+                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association")],
+                    details: """
+                    enroll creates the entry's account at its mock service with its current credential (and TOTP secret).
+                    notify sends what a change in the person's Apple ID settings sends: consent-revoked, account-delete,
+                    email-disabled or email-enabled, as an event signed by the identity provider, to SERVICE's backend,
+                    and prints what changed in the vault.
+                    """),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo on an embedded vault.",
             usage: "bulwark demo [--no-lock] [--keep | --dir DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]",

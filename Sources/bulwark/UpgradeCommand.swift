@@ -32,7 +32,8 @@ enum UpgradeCommand {
             for outcome in try Reconciler.reconcile(vault: vault, world: world) {
                 Output.stderr("bulwark: \(describe(outcome))\n")
             }
-            _ = try Reconciler.applyNotifications(vault: vault, world: world)
+            // Credential states and the services' notifications, asked on every unlock.
+            for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { Output.stderr("bulwark: \(change.sentence)\n") }
             return try body(vault, world, input)
         }
     }
@@ -79,12 +80,13 @@ enum UpgradeCommand {
         while !state.isFinished {
             switch state {
             case .stepUp(let screen):
-                if let message = screen.message { Output.stderr("bulwark: \(screen.serviceName): \(message)\n") }
                 if triedCode {
-                    // One try from the command line; the person can run it again with another code.
+                    // One try from the command line; the person can run it again
+                    // with another code. The service's message is said once, as the failure.
                     state = engine.cancel()
-                    return .failed(reason: screen.message ?? UpgradeState.defaultFailure)
+                    return .failed(reason: screen.message.map { "\(screen.serviceName): \($0) Nothing was changed." } ?? UpgradeState.defaultFailure)
                 }
+                if let message = screen.message { Output.stderr("bulwark: \(screen.serviceName): \(message)\n") }
                 triedCode = true
                 switch code(for: screen, engine: engine, parsed, input) {
                 case .code(let code): state = engine.submitCode(code)
@@ -117,7 +119,7 @@ enum UpgradeCommand {
             return .code(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
         }
         if parsed.options["--code-from-messages"] != nil {
-            guard let code = try? engine.world.inbox.latestCode(forSite: entry?.site ?? screen.domain) else { return .none }
+            guard let code = try? engine.world.inbox.latestCode(forSites: engine.catalog.codeSites(for: entry?.site ?? screen.domain)) else { return .none }
             return .code(code)
         }
         guard parsed.globals.passwordStdin, let input, let line = try? input.next(prompt: "Code") else { return .none }
@@ -190,12 +192,15 @@ enum UpgradeCommand {
     // MARK: signin
 
     static func signIn(_ parsed: ParsedCommandLine) -> Int32 {
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark signin ENTRY"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark signin ENTRY [--sign-in-with-apple]"); return 2 }
         return withServices(parsed) { vault, world, _ in
             let entry = try vault.find(parsed.arguments[0])
-            switch try SignInSimulator.signIn(entry, world: world) {
+            let again = parsed.options["--sign-in-with-apple"] != nil
+            guard !again || entry.signInWithApple != nil else { Output.error("\(entry.title) does not sign in with Apple."); return 2 }
+            switch try SignInSimulator.signIn(entry, world: world, reauthorize: again) {
             case .accepted:
                 print("Signed in to \(entry.title)" + (entry.signInWithApple != nil ? " with Apple." : "."))
+                for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { Output.stderr("bulwark: \(change.sentence)\n") }
                 return 0
             case .refused(let reason):
                 Output.error("\(entry.title) refused the sign-in: \(reason).")
@@ -207,6 +212,7 @@ enum UpgradeCommand {
     // MARK: services
 
     static func services(_ parsed: ParsedCommandLine) -> Int32 {
+        if parsed.arguments.first == "notify" { return notify(parsed) }
         if parsed.arguments.first == "enroll" {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
             return withServices(parsed) { vault, world, _ in
@@ -219,7 +225,7 @@ enum UpgradeCommand {
                 return 0
             }
         }
-        guard parsed.arguments.isEmpty else { Output.error("usage: bulwark services [--json] | bulwark services enroll ENTRY"); return 2 }
+        guard parsed.arguments.isEmpty else { Output.error("usage: \(servicesUsage)"); return 2 }
         let catalog: ServiceCatalog
         switch Self.catalog(parsed) {
         case .failure(let exit): return exit.code
@@ -231,7 +237,9 @@ enum UpgradeCommand {
                                                 "network_loss_at_sheet": m.behaviour.networkLossAtSheet,
                                                 "substitutes_password": m.behaviour.substitutesPassword]
                 behaviour["failure"] = m.behaviour.failure.map { ["reason": $0.reason.map { $0 as Any } ?? NSNull()] as Any } ?? NSNull()
-                return ["id": m.id, "name": m.name, "app_id": m.appID, "associated_domains": m.associatedDomains,
+                // Each domain the manifest claims, and whether the site's apple-app-site-association agrees.
+                let verification = m.domains.map { ["domain": $0, "association": catalog.associationState(of: m, domain: $0).rawValue] }
+                return ["id": m.id, "name": m.name, "app_id": m.appID, "associated_domains": m.associatedDomains, "domains": verification,
                         "upgrades": UpgradeKind.allCases.filter { $0 == .strongPassword ? m.supportsStrongPassword : m.supportsSignInWithApple }.map(\.rawValue),
                         "password_rules": m.passwordRules.map { $0 as Any } ?? NSNull(), "two_factor": m.twoFactor.rawValue,
                         "change_password_url": SiteRequirements(services: catalog).changePasswordURL(for: m.primaryDomain).url,
@@ -241,9 +249,43 @@ enum UpgradeCommand {
         }
         for m in catalog.manifests {
             let upgrades = [m.supportsStrongPassword ? "strong password" : nil, m.supportsSignInWithApple ? "Sign in with Apple" : nil].compactMap { $0 }
-            print("\(m.id.padding(toLength: 16, withPad: " ", startingAt: 0))\(m.name) (\(m.domains.joined(separator: ", "))): "
+            let domains = m.domains.map { domain in
+                let state = catalog.associationState(of: m, domain: domain)
+                return state == .verified ? domain : "\(domain) [\(state.rawValue)]"
+            }
+            print("\(m.id.padding(toLength: 16, withPad: " ", startingAt: 0))\(m.name) (\(domains.joined(separator: ", "))): "
                   + (upgrades.isEmpty ? "no upgrades" : upgrades.joined(separator: " and ")) + "; 2FA \(m.twoFactor.rawValue)")
         }
         return 0
+    }
+
+    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY | bulwark services notify SERVICE EVENT ENTRY"
+
+    /// `services notify SERVICE EVENT ENTRY`: what a person's change in their
+    /// Apple ID settings sends to the service, and what the vault then shows.
+    static func notify(_ parsed: ParsedCommandLine) -> Int32 {
+        let events = MockIdentityProvider.Notification.allCases.map(\.rawValue)
+        guard parsed.arguments.count == 4, let kind = MockIdentityProvider.Notification(rawValue: parsed.arguments[2]) else {
+            Output.error("usage: bulwark services notify SERVICE EVENT ENTRY (EVENT: \(events.joined(separator: ", ")))")
+            return 2
+        }
+        return withServices(parsed) { vault, world, _ in
+            guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
+                Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
+                return 2
+            }
+            let entry = try vault.find(parsed.arguments[3])
+            guard world.catalog.manifest(forHost: entry.site)?.id == manifest.id else {
+                Output.error("\(entry.title) is not an account at \(manifest.name).")
+                return 1
+            }
+            do { try world.notify(kind, entry: entry) } catch let refusal as MockBackend.Refusal {
+                Output.error("\(refusal.reason).")
+                return 1
+            }
+            print("\(manifest.name) received \(kind.rawValue) (signed by the identity provider).")
+            for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { print(change.sentence) }
+            return 0
+        }
     }
 }

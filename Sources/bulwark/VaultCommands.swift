@@ -160,7 +160,8 @@ enum VaultCommands {
             "password_changed": iso.string(from: e.passwordChanged), "hidden_from_recommendations": e.hiddenFromRecommendations,
             "hidden_until": e.hiddenUntil.map { iso.string(from: $0) as Any } ?? NSNull(),
             "has_password": e.password != nil, "has_totp": e.totpURI != nil,
-            "sign_in_with_apple": e.signInWithApple.map { ["user": $0.user, "email": $0.email, "state": $0.state.rawValue] as Any } ?? NSNull(),
+            "sign_in_with_apple": e.signInWithApple.map { ["user": $0.user, "email": $0.email, "state": $0.state.rawValue, "signed_out": $0.isSignedOut,
+                                                            "email_forwarding": $0.emailForwarding] as Any } ?? NSNull(),
             "kind": e.kind.rawValue,
             // A hidden field's value only with --reveal, like the password.
             "fields": e.fields.map { field -> [String: Any] in

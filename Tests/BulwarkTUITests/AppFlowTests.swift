@@ -221,8 +221,9 @@ import Testing
         #expect(f.state.overlay == .serviceApp && f.state.appSession != nil)
         f.golden("service-app")
         await f.press(.char("u"))
-        #expect(f.state.banner?.text == "Shiny app: Shiny now uses a strong password, saved in bulwark. The old one is kept in history.")
+        #expect(f.state.banner?.text == "Shiny app: Shiny now uses a strong password, saved in bulwark. The old one is kept in history. Also updated, the same account: Shiny Store.")
         #expect(f.entry("Shiny")?.history.first?.reason == "upgraded to a strong password in Shiny")
+        #expect(f.entry("Shiny Store")?.password == f.entry("Shiny")?.password)
     }
 
     @Test func copyingAsksTheTerminalAndSaysWhat() async throws {

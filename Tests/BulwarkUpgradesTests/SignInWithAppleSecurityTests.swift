@@ -108,18 +108,4 @@ import Testing
         #expect(try backend.authorize(user: "jane", password: "shiny-old-1", sessionToken: nil, stepUpGrant: nil) ==
                 .refused("This account already signs in with Apple."))
     }
-
-    @Test func notificationsUpdateTheEntry() throws {
-        let f = try UpgradeFixture()
-        guard case .sheet = f.start("shiny", .signInWithApple) else { Issue.record("no sheet"); return }
-        _ = f.engine.continueWithApple()
-        let link = try #require(f.entry("shiny").signInWithApple)
-        let team = f.world.catalog.manifest(id: "shiny")!.teamID
-        try f.world.identityProvider.notify(.emailDisabled, user: link.user, team: team)
-        #expect(try !f.world.identityProvider.isEmailEnabled(user: link.user, team: team))
-        try f.world.identityProvider.notify(.consentRevoked, user: link.user, team: team)
-        #expect(try Reconciler.applyNotifications(vault: f.vault, world: f.world) == 1)
-        #expect(f.entry("shiny").signInWithApple?.state == .revoked)
-        #expect(try f.world.identityProvider.credentialState(user: link.user, team: team) == .revoked)
-    }
 }

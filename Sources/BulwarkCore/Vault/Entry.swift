@@ -23,6 +23,9 @@ public struct SignInWithAppleLink: Sendable, Equatable, Codable {
     public var email: String         // the shared address or the private relay
     public var isPrivateRelay: Bool
     public var state: CredentialState
+    /// Whether the private relay forwards mail (the person can turn it off
+    /// in their Apple ID settings; the service hears it as email-disabled).
+    public var emailForwarding: Bool = true
 
     public init(user: String, email: String, isPrivateRelay: Bool, state: CredentialState = .authorized) {
         self.user = user
@@ -30,6 +33,10 @@ public struct SignInWithAppleLink: Sendable, Equatable, Codable {
         self.isPrivateRelay = isPrivateRelay
         self.state = state
     }
+
+    /// Whether the account is signed in through the link: a revoked or
+    /// deleted authorization signs the account out.
+    public var isSignedOut: Bool { state == .revoked || state == .notFound }
 }
 
 /// An upgrade written to the vault before the service commits it, so that
@@ -150,6 +157,16 @@ public struct Entry: Sendable, Equatable, Identifiable {
             history.insert(PasswordHistoryItem(password: old, changedAt: date, reason: reason), at: 0)
         }
         password = newPassword
+        passwordChanged = date
+        modified = date
+    }
+
+    /// Takes the password away with every old one: an account that now signs
+    /// in with Apple has one fewer password, not a password kept in history.
+    /// (The vault rewrites the row with SQLite's secure_delete on.)
+    public mutating func removePasswordAndHistory(at date: Date = Date()) {
+        password = nil
+        history = []
         passwordChanged = date
         modified = date
     }

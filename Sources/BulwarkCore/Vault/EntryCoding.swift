@@ -19,7 +19,7 @@ extension Vault {
         guard isEntryShape(v.count),
               let urls = FieldCoding.decode(field(.urls)), let tags = FieldCoding.decode(field(.tags)),
               let historyParts = FieldCoding.decode(field(.history)), historyParts.count % 3 == 0,
-              let details = FieldCoding.decode(field(.details)), details.count == 11 || details.count == 14,
+              let details = FieldCoding.decode(field(.details)), [11, 12, 14, 15].contains(details.count),
               case .some(let password) = FieldCoding.decodeOptional(field(.password)),
               case .some(let totp) = FieldCoding.decodeOptional(field(.totp)),
               let category = AccountCategory(rawValue: details[0]),
@@ -43,9 +43,13 @@ extension Vault {
             guard let state = SignInWithAppleLink.CredentialState(rawValue: details[10]) else { return nil }
             entry.signInWithApple = SignInWithAppleLink(user: details[7], email: details[8], isPrivateRelay: details[9] == "1", state: state)
         }
-        if details.count == 14, !details[11].isEmpty {
-            guard let kind = PendingChange.Kind(rawValue: details[11]), let started = FieldCoding.date(details[13]) else { return nil }
-            entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? details[12] : nil, startedAt: started)
+        // Since the relay's forwarding was kept: one more detail after the link's.
+        let hasForwarding = details.count == 12 || details.count == 15
+        let pendingAt = hasForwarding ? 12 : 11
+        if hasForwarding { entry.signInWithApple?.emailForwarding = details[11] != "0" }
+        if details.count >= 14, !details[pendingAt].isEmpty {
+            guard let kind = PendingChange.Kind(rawValue: details[pendingAt]), let started = FieldCoding.date(details[pendingAt + 2]) else { return nil }
+            entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? details[pendingAt + 1] : nil, startedAt: started)
         }
         if v.count == fields.count + 1 {
             // The kind, then (name, value, hidden) for each custom field.
@@ -64,6 +68,8 @@ extension Vault {
                        FieldCoding.date(e.passwordChanged), e.hiddenFromRecommendations ? "1" : "0",
                        e.hiddenUntil.map(FieldCoding.date) ?? "", link?.user ?? "", link?.email ?? "",
                        link?.isPrivateRelay == true ? "1" : "0", link?.state.rawValue ?? ""]
+            // Written only when off, so that vaults without it keep their shape for older versions.
+            + (link?.emailForwarding == false ? ["0"] : [])
             + (e.pendingChange.map { [$0.kind.rawValue, $0.newPassword ?? "", FieldCoding.date($0.startedAt)] } ?? [])
         return [
             Array(e.title.utf8), Array(e.username.utf8), FieldCoding.encodeOptional(e.password),

@@ -55,6 +55,26 @@ extension Vault {
         return result!
     }
 
+    /// Changes several entries in one transaction, each as the file holds it
+    /// now: an upgrade settles every entry of one account together, so a
+    /// crash never leaves some of them with the old password. `change`
+    /// decides per entry (it may leave one alone); missing ids are skipped.
+    @discardableResult
+    public func updateEach(_ ids: [String], _ change: (inout Entry) throws -> Void) throws -> [Entry] {
+        touch()
+        var result: [Entry] = []
+        try write { [self] in
+            result = []
+            for id in ids {
+                guard var entry = entries.first(where: { $0.id == id }) else { continue }
+                try change(&entry)
+                result.append(entry)
+            }
+            return (result, [])
+        }
+        return result
+    }
+
     /// Writes new entries in one transaction without taking them into this
     /// object's list (loading 100,000 into it was a fifth of an import):
     /// for a command that ends after writing. Like another process's rows,

@@ -102,7 +102,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         opened.backupPolicy = backupPolicy
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
         try Reconciler.reconcile(vault: opened, world: world)
-        _ = try Reconciler.applyNotifications(vault: opened, world: world)
+        try AppleIDLifecycle.refresh(vault: opened, world: world)
         let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog,
                                         memo: opened.strengthMemo(), clock: clock)
         try analyzer.load(opened.entries)

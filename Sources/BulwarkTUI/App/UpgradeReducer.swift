@@ -22,7 +22,9 @@ enum UpgradeReducer {
             switch next {
             case .completed(let outcome):
                 let prefix = upgrade.request.origin == .inApp ? "\(outcome.serviceName) app: " : ""
-                state.banner = Banner(ok: true, text: prefix + outcome.summary + (outcome.kind == .strongPassword ? " The old one is kept in history." : ""))
+                state.banner = Banner(ok: true, text: prefix + outcome.headline
+                                      + (outcome.kind == .strongPassword ? " The old one is kept in history." : "")
+                                      + (outcome.alsoUpdatedLine.map { " " + $0 } ?? ""))
                 state.upgrade = nil
             case .failed(let reason):
                 state.banner = Banner(ok: false, text: "\(upgrade.title): \(reason)")
@@ -93,7 +95,7 @@ enum UpgradeReducer {
     static func boundCode(of index: Int, _ state: AppState) -> String? {
         guard state.snapshot.messages.indices.contains(index), let entry = state.entry(id: state.upgrade?.request.entryID),
               let bound = DomainBoundCode.parse(message: state.snapshot.messages[index].body),
-              bound.isOffered(forSite: entry.site) else { return nil }
+              state.snapshot.catalog.codeSites(for: entry.site).contains(where: { bound.isOffered(forSite: $0) }) else { return nil }
         return bound.code
     }
 }

@@ -77,8 +77,9 @@ enum EntryDetail {
         if entry.kind == .login || !entry.username.isEmpty { field("Username", Line(entry.username.isEmpty ? "—" : entry.username)) }
         if entry.kind == .login || !entry.urls.isEmpty { field("Website", Line(entry.urls.first ?? "—")) }
         if let link = entry.signInWithApple {
-            field("Sign-in", Line("Sign in with Apple (\(link.state.rawValue))", Theme.success))
-            field("E-mail", Line(link.email + (link.isPrivateRelay ? " (hidden)" : "")))
+            field("Sign-in", link.isSignedOut ? Line("Sign in with Apple (\(link.state.rawValue): signed out)", Theme.warning)
+                                              : Line("Sign in with Apple (\(link.state.rawValue))", Theme.success))
+            field("E-mail", Line(link.email + (link.isPrivateRelay ? (link.emailForwarding ? " (hidden)" : " (hidden, not forwarded)") : "")))
         } else if let password = entry.password {
             field("Password", state.revealed ? Line(password) : Line(String(repeating: "•", count: 10) + "  v reveals", Theme.dim))
         }

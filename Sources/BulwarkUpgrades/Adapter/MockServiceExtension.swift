@@ -40,13 +40,24 @@ public final class MockServiceExtension: AccountModificationExtension {
     public func changePasswordWithoutUserInteraction(for credential: ExistingCredential?, newPassword: String, service: ServiceIdentifier,
                                                      userInfo: [String: String]?, context: ModificationContext) {
         begin(credential, userInfo, .password(newPassword))
+        guard serves(service, context) else { return }
         authorise(context, grant: nil)
     }
 
     public func convertToSignInWithAppleWithoutUserInteraction(for credential: ExistingCredential?, service: ServiceIdentifier,
                                                                userInfo: [String: String]?, context: ModificationContext) {
         begin(credential, userInfo, .signInWithApple)
+        guard serves(service, context) else { return }
         authorise(context, grant: nil)
+    }
+
+    /// An extension acts only for its own app's domains, whatever the host asks.
+    private func serves(_ service: ServiceIdentifier, _ context: ModificationContext) -> Bool {
+        guard manifest.covers(service.domain) else {
+            context.cancelRequest(withError: .failed(reason: "\(manifest.name) does not serve \(service.domain)."))
+            return false
+        }
+        return true
     }
 
     /// `grant`: the backend's proof of a passed step-up, handed back as is.

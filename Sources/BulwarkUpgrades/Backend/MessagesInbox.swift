@@ -42,9 +42,12 @@ public final class MessagesInbox {
     }
 
     /// The newest code bound to a site (the domain or a parent the code names), if one arrived.
-    public func latestCode(forSite site: String) throws -> String? {
+    public func latestCode(forSite site: String) throws -> String? { try latestCode(forSites: [site]) }
+
+    /// The newest code bound to any of the sites (a service's associated domains).
+    public func latestCode(forSites sites: [String]) throws -> String? {
         for message in try messages() {
-            if let bound = DomainBoundCode.parse(message: message.body), bound.isOffered(forSite: site) { return bound.code }
+            if let bound = DomainBoundCode.parse(message: message.body), sites.contains(where: { bound.isOffered(forSite: $0) }) { return bound.code }
         }
         return nil
     }

@@ -12,10 +12,10 @@ import Foundation
 /// beside the vault, never in the vault.
 public final class MockBackend {
     public let manifest: ServiceManifest
-    private let db: SQLiteDatabase
-    private let clock: @Sendable () -> Date
+    let db: SQLiteDatabase
+    let clock: @Sendable () -> Date
     private let inbox: MessagesInbox
-    private let identityProvider: MockIdentityProvider
+    let identityProvider: MockIdentityProvider
     static let hashParameters = ScryptParameters(logN: 10)
     public static let maxAttempts = 5
     public static let challengeLifetime: TimeInterval = 300
@@ -76,7 +76,7 @@ public final class MockBackend {
             """)
     }
 
-    private var now: Double { clock().timeIntervalSinceReferenceDate }
+    var now: Double { clock().timeIntervalSinceReferenceDate }
 
     private func hash(_ password: String, salt: [UInt8]) throws -> [UInt8] {
         try Scrypt.derive(password: Array(password.utf8), salt: salt, parameters: Self.hashParameters)
@@ -93,6 +93,10 @@ public final class MockBackend {
         try db.query("INSERT INTO accounts(user, salt, hash, totp_secret, phone) VALUES (?, ?, ?, ?, ?)",
                      [.text(user), .blob(salt), .blob(try hash(password, salt: salt)),
                       totpSecret.map { .text($0) } ?? .null, phone.map { .text($0) } ?? .null])
+    }
+
+    public func hasAccount(linkedTo appleUser: String) throws -> Bool {
+        !(try db.query("SELECT 1 FROM accounts WHERE apple_user = ?", [.text(appleUser)])).isEmpty
     }
 
     public func hasAccount(_ user: String) throws -> Bool {
@@ -148,7 +152,7 @@ public final class MockBackend {
 
     /// An identity token is accepted once: a replay is refused until long
     /// after the token itself expires.
-    private func spend(_ token: String) throws -> Bool {
+    func spend(_ token: String) throws -> Bool {
         try db.query("DELETE FROM used_tokens WHERE expires < ?", [.real(now)])
         let digest = Digest.sha256(Array(token.utf8))
         guard try db.query("SELECT 1 FROM used_tokens WHERE digest = ?", [.blob(digest)]).isEmpty else { return false }

@@ -4,7 +4,8 @@ import Foundation
 /// The mock "Sign in with Apple": team-scoped user ids, a private relay
 /// address stable per user and team, identity tokens signed with HMAC-SHA256
 /// (the backend verifies them with the provider's key), single-use
-/// authorization codes, credential states and server notifications.
+/// authorization codes, credential states, and signed server-to-server
+/// notifications (ServerNotifications.swift).
 public final class MockIdentityProvider {
     public static let issuer = "https://appleid.example"
     public enum CredentialState: String, Sendable { case authorized, revoked, notFound = "not-found", transferred }
@@ -31,9 +32,9 @@ public final class MockIdentityProvider {
         }
     }
 
-    private let db: SQLiteDatabase
-    private let clock: @Sendable () -> Date
-    private let key: [UInt8]
+    let db: SQLiteDatabase
+    let clock: @Sendable () -> Date
+    let key: [UInt8]
 
     public init(path: String, clock: @escaping @Sendable () -> Date) throws {
         db = try SQLiteDatabase(path: path, create: true)
@@ -45,7 +46,6 @@ public final class MockIdentityProvider {
                                              state TEXT NOT NULL DEFAULT 'authorized', email_enabled INTEGER NOT NULL DEFAULT 1,
                                              named INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (apple_id, team));
             CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL, used INTEGER NOT NULL DEFAULT 0);
-            CREATE TABLE IF NOT EXISTS notifications(id INTEGER PRIMARY KEY, team TEXT NOT NULL, user TEXT NOT NULL, kind TEXT NOT NULL);
             """)
         if let row = try db.query("SELECT secret FROM keys WHERE id = 1").first, let secret = row[0].blob {
             key = secret
@@ -90,22 +90,31 @@ public final class MockIdentityProvider {
     // MARK: Tokens
 
     func sign(_ claims: TokenClaims) -> String {
+        signJWT(["iss": Self.issuer, "sub": claims.subject, "aud": claims.audience, "nonce": claims.nonce,
+                 "email": claims.email, "is_private_email": claims.isPrivateEmail,
+                 "iat": claims.issuedAt.timeIntervalSince1970, "exp": claims.expires.timeIntervalSince1970])
+    }
+
+    /// A JWT over the payload, signed with the provider's key.
+    func signJWT(_ payload: [String: Any]) -> String {
         let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        let object: [String: Any] = ["iss": Self.issuer, "sub": claims.subject, "aud": claims.audience, "nonce": claims.nonce,
-                                     "email": claims.email, "is_private_email": claims.isPrivateEmail,
-                                     "iat": claims.issuedAt.timeIntervalSince1970, "exp": claims.expires.timeIntervalSince1970]
-        let payload = Base64URL.encode(Array((try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data()))
-        let signature = HMAC.authenticate(Array("\(header).\(payload)".utf8), key: key, digest: .sha256)
-        return "\(header).\(payload).\(Base64URL.encode(signature))"
+        let body = Base64URL.encode(Array((try? JSONSerialization.data(withJSONObject: payload, options: .sortedKeys)) ?? Data()))
+        let signature = HMAC.authenticate(Array("\(header).\(body)".utf8), key: key, digest: .sha256)
+        return "\(header).\(body).\(Base64URL.encode(signature))"
+    }
+
+    /// A JWT's payload when its signature is the provider's; nil otherwise.
+    func verifiedPayload(_ token: String) -> [String: Any]? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
+              ConstantTime.equal(signature, HMAC.authenticate(Array("\(parts[0]).\(parts[1])".utf8), key: key, digest: .sha256)),
+              let payload = Base64URL.decode(parts[1]) else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
     }
 
     /// Checks an identity token's signature, audience, nonce and expiry.
     public func verify(token: String, audience: String, nonce: String) throws(Refusal) -> TokenClaims {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
-              ConstantTime.equal(signature, HMAC.authenticate(Array("\(parts[0]).\(parts[1])".utf8), key: key, digest: .sha256)),
-              let payload = Base64URL.decode(parts[1]),
-              let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+        guard let object = verifiedPayload(token),
               let sub = object["sub"] as? String, let aud = object["aud"] as? String, let tokenNonce = object["nonce"] as? String,
               let email = object["email"] as? String, let iat = object["iat"] as? Double, let exp = object["exp"] as? Double else {
             throw .badSignature
@@ -137,24 +146,14 @@ public final class MockIdentityProvider {
         return CredentialState(rawValue: text) ?? .notFound
     }
 
-    /// A server-to-server notification, as the person's Apple ID settings send them.
+    /// A change in the person's Apple ID settings, as the provider records
+    /// it; `ServiceWorld.notify` then posts the signed event to the service.
     public func notify(_ kind: Notification, user: String, team: String) throws {
         switch kind {
         case .consentRevoked: try db.query("UPDATE users SET state = 'revoked' WHERE user = ? AND team = ?", [.text(user), .text(team)])
         case .accountDelete: try db.query("DELETE FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)])
         case .emailDisabled: try db.query("UPDATE users SET email_enabled = 0 WHERE user = ? AND team = ?", [.text(user), .text(team)])
         case .emailEnabled: try db.query("UPDATE users SET email_enabled = 1 WHERE user = ? AND team = ?", [.text(user), .text(team)])
-        }
-        try db.query("INSERT INTO notifications(team, user, kind) VALUES (?, ?, ?)", [.text(team), .text(user), .text(kind.rawValue)])
-    }
-
-    /// Notifications not yet taken, oldest first; taking them clears them.
-    public func takeNotifications() throws -> [(team: String, user: String, kind: Notification)] {
-        let rows = try db.query("SELECT team, user, kind FROM notifications ORDER BY id")
-        try db.execute("DELETE FROM notifications")
-        return rows.compactMap { row in
-            guard let team = row[0].text, let user = row[1].text, let kind = row[2].text.flatMap(Notification.init) else { return nil }
-            return (team, user, kind)
         }
     }
 

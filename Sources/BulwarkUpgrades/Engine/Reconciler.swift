@@ -13,7 +13,7 @@ public enum Reconciler {
     }
 
     @discardableResult
-    public static func reconcile(vault: Vault, world: ServiceWorld) throws -> [Outcome] {
+    public static func reconcile(vault: Vault, world: ServiceWorld, sharing: SharedCredentials = .builtIn) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         for staged in vault.entries where staged.pendingChange != nil {
             guard let pending = staged.pendingChange else { continue }
@@ -22,10 +22,12 @@ public enum Reconciler {
             // What the service accepts decides; the change is applied to the
             // row as the file holds it now, if it is still this staged change.
             let settle: (inout Entry) -> Void
+            var settled = false
             switch pending.kind {
             case .strongPassword:
                 if let password = pending.newPassword, let backend, try backend.passwordMatches(user: staged.username, password: password) {
                     settle = { $0.changePassword(to: password, reason: "upgraded to a strong password (settled after a restart)", at: now) }
+                    settled = true
                     outcomes.append(.settledNewPassword(entry: staged.title))
                 } else {
                     settle = { _ in }
@@ -34,61 +36,65 @@ public enum Reconciler {
             case .signInWithApple:
                 if let backend, let link = try backend.link(of: staged.username) {
                     settle = { entry in
-                        entry.changePassword(to: nil, reason: "converted to Sign in with Apple (settled after a restart)", at: now)
+                        entry.removePasswordAndHistory(at: now)
                         entry.signInWithApple = SignInWithAppleLink(user: link.appleUser, email: link.email, isPrivateRelay: link.isPrivateRelay)
                     }
+                    settled = true
                     outcomes.append(.settledSignInWithApple(entry: staged.title))
                 } else {
                     settle = { _ in }
                     outcomes.append(.keptPassword(entry: staged.title))
                 }
             }
-            do {
-                try vault.update(staged.id) { entry in
+            // The account's other entries change with it, in the same write.
+            let others = settled ? world.catalog.manifest(forHost: staged.site).map {
+                AccountEntries.others(of: staged, in: vault.entries, manifest: $0, sharing: sharing).map(\.id)
+            } ?? [] : []
+            let written = try vault.updateEach([staged.id] + others) { entry in
+                if entry.id == staged.id {
                     guard entry.pendingChange == pending else { return }
                     settle(&entry)
                     entry.pendingChange = nil
+                } else if entry.pendingChange == nil {
+                    settle(&entry)
                 }
-            } catch VaultError.entryNotFound {
-                continue  // deleted by another process meanwhile: nothing to settle
             }
+            // Deleted by another process meanwhile: nothing to settle.
+            if !written.contains(where: { $0.id == staged.id }) { continue }
         }
         return outcomes
-    }
-
-    /// Applies the identity provider's notifications to the entries linked to them.
-    public static func applyNotifications(vault: Vault, world: ServiceWorld) throws -> Int {
-        var changed = 0
-        for note in try world.identityProvider.takeNotifications() {
-            for entry in vault.entries where entry.signInWithApple?.user == note.user {
-                let state: SignInWithAppleLink.CredentialState
-                switch note.kind {
-                case .consentRevoked: state = .revoked
-                case .accountDelete: state = .notFound
-                case .emailDisabled, .emailEnabled: continue
-                }
-                try vault.update(entry.id) { $0.signInWithApple?.state = state }
-                changed += 1
-            }
-        }
-        return changed
     }
 }
 
 /// Signs in to an entry's mock service with what the vault holds: the
 /// password, or Sign in with Apple for a converted account.
 public enum SignInSimulator {
-    public static func signIn(_ entry: Entry, world: ServiceWorld, appleID: AppleIDAccount = .demo) throws -> MockBackend.SignIn {
+    /// `reauthorize`: the person chose Sign in with Apple again after the
+    /// account was signed out (a revoked authorization); otherwise a
+    /// signed-out link is refused with the way back.
+    public static func signIn(_ entry: Entry, world: ServiceWorld, appleID: AppleIDAccount = .demo, reauthorize: Bool = false) throws -> MockBackend.SignIn {
         guard let manifest = world.catalog.manifest(forHost: entry.site) else {
+            if let refusal = world.catalog.associationRefusal(forHost: entry.site) { return .refused(refusal) }
             return .refused("no service extension is associated with \(entry.site.isEmpty ? "this entry" : entry.site)")
         }
         let backend = try world.backend(for: manifest)
-        if entry.signInWithApple != nil {
+        if let link = entry.signInWithApple {
+            // The app asks the identity provider first, as Apple's apps must on every launch.
+            let state = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
+            let revoked = try state == .revoked || backend.isRevoked(appleUser: link.user)
+            if try state == .notFound || !backend.hasAccount(linkedTo: link.user) {
+                return .refused("\(manifest.name) has no account for this Apple ID any more (the authorization was deleted); sign up again")
+            }
+            if revoked && !reauthorize {
+                return .refused("Sign in with Apple was stopped for \(manifest.name) in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue")
+            }
             let nonce = SecureRandom.bytes(16).hex
             let credential = try world.identityProvider.authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
                                                                   audience: manifest.appID, nonce: nonce, state: "signin",
-                                                                  hideEmail: entry.signInWithApple?.isPrivateRelay ?? false)
-            return try backend.signInWithApple(identityToken: credential.identityToken, nonce: nonce)
+                                                                  hideEmail: link.isPrivateRelay)
+            let result = try backend.signInWithApple(identityToken: credential.identityToken, nonce: nonce)
+            if case .accepted = result { try backend.clearRevoked(appleUser: link.user) }
+            return result
         }
         guard let password = entry.password else { return .refused("the entry has no password") }
         return try backend.signIn(user: entry.username, password: password)

@@ -11,6 +11,8 @@ public final class UpgradeEngine {
     public let world: ServiceWorld
     public let appleID: AppleIDAccount
     public let requirements: SiteRequirements
+    /// Which sites share one account's credentials: an upgrade changes every entry of the account.
+    public let sharing: SharedCredentials
 
     public private(set) var state: UpgradeState?
     public private(set) var request: UpgradeRequest?
@@ -25,6 +27,7 @@ public final class UpgradeEngine {
         self.world = world
         self.appleID = appleID
         requirements = SiteRequirements(quirks: quirks, services: world.catalog)
+        sharing = .with(quirks)
     }
 
     public var catalog: ServiceCatalog { world.catalog }
@@ -52,7 +55,7 @@ public final class UpgradeEngine {
             let ext = try world.makeExtension(for: manifest)
             extensionInstance = ext
             credential = request.origin == .inApp ? nil : entry.password.map { ExistingCredential(user: entry.username, password: $0) }
-            let service = ServiceIdentifier(domain: entry.site)
+            let service = Self.serviceIdentifier(for: entry)
             var userInfo = request.userInfo ?? [:]
             if request.origin == .inApp { userInfo["user"] = entry.username }
             context = makeContext()
@@ -95,6 +98,11 @@ public final class UpgradeEngine {
         return generator.next()
     }
 
+    /// The URL the credential was saved for, as Apple's host passes it; a domain when there is none.
+    static func serviceIdentifier(for entry: Entry) -> ServiceIdentifier {
+        entry.urls.first.map(ServiceIdentifier.init(url:)) ?? ServiceIdentifier(domain: entry.site)
+    }
+
     private func entry() -> Entry? { request.flatMap { r in vault.entries.first { $0.id == r.entryID } } }
 
     // MARK: The person's actions
@@ -109,7 +117,7 @@ public final class UpgradeEngine {
             state = .stepUp(next)
             return state!
         }
-        return handleReply(service: ServiceIdentifier(domain: entry()?.site ?? ""), userInfo: request?.userInfo)
+        return handleReply(service: entry().map(Self.serviceIdentifier(for:)) ?? ServiceIdentifier(domain: ""), userInfo: request?.userInfo)
     }
 
     @discardableResult
@@ -150,7 +158,7 @@ public final class UpgradeEngine {
         lastCredential = try? result.get()
         context.reset()
         ext.signInWithAppleFinished(result, context: context)
-        return handleReply(service: ServiceIdentifier(domain: entry()?.site ?? ""), userInfo: request?.userInfo)
+        return handleReply(service: entry().map(Self.serviceIdentifier(for:)) ?? ServiceIdentifier(domain: ""), userInfo: request?.userInfo)
     }
 
     private var pendingSheetRequest: ModificationContext.Reply?
@@ -204,31 +212,45 @@ public final class UpgradeEngine {
     private func settlePassword(_ password: String) -> UpgradeState {
         guard let staged = entry(), let request, let manifest else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
         let reason = request.origin == .inApp ? "upgraded to a strong password in \(manifest.name)" : "upgraded to a strong password"
-        let entry: Entry
+        let now = world.clock()
+        let others = AccountEntries.others(of: staged, in: vault.entries, manifest: manifest, sharing: sharing)
+        let updated: [Entry]
         do {
-            entry = try vault.update(staged.id) { entry in
-                entry.changePassword(to: password, reason: reason, at: world.clock())
-                entry.pendingChange = nil
+            updated = try vault.updateEach([staged.id] + others.map(\.id)) { entry in
+                if entry.id == staged.id {
+                    entry.changePassword(to: password, reason: reason, at: now)
+                    entry.pendingChange = nil
+                } else if entry.pendingChange == nil && entry.password != password {
+                    entry.changePassword(to: password, reason: "\(reason) (the same account as \(staged.title))", at: now)
+                }
             }
         } catch { return finish(.failed(reason: "The service changed the password but the vault could not save it: \(error). It is kept staged and will be settled on the next start.")) }
         KillPoint.reach("settled")
-        return finish(.completed(UpgradeOutcome(kind: .strongPassword, entryID: entry.id, serviceName: manifest.name,
-                                                substituted: password != proposed, email: nil, isPrivateRelay: false)))
+        var outcome = UpgradeOutcome(kind: .strongPassword, entryID: staged.id, serviceName: manifest.name,
+                                     substituted: password != proposed, email: nil, isPrivateRelay: false)
+        outcome.alsoUpdated = updated.filter { $0.id != staged.id }.map(\.title)
+        return finish(.completed(outcome))
     }
 
     private func settleSignInWithApple() -> UpgradeState {
         guard let staged = entry(), let manifest, let credential = lastCredential else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
-        let entry: Entry
+        let now = world.clock()
+        let link = SignInWithAppleLink(user: credential.user, email: credential.email, isPrivateRelay: credential.isPrivateRelay)
+        let others = AccountEntries.others(of: staged, in: vault.entries, manifest: manifest, sharing: sharing)
+        let updated: [Entry]
         do {
-            entry = try vault.update(staged.id) { entry in
-                entry.changePassword(to: nil, reason: "converted to Sign in with Apple", at: world.clock())
-                entry.signInWithApple = SignInWithAppleLink(user: credential.user, email: credential.email, isPrivateRelay: credential.isPrivateRelay)
+            updated = try vault.updateEach([staged.id] + others.map(\.id)) { entry in
+                guard entry.id == staged.id || entry.pendingChange == nil else { return }
+                entry.removePasswordAndHistory(at: now)
+                entry.signInWithApple = link
                 entry.pendingChange = nil
             }
         } catch { return finish(.failed(reason: "Linked, but the vault could not save it: \(error). It will be settled on the next start.")) }
         KillPoint.reach("settled")
-        return finish(.completed(UpgradeOutcome(kind: .signInWithApple, entryID: entry.id, serviceName: manifest.name, substituted: false,
-                                                email: credential.email, isPrivateRelay: credential.isPrivateRelay)))
+        var outcome = UpgradeOutcome(kind: .signInWithApple, entryID: staged.id, serviceName: manifest.name, substituted: false,
+                                     email: credential.email, isPrivateRelay: credential.isPrivateRelay)
+        outcome.alsoUpdated = updated.filter { $0.id != staged.id }.map(\.title)
+        return finish(.completed(outcome))
     }
 
     /// A cancelled or failed upgrade leaves the vault as it was.

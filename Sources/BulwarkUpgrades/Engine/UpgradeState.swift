@@ -41,8 +41,18 @@ public struct UpgradeOutcome: Sendable, Equatable {
     /// Sign in with Apple: the e-mail the service got, and whether it is the relay.
     public let email: String?
     public let isPrivateRelay: Bool
+    /// The titles of the account's other entries that changed with it.
+    public var alsoUpdated: [String] = []
 
-    public var summary: String {
+    public var summary: String { headline + (alsoUpdatedLine.map { " " + $0 } ?? "") }
+
+    /// The account's other entries that changed, as a sentence; nil when none did.
+    public var alsoUpdatedLine: String? {
+        alsoUpdated.isEmpty ? nil : "Also updated, the same account: " + alsoUpdated.joined(separator: ", ") + "."
+    }
+
+    /// What happened at the service, without the other entries.
+    public var headline: String {
         switch kind {
         case .strongPassword:
             substituted ? "\(serviceName) set a strong password of its own; bulwark saved it."

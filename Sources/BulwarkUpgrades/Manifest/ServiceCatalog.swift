@@ -21,21 +21,34 @@ public enum Availability: Sendable, Equatable {
 
 /// Every service manifest bulwark knows: the built-in demo services, then
 /// any from `--services DIR` (or the config file), which replace built-in
-/// ones with the same id.
+/// ones with the same id; and the apple-app-site-association file each
+/// mock website serves. A service acts for a domain (an upgrade, a code
+/// fill, the credential handed to its extension) only when both sides
+/// agree: its manifest claims the domain and the site's file lists its app.
 public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public let manifests: [ServiceManifest]
+    /// The site files by domain.
+    public let sites: [String: SiteAssociation]
 
-    public init(manifests: [ServiceManifest]) { self.manifests = manifests.sorted { $0.id < $1.id } }
+    public init(manifests: [ServiceManifest], sites: [String: SiteAssociation] = [:]) {
+        self.manifests = manifests.sorted { $0.id < $1.id }
+        self.sites = sites
+    }
 
     public static func builtIn() throws -> ServiceCatalog {
         try ServiceCatalog(manifests: Assets.paths(under: "services", suffix: ".json").map { path in
             try ServiceManifest.decode(Assets.data(path) ?? Data(), file: "Assets/" + path)
-        })
+        }, sites: SiteAssociation.builtIn())
     }
 
-    /// The built-in manifests plus a directory's `*.json`, each checked.
+    /// The built-in manifests plus a directory's `*.json`, each checked, and
+    /// its `sites/DOMAIN.json` for websites the built-in world does not serve.
+    /// Two services claiming one domain is refused, naming both.
     public static func load(extraDirectory: String?) throws -> ServiceCatalog {
-        var byID = Dictionary(uniqueKeysWithValues: try builtIn().manifests.map { ($0.id, $0) })
+        let builtIn = try builtIn()
+        var byID = Dictionary(uniqueKeysWithValues: builtIn.manifests.map { ($0.id, $0) })
+        var fileOf = Dictionary(uniqueKeysWithValues: builtIn.manifests.map { ($0.id, "Assets/services/\($0.id).json") })
+        var sites = builtIn.sites
         if let extraDirectory {
             let url = URL(fileURLWithPath: extraDirectory)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
@@ -45,16 +58,87 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
                 let file = url.appendingPathComponent(name)
                 let manifest = try ServiceManifest.decode(try Data(contentsOf: file), file: file.path)
                 byID[manifest.id] = manifest
+                fileOf[manifest.id] = file.path
+            }
+            let siteDirectory = url.appendingPathComponent("sites")
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: siteDirectory.path)) ?? []).sorted() where name.hasSuffix(".json") {
+                let file = siteDirectory.appendingPathComponent(name)
+                let domain = Domain.normalize(String(name.dropLast(".json".count)))
+                guard builtIn.sites[domain] == nil else {
+                    throw ServiceManifest.Invalid(file: file.path, reason: "\(domain) is a built-in website; only it serves its apple-app-site-association")
+                }
+                sites[domain] = try SiteAssociation.parse(try Data(contentsOf: file), file: file.path)
             }
         }
-        return ServiceCatalog(manifests: Array(byID.values))
+        let catalog = ServiceCatalog(manifests: Array(byID.values), sites: sites)
+        if let (first, second, domain) = catalog.firstConflict() {
+            // Named from the newcomer's side: the directory's file, not the built-in one.
+            let (a, b) = fileOf[second.id]?.hasPrefix("Assets/") == true ? (second, first) : (first, second)
+            throw ServiceManifest.Invalid(file: fileOf[b.id] ?? b.id,
+                                          reason: "claims \(domain), which \(a.name) (\(fileOf[a.id] ?? a.id)) also claims; one domain belongs to one service, so neither is loaded")
+        }
+        return catalog
+    }
+
+    /// Two manifests whose associated domains overlap (one names a domain the other covers).
+    func firstConflict() -> (ServiceManifest, ServiceManifest, String)? {
+        for (i, a) in manifests.enumerated() {
+            for b in manifests[(i + 1)...] {
+                if let domain = b.domains.first(where: { a.covers(ServiceManifest.base($0)) })
+                    ?? a.domains.first(where: { b.covers(ServiceManifest.base($0)) }) {
+                    return (a, b, domain)
+                }
+            }
+        }
+        return nil
     }
 
     public func manifest(id: String) -> ServiceManifest? { manifests.first { $0.id == id } }
 
-    /// The manifest whose associated domains cover a host.
-    public func manifest(forHost host: String) -> ServiceManifest? {
+    /// The manifest whose associated domains cover a host, whether or not the site agrees.
+    public func claim(forHost host: String) -> ServiceManifest? {
         host.isEmpty ? nil : manifests.first { $0.covers(host) }
+    }
+
+    /// The manifest that may act for a host: it claims the host and the
+    /// site's file lists its app.
+    public func manifest(forHost host: String) -> ServiceManifest? {
+        guard let manifest = claim(forHost: host), associationState(of: manifest, forHost: host) == .verified else { return nil }
+        return manifest
+    }
+
+    /// The site file's answer for a manifest at a host: the file of the
+    /// domain the manifest names (`*.northwind.example` is answered by
+    /// northwind.example's file, as Apple fetches it).
+    public func associationState(of manifest: ServiceManifest, forHost host: String) -> AssociationState {
+        guard let domain = manifest.claimedDomain(covering: host) else { return .notListed }
+        return associationState(of: manifest, domain: domain)
+    }
+
+    /// The same for one of the manifest's domains as it names it.
+    public func associationState(of manifest: ServiceManifest, domain: String) -> AssociationState {
+        guard let file = sites[ServiceManifest.base(domain)] else { return .noFile }
+        return file.webCredentialApps.contains(manifest.appID) ? .verified : .notListed
+    }
+
+    /// Why a manifest that claims a host may not act for it; nil when it may.
+    public func associationRefusal(forHost host: String) -> String? {
+        guard let manifest = claim(forHost: host) else { return nil }
+        let state = associationState(of: manifest, forHost: host)
+        return state.refusal(appID: manifest.appID, domain: ServiceManifest.base(manifest.claimedDomain(covering: host) ?? host))
+            .map { "\(manifest.name) claims \(host), but \($0)" }
+    }
+
+    /// Every domain the service may act for: its verified associated domains, `*.` dropped.
+    public func verifiedDomains(of manifest: ServiceManifest) -> [String] {
+        manifest.domains.filter { associationState(of: manifest, domain: $0) == .verified }.map(ServiceManifest.base)
+    }
+
+    /// The sites a domain-bound code may be filled for when signing in to
+    /// `site`: the site, and every verified domain of the app that serves it
+    /// (a code Shiny binds to shiny.example is Shiny's code at shinystore.example too).
+    public func codeSites(for site: String) -> [String] {
+        [site] + (manifest(forHost: site).map { verifiedDomains(of: $0) } ?? [])
     }
 
     /// An upgrade is offered only when a manifest's associated domains cover
@@ -62,6 +146,7 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public func availability(_ kind: UpgradeKind, for entry: Entry) -> Availability {
         guard !entry.site.isEmpty else { return .unavailable("the entry has no website") }
         guard let manifest = manifest(forHost: entry.site) else {
+            if let refusal = associationRefusal(forHost: entry.site) { return .unavailable(refusal) }
             return .unavailable("no service extension is associated with \(entry.site)")
         }
         if entry.signInWithApple != nil || entry.password == nil {

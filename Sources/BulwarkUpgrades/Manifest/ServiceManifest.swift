@@ -48,10 +48,13 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
 
     /// Whether the app's associated domains cover a host: an exact domain,
     /// or `*.domain` for the domain and every subdomain. `www.` is the bare domain.
-    public func covers(_ host: String) -> Bool {
+    public func covers(_ host: String) -> Bool { claimedDomain(covering: host) != nil }
+
+    /// The associated domain (as the manifest names it) that covers a host.
+    public func claimedDomain(covering host: String) -> String? {
         var host = Domain.normalize(host)
         if host.hasPrefix("www.") { host = String(host.dropFirst(4)) }
-        return domains.contains { domain in
+        return domains.first { domain in
             if domain.hasPrefix("*.") {
                 let base = String(domain.dropFirst(2))
                 return host == base || host.hasSuffix("." + base)
@@ -59,6 +62,9 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
             return host == domain
         }
     }
+
+    /// A domain as named in `webcredentials:`, without its `*.`.
+    public static func base(_ domain: String) -> String { domain.hasPrefix("*.") ? String(domain.dropFirst(2)) : domain }
 
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let file: String

@@ -1,3 +1,4 @@
+import BulwarkCore
 import Foundation
 
 // The account modification protocol, modelled on Apple's Account
@@ -7,10 +8,25 @@ import Foundation
 // service's API can replace a mock without touching the engine, the screens
 // or the vault.
 
-/// The site an upgrade is for (`ASCredentialServiceIdentifier`'s analog).
+/// The site an upgrade is for (`ASCredentialServiceIdentifier`'s analog):
+/// a domain, or the URL the credential was saved for.
 public struct ServiceIdentifier: Sendable, Equatable {
-    public let domain: String
-    public init(domain: String) { self.domain = domain }
+    public enum IdentifierType: String, Sendable { case domain, url = "URL" }
+    public let identifier: String
+    public let type: IdentifierType
+
+    public init(domain: String) {
+        identifier = domain
+        type = .domain
+    }
+
+    public init(url: String) {
+        identifier = url
+        type = .url
+    }
+
+    /// The host either form names (a URL's host, normalized).
+    public var domain: String { Domain.normalize(identifier) }
 }
 
 /// The credential the vault holds today.

@@ -1,0 +1,94 @@
+import BulwarkCore
+import Foundation
+
+/// Sign in with Apple's server-to-server notifications: when a person
+/// changes something in their Apple ID settings, the identity provider
+/// posts a signed event to the service's backend (a JWT whose `events`
+/// claim holds the event as JSON, as Apple's do), and the backend acts on
+/// it. The vault learns of it from the backend, as an app would from its
+/// own server.
+extension MockIdentityProvider {
+    public struct Event: Sendable, Equatable {
+        public let kind: Notification
+        public let subject: String
+        public let time: Date
+    }
+
+    /// The signed event for one app's backend.
+    public func signEvent(_ kind: Notification, user: String, audience: String) -> String {
+        let now = clock()
+        let event: [String: Any] = ["type": kind.rawValue, "sub": user, "event_time": Int64(now.timeIntervalSince1970 * 1000)]
+        let eventJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: event, options: .sortedKeys)) ?? Data(), as: UTF8.self)
+        let payload: [String: Any] = ["iss": Self.issuer, "aud": audience, "iat": Int64(now.timeIntervalSince1970),
+                                      "jti": SecureRandom.bytes(16).hex, "events": eventJSON]
+        return signJWT(payload)
+    }
+
+    /// Checks an event's signature, issuer, audience and age (a day at most).
+    public func verifyEvent(_ token: String, audience: String) throws(Refusal) -> Event {
+        guard let object = verifiedPayload(token), object["iss"] as? String == Self.issuer,
+              let iat = (object["iat"] as? NSNumber)?.doubleValue, let eventText = object["events"] as? String,
+              let event = try? JSONSerialization.jsonObject(with: Data(eventText.utf8)) as? [String: Any],
+              let type = (event["type"] as? String).flatMap(Notification.init(rawValue:)), let subject = event["sub"] as? String else {
+            throw .badSignature
+        }
+        guard object["aud"] as? String == audience else { throw .wrongAudience }
+        let issued = Date(timeIntervalSince1970: iat)
+        guard issued <= clock().addingTimeInterval(60), issued > clock().addingTimeInterval(-86_400) else { throw .expired }
+        return Event(kind: type, subject: subject, time: issued)
+    }
+}
+
+extension MockBackend {
+    /// A notification posted to this backend: verified, accepted once, acted
+    /// on (consent-revoked signs the person out; account-delete deletes the
+    /// account, as Apple asks of apps; the e-mail events record whether the
+    /// relay forwards), and kept for the vault to take.
+    public func receive(notification token: String) throws -> MockIdentityProvider.Event {
+        let event: MockIdentityProvider.Event
+        do { event = try identityProvider.verifyEvent(token, audience: manifest.appID) } catch {
+            throw Refusal(reason: "the notification was refused: \(error.reason)")
+        }
+        guard try spend(token) else { throw Refusal(reason: "the notification was already delivered") }
+        try ensureEventTables()
+        let subject = SQLiteDatabase.Value.text(event.subject)
+        switch event.kind {
+        case .consentRevoked:
+            try db.query("DELETE FROM sessions WHERE user IN (SELECT user FROM accounts WHERE apple_user = ?)", [subject])
+            try db.query("INSERT OR REPLACE INTO apple_state(apple_user, revoked) VALUES (?, 1)", [subject])
+        case .accountDelete:
+            try db.query("DELETE FROM sessions WHERE user IN (SELECT user FROM accounts WHERE apple_user = ?)", [subject])
+            try db.query("DELETE FROM accounts WHERE apple_user = ?", [subject])
+        case .emailDisabled, .emailEnabled:
+            break
+        }
+        try db.query("INSERT INTO apple_events(apple_user, kind) VALUES (?, ?)", [subject, .text(event.kind.rawValue)])
+        return event
+    }
+
+    /// Events received for an Apple user, oldest first; taking them clears them.
+    public func takeEvents(appleUser: String) throws -> [MockIdentityProvider.Notification] {
+        try ensureEventTables()
+        let rows = try db.query("SELECT kind FROM apple_events WHERE apple_user = ? ORDER BY id", [.text(appleUser)])
+        try db.query("DELETE FROM apple_events WHERE apple_user = ?", [.text(appleUser)])
+        return rows.compactMap { $0[0].text.flatMap(MockIdentityProvider.Notification.init(rawValue:)) }
+    }
+
+    /// Whether the person revoked this app's Sign in with Apple and has not signed in with Apple since.
+    public func isRevoked(appleUser: String) throws -> Bool {
+        try ensureEventTables()
+        return try db.query("SELECT revoked FROM apple_state WHERE apple_user = ?", [.text(appleUser)]).first?[0].integer == 1
+    }
+
+    func clearRevoked(appleUser: String) throws {
+        try ensureEventTables()
+        try db.query("DELETE FROM apple_state WHERE apple_user = ?", [.text(appleUser)])
+    }
+
+    private func ensureEventTables() throws {
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS apple_events(id INTEGER PRIMARY KEY, apple_user TEXT NOT NULL, kind TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS apple_state(apple_user TEXT PRIMARY KEY, revoked INTEGER NOT NULL);
+            """)
+    }
+}

@@ -1,0 +1,88 @@
+import BulwarkCore
+import Foundation
+
+/// What happens to a Sign in with Apple account after its conversion: the
+/// credential state the identity provider reports (asked on unlock and
+/// before every sign-in with Apple) and the notifications the service's
+/// backend received, reflected in every entry of the account.
+public enum AppleIDLifecycle {
+    public struct Change: Sendable, Equatable {
+        public let title: String
+        public let what: String
+        public var sentence: String { "\(title): \(what)" }
+    }
+
+    /// Brings every linked entry up to date with its service and the identity provider.
+    @discardableResult
+    public static func refresh(vault: Vault, world: ServiceWorld) throws -> [Change] {
+        // Entries of one account share one link: its events are taken once and applied to all.
+        var groups: [String: [Entry]] = [:]
+        var order: [String] = []
+        for entry in vault.entries {
+            guard let link = entry.signInWithApple, let manifest = world.catalog.manifest(forHost: entry.site) else { continue }
+            let key = manifest.id + "|" + link.user
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(entry)
+        }
+        var changes: [Change] = []
+        var updates: [String: SignInWithAppleLink] = [:]
+        for key in order {
+            guard let entries = groups[key], let first = entries.first, var link = first.signInWithApple,
+                  let manifest = world.catalog.manifest(forHost: first.site) else { continue }
+            let before = link
+            for event in try world.backend(for: manifest).takeEvents(appleUser: link.user) {
+                switch event {
+                case .consentRevoked: link.state = .revoked
+                case .accountDelete: link.state = .notFound
+                case .emailDisabled: link.emailForwarding = false
+                case .emailEnabled: link.emailForwarding = true
+                }
+            }
+            let reported = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
+            link.state = SignInWithAppleLink.CredentialState(rawValue: reported.rawValue) ?? .notFound
+            guard link != before else { continue }
+            for entry in entries {
+                updates[entry.id] = link
+                changes.append(Change(title: entry.title, what: describe(from: before, to: link, service: manifest.name)))
+            }
+        }
+        if !updates.isEmpty {
+            try vault.updateEach(Array(updates.keys).sorted()) { entry in
+                if let link = updates[entry.id], entry.signInWithApple?.user == link.user { entry.signInWithApple = link }
+            }
+        }
+        return changes
+    }
+
+    static func describe(from before: SignInWithAppleLink, to after: SignInWithAppleLink, service: String) -> String {
+        var parts: [String] = []
+        if before.state != after.state {
+            let said: String = switch after.state {
+            case .authorized: "Sign in with Apple is authorised again"
+            case .revoked: "Sign in with Apple was stopped for \(service) in the Apple ID's settings; the account is signed out"
+            case .notFound: "the Apple ID no longer knows \(service) (the person deleted it); the account is signed out"
+            case .transferred: "\(service) moved to another developer; the account must be migrated"
+            }
+            parts.append(said)
+        }
+        if before.emailForwarding != after.emailForwarding {
+            parts.append(after.emailForwarding ? "mail to \(after.email) is forwarded again" : "mail to \(after.email) is no longer forwarded")
+        }
+        return parts.joined(separator: "; ") + "."
+    }
+}
+
+extension ServiceWorld {
+    /// A change in the person's Apple ID settings for the entry's service:
+    /// the identity provider records it and posts the signed event to the
+    /// service's backend (`bulwark services notify`, demos and tests).
+    @discardableResult
+    public func notify(_ kind: MockIdentityProvider.Notification, entry: Entry) throws -> MockIdentityProvider.Event {
+        guard let link = entry.signInWithApple else { throw MockBackend.Refusal(reason: "\(entry.title) does not sign in with Apple") }
+        guard let manifest = catalog.manifest(forHost: entry.site) else {
+            throw MockBackend.Refusal(reason: "no service extension is associated with \(entry.site.isEmpty ? entry.title : entry.site)")
+        }
+        try identityProvider.notify(kind, user: link.user, team: manifest.teamID)
+        return try backend(for: manifest).receive(notification: identityProvider.signEvent(kind, user: link.user, audience: manifest.appID))
+    }
+}

@@ -1,0 +1,101 @@
+import BulwarkCore
+import Foundation
+import Testing
+@testable import BulwarkUpgrades
+
+/// After a conversion: what the person changes in their Apple ID settings
+/// reaches the service as a signed event, and the vault and sign-in follow.
+@Suite struct AppleIDLifecycleTests {
+    /// Shiny converted, with Shiny Store as a second entry of the same account.
+    static func converted() throws -> UpgradeFixture {
+        let f = try UpgradeFixture()
+        try f.vault.save([Entry(id: "store", title: "Shiny Store", urls: ["https://shinystore.example"], username: "jane", password: "shiny-old-1")])
+        guard case .sheet = f.start("shiny", .signInWithApple) else { throw MockBackend.Refusal(reason: "no sheet") }
+        _ = f.engine.chooseEmail(hide: true)
+        guard case .completed = f.engine.continueWithApple() else { throw MockBackend.Refusal(reason: "not converted") }
+        return f
+    }
+
+    func signIn(_ f: UpgradeFixture, _ id: String, again: Bool = false) throws -> MockBackend.SignIn {
+        try SignInSimulator.signIn(f.entry(id), world: f.world, reauthorize: again)
+    }
+
+    @Test func consentRevokedSignsTheAccountOutUntilSignInWithAppleAgain() throws {
+        let f = try Self.converted()
+        let backend = try #require(try f.world.backend(for: f.entry("shiny")))
+        guard case .accepted(let session) = try signIn(f, "shiny") else { Issue.record("no sign-in"); return }
+        let event = try f.world.notify(.consentRevoked, entry: f.entry("shiny"))
+        #expect(event.kind == .consentRevoked && event.subject == f.entry("shiny").signInWithApple?.user)
+        #expect(try backend.sessionUser(session) == nil)  // the backend signed the person out
+        let changes = try AppleIDLifecycle.refresh(vault: f.vault, world: f.world)
+        #expect(changes.map(\.sentence) == [
+            "Shiny: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out.",
+            "Shiny Store: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out.",
+        ])
+        #expect(f.entry("shiny").signInWithApple?.state == .revoked && f.entry("store").signInWithApple?.isSignedOut == true)
+        #expect(try signIn(f, "store") == .refused("Sign in with Apple was stopped for Shiny in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue"))
+        guard case .accepted = try signIn(f, "store", again: true) else { Issue.record("not re-authorised"); return }
+        #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: f.world).map(\.what) == ["Sign in with Apple is authorised again.", "Sign in with Apple is authorised again."])
+        guard case .accepted = try signIn(f, "shiny") else { Issue.record("still signed out"); return }
+        #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: f.world).isEmpty)  // nothing twice
+    }
+
+    @Test func accountDeleteRemovesTheServiceAccount() throws {
+        let f = try Self.converted()
+        let backend = try #require(try f.world.backend(for: f.entry("shiny")))
+        try f.world.notify(.accountDelete, entry: f.entry("shiny"))
+        #expect(try !backend.hasAccount("jane"))
+        try AppleIDLifecycle.refresh(vault: f.vault, world: f.world)
+        #expect(f.entry("shiny").signInWithApple?.state == .notFound)
+        let refusal = MockBackend.SignIn.refused("Shiny has no account for this Apple ID any more (the authorization was deleted); sign up again")
+        #expect(try signIn(f, "shiny") == refusal && signIn(f, "shiny", again: true) == refusal)
+    }
+
+    @Test func theRelaysForwardingIsKeptInTheVault() throws {
+        let f = try Self.converted()
+        try f.world.notify(.emailDisabled, entry: f.entry("store"))
+        let changes = try AppleIDLifecycle.refresh(vault: f.vault, world: f.world)
+        let relay = try #require(f.entry("shiny").signInWithApple?.email)
+        #expect(changes.first?.what == "mail to \(relay) is no longer forwarded.")
+        #expect(f.entry("shiny").signInWithApple?.emailForwarding == false && f.entry("shiny").signInWithApple?.state == .authorized)
+        // Sealed in the vault: a fresh open reads it back.
+        let reopened = try Vault.open(at: f.directory.appendingPathComponent("vault.db"), masterPassword: "m")
+        #expect(reopened.entries.first { $0.id == "store" }?.signInWithApple?.emailForwarding == false)
+        try f.world.notify(.emailEnabled, entry: f.entry("store"))
+        #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: f.world).first?.what == "mail to \(relay) is forwarded again.")
+        #expect(f.entry("store").signInWithApple?.emailForwarding == true)
+    }
+
+    /// The credential state is asked on unlock even when no event arrived.
+    @Test func aStateChangedWithoutAnEventIsFoundOnUnlock() throws {
+        let f = try Self.converted()
+        let link = try #require(f.entry("shiny").signInWithApple)
+        try f.world.identityProvider.notify(.consentRevoked, user: link.user, team: "SHINY00001")
+        try AppleIDLifecycle.refresh(vault: f.vault, world: f.world)
+        #expect(f.entry("shiny").signInWithApple?.state == .revoked)
+    }
+
+    @Test func forgedAndReplayedEventsAreRefused() throws {
+        let f = try Self.converted()
+        let shiny = try #require(try f.world.backend(for: f.entry("shiny")))
+        let user = try #require(f.entry("shiny").signInWithApple?.user)
+        let forOtherApp = f.world.identityProvider.signEvent(.accountDelete, user: user, audience: "CLOUDNOTES.example.cloudnotes")
+        #expect(throws: MockBackend.Refusal(reason: "the notification was refused: the identity token is for another app")) {
+            try shiny.receive(notification: forOtherApp)
+        }
+        let genuine = f.world.identityProvider.signEvent(.accountDelete, user: user, audience: "SHINY00001.example.shiny")
+        var parts = genuine.split(separator: ".").map(String.init)
+        parts[2] = String(parts[2].reversed())
+        #expect(throws: MockBackend.Refusal(reason: "the notification was refused: the identity token's signature does not verify")) {
+            try shiny.receive(notification: parts.joined(separator: "."))
+        }
+        #expect(try shiny.hasAccount("jane"))
+        f.clock.advance(2 * 86_400)
+        #expect(throws: MockBackend.Refusal(reason: "the notification was refused: the identity token has expired")) {
+            try shiny.receive(notification: genuine)
+        }
+        let fresh = f.world.identityProvider.signEvent(.emailDisabled, user: user, audience: "SHINY00001.example.shiny")
+        _ = try shiny.receive(notification: fresh)
+        #expect(throws: MockBackend.Refusal(reason: "the notification was already delivered")) { try shiny.receive(notification: fresh) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// The account as a whole through the real binary, on the demo's own
+/// vault: Shiny and Shiny Store are one account on one backend.
+@Suite struct AccountCommandTests {
+    final class Demo {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-account-\(UUID().uuidString)")
+        var vault: String { dir.appendingPathComponent("vault.db").path }
+        init() throws { #expect(try Binary.run(["demo", "--setup", dir.path]).status == 0) }
+        deinit { try? FileManager.default.removeItem(at: dir) }
+        func run(_ args: [String], stdin: String = "demo\n") throws -> Binary.Result {
+            try Binary.run(args + ["--vault", vault, "--password-stdin"], stdin: stdin)
+        }
+        func json(_ args: [String]) throws -> Any { try JSONSerialization.jsonObject(with: Data(run(args).stdout.utf8)) }
+    }
+
+    @Test func anUpgradeUpdatesEveryEntryOfTheAccount() throws {
+        let demo = try Demo()
+        let upgraded = try demo.run(["upgrade", "Shiny", "--strong-password"])
+        #expect(upgraded.status == 0)
+        #expect(upgraded.stdout == "Shiny now uses a strong password, saved in bulwark. Also updated, the same account: Shiny Store.\n")
+        #expect(try demo.run(["signin", "Shiny Store"]).stdout == "Signed in to Shiny Store.\n")
+        let store = try demo.json(["show", "Shiny Store", "--json", "--reveal"]) as! [String: Any]
+        let shiny = try demo.json(["show", "Shiny", "--json", "--reveal"]) as! [String: Any]
+        #expect(store["password"] as? String == shiny["password"] as? String)
+        #expect((store["history"] as? [[String: Any]])?.first?["reason"] as? String == "upgraded to a strong password (the same account as Shiny)")
+        // Neither is a recommendation any more.
+        let report = try demo.json(["analyze", "--json"]) as! [String: Any]
+        let titles = (report["recommendations"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(!titles.contains("Shiny") && !titles.contains("Shiny Store"))
+    }
+
+    @Test func aConversionLeavesNoPasswordBehind() throws {
+        let demo = try Demo()
+        let converted = try demo.run(["upgrade", "Shiny Store", "--sign-in-with-apple"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        for title in ["Shiny", "Shiny Store"] {
+            let shown = try demo.json(["show", title, "--json", "--reveal"]) as! [String: Any]
+            #expect(shown["password"] is NSNull && (shown["history"] as? [Any])?.isEmpty == true, "\(title): \(shown)")
+            #expect(try demo.run(["signin", title]).stdout == "Signed in to \(title) with Apple.\n")
+        }
+    }
+
+    @Test func aRogueManifestIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-rogue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let manifest = #"{"id": "rogue", "name": "Rogue", "appID": "EVIL000001.example.rogue", "associatedDomains": ["webcredentials:shiny.example"], "supportsStrongPassword": true, "supportsSignInWithApple": false, "twoFactor": "none", "behaviour": {}}"#
+        try Data(manifest.utf8).write(to: dir.appendingPathComponent("rogue.json"))
+        let listed = try Binary.run(["services", "--services", dir.path])
+        #expect(listed.status == 2)
+        #expect(listed.stderr == "bulwark: services: \(dir.path)/rogue.json: claims shiny.example, which Shiny (Assets/services/shiny.json) also claims; one domain belongs to one service, so neither is loaded\n")
+    }
+
+    @Test func notificationsChangeWhatTheVaultShowsAndWhatSignInDoes() throws {
+        let demo = try Demo()
+        #expect(try demo.run(["upgrade", "Shiny", "--sign-in-with-apple", "--hide-email"]).status == 0)
+        let revoked = try demo.run(["services", "notify", "shiny", "consent-revoked", "Shiny"])
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(revoked.stdout == """
+            Shiny received consent-revoked (signed by the identity provider).
+            Shiny: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out.
+            Shiny Store: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out.
+
+            """)
+        let shown = try demo.json(["show", "Shiny Store", "--json"]) as! [String: Any]
+        let link = shown["sign_in_with_apple"] as! [String: Any]
+        #expect(link["state"] as? String == "revoked" && link["signed_out"] as? Bool == true)
+        let refused = try demo.run(["signin", "Shiny"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "bulwark: Shiny refused the sign-in: Sign in with Apple was stopped for Shiny in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue.\n")
+        let again = try demo.run(["signin", "Shiny", "--sign-in-with-apple"])
+        #expect(again.status == 0 && again.stdout == "Signed in to Shiny with Apple.\n")
+        #expect(again.stderr == "bulwark: Shiny: Sign in with Apple is authorised again.\nbulwark: Shiny Store: Sign in with Apple is authorised again.\n")
+
+        let disabled = try demo.run(["services", "notify", "shiny", "email-disabled", "Shiny"])
+        #expect(disabled.stdout.hasSuffix("is no longer forwarded.\n"))
+        #expect(((try demo.json(["show", "Shiny", "--json"]) as! [String: Any])["sign_in_with_apple"] as! [String: Any])["email_forwarding"] as? Bool == false)
+        let deleted = try demo.run(["services", "notify", "shiny", "account-delete", "Shiny"])
+        #expect(deleted.stdout.contains("Shiny: the Apple ID no longer knows Shiny (the person deleted it); the account is signed out."))
+        #expect(try demo.run(["signin", "Shiny"]).stderr.contains("has no account for this Apple ID any more"))
+
+        let usage = try demo.run(["services", "notify", "shiny", "password-changed", "Shiny"])
+        #expect(usage.status == 2 && usage.stderr == "bulwark: usage: bulwark services notify SERVICE EVENT ENTRY (EVENT: email-disabled, email-enabled, consent-revoked, account-delete)\n")
+        let notLinked = try demo.run(["services", "notify", "grocer", "consent-revoked", "Grocer"])
+        #expect(notLinked.status == 1 && notLinked.stderr == "bulwark: Grocer does not sign in with Apple.\n")
+    }
+}
