@@ -235,7 +235,8 @@ enum UpgradeCommand {
             Output.json(catalog.manifests.map { m -> [String: Any] in
                 var behaviour: [String: Any] = ["latency_ms": m.behaviour.latencyMs, "step_up": m.behaviour.stepUp.rawValue,
                                                 "network_loss_at_sheet": m.behaviour.networkLossAtSheet,
-                                                "substitutes_password": m.behaviour.substitutesPassword]
+                                                "substitutes_password": m.behaviour.substitutesPassword,
+                                                "code_cool_down_minutes": m.behaviour.codeCoolDownMinutes]
                 behaviour["failure"] = m.behaviour.failure.map { ["reason": $0.reason.map { $0 as Any } ?? NSNull()] as Any } ?? NSNull()
                 // Each domain the manifest claims, and whether the site's apple-app-site-association agrees.
                 let verification = m.domains.map { ["domain": $0, "association": catalog.associationState(of: m, domain: $0).rawValue] }

@@ -81,9 +81,30 @@ import Testing
         try unchanged(f, "bank", before: before)
         // The count is the account's: a new challenge does not reset it, and the right code waits out the cool-down.
         #expect(f.start("bank", .strongPassword) == .failed(reason: "Too many wrong codes. For your security, this account takes no code for 15 minutes (until 2027-01-15T08:15:00Z)."))
-        f.clock.advance(MockBackend.coolDown + 1)
+        f.clock.advance(15 * 60 + 1)
         _ = f.start("bank", .strongPassword)
         if case .completed = f.engine.submitCode(try f.totpCode()) {} else { Issue.record("the right code after the cool-down did not complete") }
+    }
+
+    /// The cool-down is the service's to set.
+    @Test func theCoolDownIsTheManifests() throws {
+        let f = try UpgradeFixture()
+        var manifest = try #require(f.world.catalog.manifest(id: "northwind-bank"))
+        manifest.behaviour.codeCoolDownMinutes = 2
+        let backend = try MockBackend(manifest: manifest, path: f.directory.appendingPathComponent("strict.db").path, inbox: f.world.inbox,
+                                      identityProvider: f.world.identityProvider, clock: { [clock = f.clock] in clock.now })
+        try backend.enroll(user: "jane", password: "p", totpSecret: UpgradeFixture.totpURI)
+        let challenge = try backend.challenge(user: "jane")
+        let wrongCode = try f.totpCode() == "000000" ? "111111" : "000000"
+        for _ in 1...4 { _ = try backend.verify(challenge: challenge.id, code: wrongCode) }
+        guard case .locked(let until) = try backend.verify(challenge: challenge.id, code: wrongCode) else { Issue.record("not locked"); return }
+        #expect(until == f.clock.now.addingTimeInterval(120))
+        #expect(backend.lockedMessage(until).hasPrefix("Too many wrong codes. For your security, this account takes no code for 2 minutes"))
+        f.clock.advance(121)
+        #expect(try backend.lockedUntil("jane") == nil)
+        #expect(throws: ServiceManifest.Invalid(file: "m", reason: "bad \"behaviour.codeCoolDownMinutes\" (must be a whole number of minutes from 1 to 1440)")) {
+            try ServiceManifest.decode(Data(#"{"id": "x", "name": "X", "appID": "ABCDE12345.x", "associatedDomains": ["webcredentials:x.example"], "supportsStrongPassword": true, "supportsSignInWithApple": false, "twoFactor": "totp", "behaviour": {"codeCoolDownMinutes": 0}}"#.utf8), file: "m")
+        }
     }
 
     /// Wrong codes spread over new challenges still add up (the limit was per challenge).

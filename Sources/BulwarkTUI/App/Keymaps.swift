@@ -184,8 +184,17 @@ public enum Keymaps {
         ])
     }
 
+    /// After a sign-in with a weak or breached password: the upgrades the
+    /// service offers, or, when it offers none, its change-password page
+    /// (never a question with no answer).
     static func signInPrompt(_ state: AppState) -> Keymap<AppAction> {
-        Keymap("Upgrade this account?", upgrades(state, state.entry(id: state.focusEntryID), origin: .signInPrompt) + [
+        let entry = state.entry(id: state.focusEntryID)
+        let upgrades = upgrades(state, entry, origin: .signInPrompt)
+        let noPage: String? = entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? "Nothing is selected"
+        let changePage = B([.char("w")], .showChangePasswordURL, help: "Change Password on Website (copies its address)",
+                           hint: "change password on website", disabledReason: noPage)
+        let offersUpgrade = upgrades.contains { $0.disabledReason == nil }
+        return Keymap(offersUpgrade ? "Upgrade this account?" : "Change this password?", (offersUpgrade ? upgrades : [changePage]) + [
             B([.escape], .closeOverlay, help: "Not now", hint: "not now"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])

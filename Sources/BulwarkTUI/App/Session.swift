@@ -30,6 +30,9 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var newlyBreached: [String] = []
     /// Set by unlocking only: the vault is older than this machine last saw.
     public var rollback: Vault.Rollback?
+    /// Set by unlocking only: what changed for Sign in with Apple accounts
+    /// since the last unlock (a revoked authorization, a deleted one, the relay's forwarding).
+    public var accountNotices: [String] = []
 
     public init() {}
 
@@ -37,6 +40,7 @@ public struct SessionSnapshot: Sendable, Equatable {
     public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
         a.entries == b.entries && a.versions == b.versions && a.report == b.report && a.messages == b.messages
             && a.newlyBreached == b.newlyBreached && a.rollback == b.rollback && a.catalog.manifests == b.catalog.manifests
+            && a.accountNotices == b.accountNotices
     }
 }
 
@@ -102,7 +106,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         opened.backupPolicy = backupPolicy
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
         try Reconciler.reconcile(vault: opened, world: world)
-        try AppleIDLifecycle.refresh(vault: opened, world: world)
+        let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
         let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog,
                                         memo: opened.strengthMemo(), clock: clock)
         try analyzer.load(opened.entries)
@@ -112,6 +116,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         self.analyzer = analyzer
         engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks)
         var snapshot = makeSnapshot()
+        snapshot.accountNotices = notices
         // Which breached accounts the person has not been told about yet.
         let breached = snapshot.report.recommendations.filter { $0.kinds.contains(.breached) }
         let seen = Set((opened.note("seen-breaches") ?? "").split(separator: "\n").map(String.init))

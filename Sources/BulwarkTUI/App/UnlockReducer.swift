@@ -17,6 +17,12 @@ enum UnlockReducer {
                 let names = fresh.prefix(3).joined(separator: ", ") + (fresh.count > 3 ? " and \(fresh.count - 3) more" : "")
                 state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.")
             }
+            // A signed-out account the person did not sign out of comes before
+            // breach news (the recommendations still say that), a rollback before both.
+            if let first = snapshot.accountNotices.first {
+                let more = snapshot.accountNotices.count - 1
+                state.banner = Banner(ok: false, text: first + (more > 0 ? " (and \(more) more: see the entries)" : ""))
+            }
             // A rollback matters more than news of breaches: it may mean lost changes.
             if let rollback = snapshot.rollback {
                 state.banner = Banner(ok: false, text: "This vault is older than this machine last saw it: restored from a backup, or rolled back? Changes after change \(rollback.found) may be lost; 'bulwark check' tells more.")

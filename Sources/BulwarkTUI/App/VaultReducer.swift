@@ -111,7 +111,10 @@ enum VaultReducer {
             state.banner = Banner(ok: false, text: message)
             return Effect.none
         case .showChangePasswordURL:
-            guard let entry = state.currentEntry, let url = state.changePasswordURL(for: entry) else { return Effect.none }
+            // From the sign-in prompt the entry is the one signed in to.
+            let entry = state.overlay == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
+            guard let entry, let url = state.changePasswordURL(for: entry) else { return Effect.none }
+            if state.overlay == .signInPrompt { state.overlay = nil }
             state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return Effect.none

@@ -51,7 +51,9 @@ enum Dialogs {
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 9,
                                  title: Line("Signed in to \(entry.title)", Theme.title))
         let reason = recommendation?.warnings.first?.reason ?? ""
-        Paragraph(reason + " Upgrade this account now?").render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 4))
+        let question = Keymaps.signInPrompt(state).title == "Upgrade this account?" ? " Upgrade this account now?"
+            : " \(state.snapshot.catalog.manifest(forHost: entry.site)?.name ?? entry.title) offers no upgrade here; change the password on its website."
+        Paragraph(reason + question).render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 4))
         Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
                       hints: Keymaps.signInPrompt(state).footerHints, keyStyle: Theme.key)
     }

@@ -145,7 +145,7 @@ public final class MockServiceExtension: AccountModificationExtension {
             let what = result == .reused(attemptsLeft: left) ? "That code was already used; wait for the next one." : "That code is not right."
             return screen(message: "\(what) \(left) \(left == 1 ? "attempt" : "attempts") left.")
         case .locked(let until):
-            context.cancelRequest(withError: .failed(reason: MockBackend.lockedMessage(until)))
+            context.cancelRequest(withError: .failed(reason: backend.lockedMessage(until)))
             return nil
         case .expired:
             return screen(message: "That code has expired. Ask for a new one.")

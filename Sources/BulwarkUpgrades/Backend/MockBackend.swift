@@ -19,8 +19,9 @@ public final class MockBackend {
     static let hashParameters = ScryptParameters(logN: 10)
     public static let maxAttempts = 5
     public static let challengeLifetime: TimeInterval = 300
-    /// After `maxAttempts` wrong codes the account takes no code for this long.
-    public static let coolDown: TimeInterval = 900
+    /// After `maxAttempts` wrong codes the account takes no code for this
+    /// long (the manifest's `codeCoolDownMinutes`, 15 by default).
+    public var coolDown: TimeInterval { TimeInterval(manifest.behaviour.codeCoolDownMinutes * 60) }
     /// How long a passed step-up stays good for the change it was asked for.
     public static let grantLifetime: TimeInterval = 120
 
@@ -167,7 +168,7 @@ public final class MockBackend {
         if let failure = manifest.behaviour.failure { return .refused(failure.reason) }
         guard try hasAccount(user) else { return .refused("\(manifest.name) has no account named \(user).") }
         if try link(of: user) != nil { return .refused("This account already signs in with Apple.") }
-        if let until = try lockedUntil(user) { return .refused(Self.lockedMessage(until)) }
+        if let until = try lockedUntil(user) { return .refused(lockedMessage(until)) }
         if let sessionToken {
             guard try sessionUser(sessionToken) == user else { return .refused("Your session has expired. Sign in again.") }
         } else {
@@ -196,7 +197,7 @@ public final class MockBackend {
         return Date(timeIntervalSinceReferenceDate: until)
     }
 
-    static func lockedMessage(_ until: Date) -> String {
+    func lockedMessage(_ until: Date) -> String {
         "Too many wrong codes. For your security, this account takes no code for \(Int(coolDown / 60)) minutes (until \(ISO8601DateFormatter().string(from: until)))."
     }
 
@@ -271,7 +272,7 @@ public final class MockBackend {
     /// A wrong (or reused) code counts against the account, not the challenge.
     private func fail(_ user: String, reused: Bool) throws -> Verification {
         let failures = (try db.query("SELECT count FROM code_failures WHERE user = ?", [.text(user)]).first?.first?.integer ?? 0) + 1
-        let lockedUntil = failures >= Int64(Self.maxAttempts) ? now + Self.coolDown : 0
+        let lockedUntil = failures >= Int64(Self.maxAttempts) ? now + coolDown : 0
         try db.query("INSERT OR REPLACE INTO code_failures(user, count, locked_until) VALUES (?, ?, ?)",
                      [.text(user), .integer(failures >= Int64(Self.maxAttempts) ? 0 : failures), .real(lockedUntil)])
         if lockedUntil > 0 { return .locked(until: Date(timeIntervalSinceReferenceDate: lockedUntil)) }

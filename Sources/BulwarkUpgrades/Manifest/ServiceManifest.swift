@@ -21,6 +21,8 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
         public var networkLossAtSheet: Bool = false
         /// The backend sets a password of its own instead of the proposed one.
         public var substitutesPassword: Bool = false
+        /// How long an account takes no code after five wrong ones.
+        public var codeCoolDownMinutes: Int = 15
 
         public init() {}
     }
@@ -107,7 +109,7 @@ extension ServiceManifest.Behaviour {
     /// A mock service answers within a minute at most: a demo never waits longer.
     public static let maximumLatencyMs = 60_000
 
-    enum CodingKeys: String, CodingKey { case latencyMs, stepUp, failure, networkLossAtSheet, substitutesPassword }
+    enum CodingKeys: String, CodingKey { case latencyMs, stepUp, failure, networkLossAtSheet, substitutesPassword, codeCoolDownMinutes }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -119,5 +121,9 @@ extension ServiceManifest.Behaviour {
         failure = try c.decodeIfPresent(Failure.self, forKey: .failure)
         networkLossAtSheet = try c.decodeIfPresent(Bool.self, forKey: .networkLossAtSheet) ?? false
         substitutesPassword = try c.decodeIfPresent(Bool.self, forKey: .substitutesPassword) ?? false
+        codeCoolDownMinutes = try c.decodeIfPresent(Int.self, forKey: .codeCoolDownMinutes) ?? 15
+        guard (1...1440).contains(codeCoolDownMinutes) else {
+            throw DecodingError.dataCorruptedError(forKey: .codeCoolDownMinutes, in: c, debugDescription: "must be a whole number of minutes from 1 to 1440")
+        }
     }
 }

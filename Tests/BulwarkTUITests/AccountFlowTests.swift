@@ -1,0 +1,69 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+import Testing
+@testable import BulwarkTUI
+
+/// The account around its upgrades, in the app: no question without an
+/// answer after a weak sign-in, and a Sign in with Apple account signed out
+/// from the Apple ID's settings says so.
+@Suite struct AccountFlowTests {
+    static let sizes = [(80, 24), (120, 40)]
+
+    /// Changes an entry in the fixture's vault file before the app unlocks it.
+    static func edit(_ f: AppFixture, _ title: String, _ change: (inout Entry) -> Void) throws {
+        let vault = try Vault.open(at: f.session.vaultPath, masterPassword: "demo")
+        try vault.update(try vault.find(title).id, change)
+        vault.close()
+    }
+
+    @Test(arguments: sizes)
+    func aWeakSignInWithNoUpgradeOffersTheChangePasswordPage(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height, unlocked: false)
+        try Self.edit(f, "Forum") { $0.password = "forum" }
+        try f.world().backend(for: f.world().catalog.manifest(id: "forum")!).commitPasswordForTest(user: "janea", password: "forum")
+        await f.type("demo")
+        await f.press(.enter)
+        await f.selectEntry("Forum")
+        await f.press(.char("s"))
+        #expect(f.state.overlay == .signInPrompt && Keymaps.signInPrompt(f.state).title == "Change this password?")
+        #expect(Keymaps.signInPrompt(f.state).footerHints.map(\.key) == ["w", "Esc"])
+        f.golden("sign-in-prompt-change-password")
+        await f.press(.char("w"))
+        #expect(f.state.overlay == nil && f.state.clipboard?.text == "https://forum.example/settings/password")
+        #expect(f.state.banner?.text == "Change the password at https://forum.example/settings/password (copied).")
+    }
+
+    @Test(arguments: sizes)
+    func aSignedOutAccountSaysSoOnUnlock(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("Shiny")
+        await f.press(.char("a"), .enter)
+        #expect(f.entry("Shiny")?.signInWithApple != nil && f.entry("Shiny Store")?.signInWithApple != nil)
+        try f.world().notify(.consentRevoked, entry: try #require(f.entry("Shiny")))
+        await f.press(.char("L"))
+        await f.type("demo")
+        await f.press(.enter)
+        #expect(f.state.banner?.text == "Shiny: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out. (and 1 more: see the entries)")
+        await f.selectEntry("Shiny")
+        #expect(f.entry("Shiny")?.signInWithApple?.state == .revoked)
+        f.golden("entry-signed-out")
+        await f.press(.char("s"))
+        #expect(f.state.banner?.text == "Shiny refused the sign-in: Sign in with Apple was stopped for Shiny in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue.")
+    }
+}
+
+extension AppFixture {
+    /// The mock services' side, as another process (the `services` command) sees it.
+    func world() throws -> ServiceWorld {
+        try ServiceWorld(directory: ServiceWorld.directory(besideVault: session.vaultPath), catalog: try ServiceCatalog.builtIn(),
+                         clock: { AppFixture.now }, sleep: { _ in })
+    }
+}
+
+extension MockBackend {
+    /// Sets an account's password directly, as if changed on the website.
+    func commitPasswordForTest(user: String, password: String) throws {
+        _ = try commitPassword(user: user, newPassword: password)
+    }
+}
