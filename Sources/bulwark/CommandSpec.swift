@@ -174,9 +174,12 @@ enum Commands {
                     details: "Exit 0 when the service accepts the credential, 1 when it refuses (with its reason)."),
         CommandSpec(name: "services", summary: "List the service manifests, sign an account up, or send a Sign in with Apple notification.",
                     usage: UpgradeCommand.servicesUsage,
-                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association")],
+                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association"),
+                              OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "enroll: sign up at SERVICE with Apple (no password)"),
+                              OptionSpec(name: "--hide-email", valueName: nil, help: "enroll: give the service a private relay address")],
                     details: """
-                    enroll creates the entry's account at its mock service with its current credential (and TOTP secret).
+                    enroll creates the entry's account at its mock service with its current credential (and TOTP secret);
+                    with --sign-in-with-apple it creates a new account at SERVICE that signs in with Apple, and its entry.
                     notify sends what a change in the person's Apple ID settings sends: consent-revoked, account-delete,
                     email-disabled or email-enabled, as an event signed by the identity provider, to SERVICE's backend,
                     and prints what changed in the vault.

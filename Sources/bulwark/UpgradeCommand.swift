@@ -213,6 +213,7 @@ enum UpgradeCommand {
 
     static func services(_ parsed: ParsedCommandLine) -> Int32 {
         if parsed.arguments.first == "notify" { return notify(parsed) }
+        if parsed.arguments.first == "enroll", parsed.options["--sign-in-with-apple"] != nil { return signUpWithApple(parsed) }
         if parsed.arguments.first == "enroll" {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
             return withServices(parsed) { vault, world, _ in
@@ -260,7 +261,26 @@ enum UpgradeCommand {
         return 0
     }
 
-    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY | bulwark services notify SERVICE EVENT ENTRY"
+    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY"
+
+    /// `services enroll SERVICE --sign-in-with-apple`: a new account that signs in with Apple from the start.
+    static func signUpWithApple(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll SERVICE --sign-in-with-apple [--hide-email]"); return 2 }
+        return withServices(parsed) { vault, world, _ in
+            guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
+                Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
+                return 2
+            }
+            do {
+                let outcome = try SignUpWithApple.run(manifest: manifest, vault: vault, world: world, hideEmail: parsed.options["--hide-email"] != nil)
+                print(outcome.summary)
+                return 0
+            } catch let refusal as MockBackend.Refusal {
+                Output.error("\(refusal.reason).")
+                return 1
+            }
+        }
+    }
 
     /// `services notify SERVICE EVENT ENTRY`: what a person's change in their
     /// Apple ID settings sends to the service, and what the vault then shows.

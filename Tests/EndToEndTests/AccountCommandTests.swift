@@ -86,4 +86,19 @@ import Testing
         let notLinked = try demo.run(["services", "notify", "grocer", "consent-revoked", "Grocer"])
         #expect(notLinked.status == 1 && notLinked.stderr == "bulwark: Grocer does not sign in with Apple.\n")
     }
+
+    @Test func signUpWithAppleCreatesAnAccountWithNoPassword() throws {
+        let f = try VaultCommandTests.Fixture()
+        let signedUp = try f.run(["services", "enroll", "cloudnotes", "--sign-in-with-apple", "--hide-email"])
+        #expect(signedUp.status == 0, "\(signedUp.stderr)")
+        #expect(signedUp.stdout.hasPrefix("Signed up at Cloud Notes with Apple as "))
+        #expect(signedUp.stdout.hasSuffix("@privaterelay.appleid.example (a hidden e-mail); the entry \"Cloud Notes\" has no password to keep.\n"))
+        let shown = try f.json(["show", "Cloud Notes", "--json", "--reveal"]) as! [String: Any]
+        #expect(shown["password"] is NSNull && (shown["urls"] as? [String]) == ["https://cloudnotes.example"])
+        #expect(try f.run(["signin", "Cloud Notes"]).stdout == "Signed in to Cloud Notes with Apple.\n")
+        let twice = try f.run(["services", "enroll", "cloudnotes", "--sign-in-with-apple"])
+        #expect(twice.status == 1 && twice.stderr == "bulwark: Cloud Notes already has an account for this Apple ID; sign in with Apple instead.\n")
+        let forum = try f.run(["services", "enroll", "forum", "--sign-in-with-apple"])
+        #expect(forum.status == 1 && forum.stderr == "bulwark: Forum does not offer Sign in with Apple.\n")
+    }
 }

@@ -1,0 +1,63 @@
+import BulwarkCore
+import Foundation
+
+/// A new account that signs in with Apple from the start: the sheet's
+/// credential goes to the service's backend, which creates the account with
+/// no password, and the vault gains an entry for it.
+public enum SignUpWithApple {
+    public struct Outcome: Sendable, Equatable {
+        public let entry: Entry
+        public let serviceName: String
+        public var summary: String {
+            let email = entry.signInWithApple.map { $0.email + ($0.isPrivateRelay ? " (a hidden e-mail)" : "") } ?? ""
+            return "Signed up at \(serviceName) with Apple as \(email); the entry \"\(entry.title)\" has no password to keep."
+        }
+    }
+
+    public static func run(manifest: ServiceManifest, vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo,
+                           hideEmail: Bool) throws -> Outcome {
+        guard manifest.supportsSignInWithApple else { throw MockBackend.Refusal(reason: "\(manifest.name) does not offer Sign in with Apple") }
+        guard world.catalog.manifest(forHost: manifest.primaryDomain)?.id == manifest.id else {
+            throw MockBackend.Refusal(reason: world.catalog.associationRefusal(forHost: manifest.primaryDomain)
+                                      ?? "\(manifest.name) is not associated with \(manifest.primaryDomain)")
+        }
+        let nonce = SecureRandom.bytes(16).hex, state = SecureRandom.bytes(16).hex
+        let credential = try world.identityProvider.authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
+                                                              audience: manifest.appID, nonce: nonce, state: state, hideEmail: hideEmail)
+        guard credential.state == state else { throw MockBackend.Refusal(reason: "The Sign in with Apple response did not belong to this request") }
+        let backend = try world.backend(for: manifest)
+        try backend.signUpWithApple(credential: credential, nonce: nonce)
+        let titles = Set(vault.entries.map(\.title))
+        let title = titles.contains(manifest.name) ? "\(manifest.name) (Sign in with Apple)" : manifest.name
+        var entry = Entry(title: title, urls: ["https://\(manifest.primaryDomain)"], username: credential.email,
+                          created: world.clock(), signInWithApple: SignInWithAppleLink(user: credential.user, email: credential.email,
+                                                                                    isPrivateRelay: credential.isPrivateRelay))
+        entry.modified = world.clock()
+        try vault.save(entry)
+        return Outcome(entry: entry, serviceName: manifest.name)
+    }
+}
+
+extension MockBackend {
+    /// Creates an account for a Sign in with Apple credential: the token
+    /// verified (this app's, fresh, its nonce, once) and the code redeemed;
+    /// its user name is the e-mail the person chose to share, and it has no password.
+    public func signUpWithApple(credential: AppleIDCredential, nonce: String) throws {
+        let claims: MockIdentityProvider.TokenClaims
+        do {
+            claims = try identityProvider.verify(token: credential.identityToken, audience: manifest.appID, nonce: nonce)
+            guard try spend(credential.identityToken) else { throw Refusal(reason: "Sign in with Apple was refused: the identity token was already used.") }
+            guard try identityProvider.redeem(code: credential.authorizationCode, audience: manifest.appID) == claims.subject else {
+                throw MockIdentityProvider.Refusal.badSignature
+            }
+        } catch let refusal as MockIdentityProvider.Refusal {
+            throw Refusal(reason: "Sign in with Apple was refused: \(refusal.reason).")
+        }
+        guard try !hasAccount(linkedTo: claims.subject) else {
+            throw Refusal(reason: "\(manifest.name) already has an account for this Apple ID; sign in with Apple instead")
+        }
+        guard try !hasAccount(claims.email) else { throw Refusal(reason: "\(manifest.name) already has an account named \(claims.email)") }
+        try db.query("INSERT INTO accounts(user, apple_user, apple_email, apple_relay) VALUES (?, ?, ?, ?)",
+                     [.text(claims.email), .text(claims.subject), .text(claims.email), .integer(claims.isPrivateEmail ? 1 : 0)])
+    }
+}
