@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         // C: process hardening (core dumps off, not dumpable) for the executable.
         .target(name: "CHardening"),
+        // C: a QR code read from a PNG or JPEG (libpng, libjpeg-turbo, zbar).
+        .target(name: "CQRDecode", linkerSettings: [.linkedLibrary("zbar"), .linkedLibrary("png"), .linkedLibrary("jpeg")]),
         // System libraries through module maps.
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
@@ -30,7 +32,8 @@ let package = Package(
         .target(name: "BulwarkAssets", plugins: ["EmbedAssets"]),
 
         // Domain: no terminal, no screens.
-        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium"]),
+        .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
+                                                           "CQRDecode"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

@@ -60,6 +60,7 @@ enum Commands {
         OptionSpec(name: "--tag", valueName: "TAG", help: "A tag (repeat for more; replaces the list)"),
         OptionSpec(name: "--category", valueName: "KIND", help: "email, identity, finance, government, health, work, shopping, social or other (default: guessed from the site)"),
         OptionSpec(name: "--totp", valueName: "-", help: "Read an otpauth:// URI from standard input, after the other secrets ('' removes it)"),
+        OptionSpec(name: "--totp-qr", valueName: "IMAGE", help: "Read the TOTP from a QR code in a PNG or JPEG (a service's set-up picture)"),
         OptionSpec(name: "--generate", valueName: nil, help: "Set a new strong password"),
         OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
     ]

@@ -233,6 +233,15 @@ enum VaultCommands {
             if isNew { entry.password = newPassword } else { entry.changePassword(to: newPassword, reason: "edited") }
         }
         // After the entry's password: the TOTP URI is the last secret read.
+        if let image = parsed.options["--totp-qr"] {
+            guard parsed.options["--totp"] == nil else { throw UsageError(message: "give --totp - or --totp-qr IMAGE, not both.", command: nil) }
+            let uri: String
+            do { uri = try QRCodeImage.text(atPath: image) } catch { throw UsageError(message: "--totp-qr \(image): \(error).", command: nil) }
+            do { _ = try OTPAuthURL.parse(uri) } catch {
+                throw UsageError(message: "--totp-qr \(image): the QR code is not a verification code's URL (\(error)).", command: nil)
+            }
+            entry.totpURI = uri
+        }
         if let totp = parsed.options["--totp"] {
             if totp.isEmpty { entry.totpURI = nil } else {
                 guard totp == "-" else { throw SecretArgument.refused("--totp", safe: "--totp -") }
@@ -251,8 +260,20 @@ enum VaultCommands {
             try apply(parsed, to: &entry, input: input, isNew: true)
             try vault.save(entry)
             print(entry.id)
+            suggestOwner(of: entry, in: vault.entries)
             return 0
         }
+    }
+
+    /// A code whose issuer names another entry better than this one: said,
+    /// with the entries it looks like (the code is kept where it was asked).
+    static func suggestOwner(of entry: Entry, in entries: [Entry]) {
+        guard let uri = entry.totpURI, let config = try? OTPAuthURL.parse(uri), !CodeOwner.fits(config, entry) else { return }
+        let others = CodeOwner.suggestions(for: config, in: entries).filter { $0.id != entry.id }.prefix(3).map(\.title)
+        // Output sanitises what it writes: the issuer and titles are file and vault text.
+        let issuer = config.issuer ?? ""
+        Output.warning("the code says it is \(issuer)'s, and \(entry.title) does not look like \(issuer)"
+                       + (others.isEmpty ? "." : "; entries that do: " + others.joined(separator: ", ") + "."))
     }
 
     static func edit(_ parsed: ParsedCommandLine) -> Int32 {
@@ -262,6 +283,7 @@ enum VaultCommands {
             // The edit applies to the row as the file holds it when the write begins.
             let entry = try vault.update(id) { entry in try apply(parsed, to: &entry, input: input, isNew: false) }
             print("Saved \(entry.title).")
+            if parsed.options["--totp"] != nil || parsed.options["--totp-qr"] != nil { suggestOwner(of: entry, in: vault.entries) }
             return 0
         }
     }

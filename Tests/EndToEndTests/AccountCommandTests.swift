@@ -101,4 +101,27 @@ import Testing
         let forum = try f.run(["services", "enroll", "forum", "--sign-in-with-apple"])
         #expect(forum.status == 1 && forum.stderr == "bulwark: Forum does not offer Sign in with Apple.\n")
     }
+
+    static func qr(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BulwarkCoreTests/Fixtures/qr/\(name)").path
+    }
+
+    @Test func aQRCodeSetsUpTheCodeAndItsIssuerSuggestsTheEntry() throws {
+        let demo = try Demo()
+        let edited = try demo.run(["edit", "Grocer", "--totp-qr", Self.qr("transparent.png")])
+        #expect(edited.status == 0 && edited.stdout == "Saved Grocer.\n")
+        #expect(edited.stderr == "bulwark: warning: the code says it is Shiny's, and Grocer does not look like Shiny; entries that do: Shiny, Shiny Store.\n")
+        let rfc = try demo.run(["add", "--title", "Example", "--url", "https://example.com", "--totp-qr", Self.qr("rfc6238.jpg")])
+        #expect(rfc.status == 0 && rfc.stderr.isEmpty)
+        // RFC 6238's SHA-1 test values, from the code set up by the picture.
+        for (at, code) in [("59", "94287082"), ("1111111109", "07081804"), ("2000000000", "69279037")] {
+            let shown = try demo.json(["code", "Example", "--json", "--at", at]) as! [String: Any]
+            #expect(shown["code"] as? String == code)
+        }
+        let several = try demo.run(["edit", "Shiny", "--totp-qr", Self.qr("two-codes.png")])
+        #expect(several.status == 2 && several.stderr.hasSuffix("two-codes.png: the image holds more than one QR code; crop it to the one to use.\n"))
+        let both = try demo.run(["edit", "Shiny", "--totp", "-", "--totp-qr", Self.qr("rfc6238.png")])
+        #expect(both.status == 2 && both.stderr == "bulwark: give --totp - or --totp-qr IMAGE, not both.\n")
+    }
 }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Which entries a verification code belongs to, going by what its
+/// `otpauth://` URL says: the issuer ("Shiny") named in an entry's title or
+/// site, and, when the URL names an account, the entry's user name.
+public enum CodeOwner {
+    /// Entries the code looks like it belongs to, best first: issuer and account, then issuer alone.
+    public static func suggestions(for config: OTPConfiguration, in entries: [Entry]) -> [Entry] {
+        guard let issuer = config.issuer.map(folded), !issuer.isEmpty else { return [] }
+        let account = folded(config.account)
+        let byIssuer = entries.filter { entry in
+            entry.kind.holdsPassword && (folded(entry.title).contains(issuer) || folded(entry.site).contains(issuer))
+        }
+        let both = byIssuer.filter { !account.isEmpty && folded($0.username) == account }
+        return both + byIssuer.filter { entry in !both.contains { $0.id == entry.id } }
+    }
+
+    /// Whether the code looks like the entry's (or says nothing of whose it is).
+    public static func fits(_ config: OTPConfiguration, _ entry: Entry) -> Bool {
+        guard let issuer = config.issuer.map(folded), !issuer.isEmpty else { return true }
+        return folded(entry.title).contains(issuer) || folded(entry.site).contains(issuer)
+    }
+
+    /// Letters and digits, lower-cased: "Northwind Bank" meets "northwind.example".
+    static func folded(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+}
