@@ -268,10 +268,20 @@ import Testing
         await f.press(.tab, .ctrl("g"))
         let generated = try #require(f.state.editor?.fields[3].text)
         #expect(generated.count == 20 && generated.split(separator: "-").count == 3)  // Apple's format: no rules for this site
+        // The code's set-up: the secret a site prints under its QR code, as people type it.
+        await f.press(.tab)
+        await f.type("not base32!")
+        await f.press(.enter)
+        #expect(f.state.editor?.error == "The code: the secret parameter is not base32: '!' at position 11.")
+        f.golden("editor-bad-code")
+        await f.press(.ctrl("u"))
+        await f.type("jbsw y3dp ehpk 3pxp")
         await f.press(.enter)
         #expect(f.state.banner?.text == "Saved Garden Club.")
         let added = try #require(f.entry("Garden Club"))
         #expect(added.password == generated && added.username == "jane" && added.site == "garden.example")
+        let code = try OTPAuthURL.parse(try #require(added.totpURI))
+        #expect(code.secret == Array("Hello!\u{DE}\u{AD}\u{BE}\u{EF}".unicodeScalars.map { UInt8($0.value) }) && code.issuer == "Garden Club" && code.account == "jane")
         #expect(f.state.selectedEntry?.title != nil)
 
         await f.selectEntry("Garden Club")

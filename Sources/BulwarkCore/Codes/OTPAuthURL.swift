@@ -204,3 +204,28 @@ public enum OTPAuthURL {
         }
     }
 }
+
+/// A code typed or pasted by a person: an `otpauth://` or
+/// `apple-otpauth://` URL, a `steam://` secret, or a bare base32 secret (as
+/// sites show under their QR code), made the URL the vault keeps.
+public enum TOTPInput {
+    public static func normalized(_ text: String, issuer: String, account: String) throws(OTPAuthURLError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if !trimmed.contains(":") {
+            // Sites print the secret in groups of four, often lower-case.
+            let compact = trimmed.replacingOccurrences(of: " ", with: "").uppercased()
+            let secret: [UInt8]
+            do { secret = try Base32.decode(compact) } catch {
+                // Said at its place in what the person typed, spaces and case included.
+                let typed = Array(trimmed)
+                let position = typed.firstIndex { $0 != " " && Character($0.uppercased()) == error.character }.map { $0 + 1 } ?? error.position
+                throw .badSecret(character: position <= typed.count ? typed[position - 1] : error.character, position: position)
+            }
+            guard !secret.isEmpty else { throw .emptySecret }
+            return OTPAuthURL.build(OTPConfiguration(kind: .totp(period: 30), secret: secret, issuer: issuer.isEmpty ? nil : issuer, account: account))
+        }
+        let configuration = try OTPAuthURL.parse(trimmed)
+        if trimmed.lowercased().hasPrefix("steam://") { return OTPAuthURL.build(.steam(secret: configuration.secret, account: account)) }
+        return trimmed
+    }
+}

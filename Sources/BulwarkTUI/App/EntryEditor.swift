@@ -1,9 +1,13 @@
 import BulwarkCore
 import Foundation
 
-/// The add and edit form: title, website, username, password, notes.
+/// The add and edit form: title, website, username, password, the
+/// verification code's set-up (an otpauth:// URL or the secret a site
+/// shows under its QR code), notes.
 public struct EntryEditor: Sendable, Equatable {
-    public static let labels = ["Title", "Website", "Username", "Password", "Notes"]
+    public static let labels = ["Title", "Website", "Username", "Password", "Code", "Notes"]
+    /// Where each field is in `fields`.
+    enum Field: Int { case title, website, username, password, code, notes }
     /// Nil for a new entry.
     public var id: String?
     public var fields: [TextField]
@@ -20,21 +24,33 @@ public struct EntryEditor: Sendable, Equatable {
             TextField(entry?.urls.first ?? "", placeholder: "https://…"),
             TextField(entry?.username ?? ""),
             TextField(entry?.password ?? "", masked: true, placeholder: "Ctrl-G makes a strong one"),
+            TextField(entry?.totpURI ?? "", masked: true, placeholder: "otpauth://… or the secret under a QR code"),
             TextField(entry?.notes ?? ""),
         ]
     }
 
-    /// The entry the form describes, based on `original` when editing.
-    func entry(original: Entry?, now: Date) -> Entry? {
-        let title = fields[0].text.trimmingCharacters(in: .whitespaces)
-        guard !title.isEmpty else { return nil }
+    public struct Problem: Error, Equatable { public let message: String }
+
+    /// The entry the form describes, based on `original` when editing; or
+    /// what stops it (no title, a code that is not one).
+    func entry(original: Entry?, now: Date) throws(Problem) -> Entry {
+        let title = fields[Field.title.rawValue].text.trimmingCharacters(in: .whitespaces)
+        guard !title.isEmpty else { throw Problem(message: "A title is required.") }
+        let code = fields[Field.code.rawValue].text.trimmingCharacters(in: .whitespaces)
+        var totp: String?
+        if !code.isEmpty {
+            do { totp = try TOTPInput.normalized(code, issuer: title, account: fields[Field.username.rawValue].text) } catch {
+                throw Problem(message: "The code: \(error).")
+            }
+        }
         let url = fields[1].text.trimmingCharacters(in: .whitespaces)
         let password = fields[3].text.isEmpty ? nil : fields[3].text
         var entry = original ?? Entry(title: title, created: now)
         entry.title = title
         entry.urls = url.isEmpty ? [] : [url]
         entry.username = fields[2].text
-        entry.notes = fields[4].text
+        entry.totpURI = totp
+        entry.notes = fields[Field.notes.rawValue].text
         if !entry.categoryIsManual { entry.category = CategoryGuess.guess(title: entry.title, urls: entry.urls) }
         if original == nil { entry.password = password } else if password != entry.password {
             entry.changePassword(to: password, reason: "edited", at: now)

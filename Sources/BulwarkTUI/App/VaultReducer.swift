@@ -87,8 +87,9 @@ enum VaultReducer {
         case .saveEntry:
             guard let editor = state.editor else { return Effect.none }
             let original = state.entry(id: editor.id)
-            guard let entry = editor.entry(original: original, now: state.now) else {
-                state.editor?.error = "A title is required."
+            let entry: Entry
+            do { entry = try editor.entry(original: original, now: state.now) } catch {
+                state.editor?.error = error.message
                 return Effect.none
             }
             state.editor = nil

@@ -14,7 +14,7 @@ enum Dialogs {
     }
 
     static func renderEditor(_ editor: EntryEditor, into buffer: inout Buffer) {
-        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 11,
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 12,
                                  title: Line(editor.id == nil ? "Add an entry" : "Edit the entry", Theme.title),
                                  rightTitle: Line("Esc cancel", Theme.dim))
         let fieldWidth = min(44, max(0, inner.width - 13))
@@ -28,7 +28,8 @@ enum Dialogs {
             buffer.put("]", x: inner.x + 11 + fieldWidth, y: y, style: Theme.dim, clip: inner)
         }
         if let error = editor.error {
-            buffer.put("✗ " + error, x: inner.x, y: inner.y + 7, style: Theme.danger, clip: inner)
+            let top = inner.y + 1 + EntryEditor.labels.count + 1
+            Paragraph("✗ " + error, style: Theme.danger).render(into: &buffer, area: Rect(x: inner.x, y: top, width: inner.width, height: max(0, inner.maxY - top)))
         }
     }
 

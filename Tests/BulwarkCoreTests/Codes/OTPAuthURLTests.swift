@@ -88,3 +88,28 @@ import Testing
         #expect(throws: OTPAuthURLError.badDigits("6")) { try OTPAuthURL.parse("otpauth://totp/x?secret=JBSWY3DP&digits=6&encoder=steam") }
     }
 }
+
+/// What a person types into the app's Code field becomes the URL the vault keeps.
+@Suite struct TOTPInputTests {
+    @Test func aSecretAsSitesPrintItBecomesAURL() throws {
+        let uri = try TOTPInput.normalized(" jbsw y3dp ehpk 3pxp ", issuer: "Garden Club", account: "jane")
+        let config = try OTPAuthURL.parse(uri)
+        #expect(config.secret == (try Base32.decode("JBSWY3DPEHPK3PXP")) && config.issuer == "Garden Club" && config.account == "jane")
+        #expect(config.code(at: 59).count == 6)
+    }
+
+    @Test func urlsAreKeptAndSteamBecomesItsOtpauthForm() throws {
+        let url = "otpauth://totp/Shiny:jane?secret=JBSWY3DPEHPK3PXP&issuer=Shiny"
+        #expect(try TOTPInput.normalized(url, issuer: "x", account: "y") == url)
+        let apple = "apple-otpauth://totp/Shiny:jane?secret=JBSWY3DPEHPK3PXP&issuer=Shiny"
+        #expect(try TOTPInput.normalized(apple, issuer: "x", account: "y") == apple)
+        let steam = try OTPAuthURL.parse(try TOTPInput.normalized("steam://JBSWY3DPEHPK3PXP", issuer: "x", account: "gabe"))
+        #expect(steam.encoder == .steam && steam.account == "gabe")
+    }
+
+    @Test func aTypoIsSaidWhereItWasTyped() {
+        #expect(throws: OTPAuthURLError.badSecret(character: "!", position: 11)) { try TOTPInput.normalized("not base32!", issuer: "", account: "") }
+        #expect(throws: OTPAuthURLError.badSecret(character: "8", position: 6)) { try TOTPInput.normalized("jbsw 8", issuer: "", account: "") }
+        #expect(throws: OTPAuthURLError.emptySecret) { try TOTPInput.normalized("   ", issuer: "", account: "") }
+    }
+}
