@@ -98,4 +98,57 @@ import Testing
         _ = try shiny.receive(notification: fresh)
         #expect(throws: MockBackend.Refusal(reason: "the notification was already delivered")) { try shiny.receive(notification: fresh) }
     }
+
+    /// A revocation whose notification never came: the backend's daily
+    /// refresh-token check finds it, on the world's clock, not before.
+    @Test func theDailyRefreshTokenCheckFindsARevocationWithNoNotification() throws {
+        let f = try Self.converted()
+        let backend = try #require(try f.world.backend(for: f.entry("shiny")))
+        let link = try #require(f.entry("shiny").signInWithApple)
+        try f.world.identityProvider.notify(.consentRevoked, user: link.user, team: "SHINY00001")  // the provider only
+        #expect(try backend.checkRefreshTokens() == 0 && !backend.isRevoked(appleUser: link.user))  // checked less than a day ago
+        f.clock.advance(MockBackend.refreshCheckInterval)
+        #expect(try backend.checkRefreshTokens() == 1 && backend.isRevoked(appleUser: link.user))
+        #expect(try backend.takeEvents(appleUser: link.user) == [.consentRevoked])
+        #expect(try backend.checkRefreshTokens() == 0)  // once a day
+    }
+
+    @Test func tokensAreExchangedOnceAndKeptByTheBackend() throws {
+        let f = try UpgradeFixture()
+        let idp = f.world.identityProvider
+        let credential = try idp.authorize(appleID: "a@icloud.example", fullName: "A", team: "SHINY00001", audience: "SHINY00001.example.shiny",
+                                           nonce: "n", state: "s", hideEmail: false)
+        #expect(credential.realUserStatus == .likelyReal && credential.fullName == "A")
+        #expect(throws: MockIdentityProvider.Refusal.wrongAudience) { try idp.exchange(code: credential.authorizationCode, audience: "CLOUDNOTES.example.cloudnotes") }
+        let tokens = try idp.exchange(code: credential.authorizationCode, audience: "SHINY00001.example.shiny")
+        #expect(tokens.subject == credential.user && tokens.expiresIn == 3600 && tokens.refreshToken.hasPrefix("r"))
+        #expect(throws: MockIdentityProvider.Refusal.codeReused) { try idp.exchange(code: credential.authorizationCode, audience: "SHINY00001.example.shiny") }
+        #expect(try idp.validate(refreshToken: tokens.refreshToken, audience: "SHINY00001.example.shiny", team: "SHINY00001"))
+        #expect(try !idp.validate(refreshToken: tokens.refreshToken, audience: "CLOUDNOTES.example.cloudnotes", team: "CLOUDNOTES"))
+        // The second authorization says nothing of the person, and no name.
+        let again = try idp.authorize(appleID: "a@icloud.example", fullName: "A", team: "SHINY00001", audience: "SHINY00001.example.shiny",
+                                      nonce: "n2", state: "s", hideEmail: false)
+        #expect(again.realUserStatus == .unknown && again.fullName == nil)
+    }
+
+    /// What the app asks for is all it gets: no e-mail scope, no e-mail claim.
+    @Test func scopesLimitWhatIsShared() throws {
+        let f = try UpgradeFixture()
+        let idp = f.world.identityProvider
+        let bare = try idp.authorize(appleID: "b@icloud.example", fullName: "B", team: "SHINY00001", audience: "SHINY00001.example.shiny",
+                                     nonce: "n", state: "s", hideEmail: true, scopes: [])
+        #expect(bare.email.isEmpty && bare.fullName == nil && !bare.isPrivateRelay && bare.authorizedScopes.isEmpty)
+        let claims = try idp.verify(token: bare.identityToken, audience: "SHINY00001.example.shiny", nonce: "n")
+        #expect(claims.email.isEmpty)
+        let backend = try #require(try f.world.backend(for: f.entry("shiny")))
+        #expect(throws: MockBackend.Refusal(reason: "Shiny needs an e-mail address to sign up")) {
+            try backend.signUpWithApple(credential: bare, nonce: "n")
+        }
+    }
+
+    @Test func theBackendKeepsWhatSignInWithAppleSaidOfThePerson() throws {
+        let f = try Self.converted()
+        let backend = try #require(try f.world.backend(for: f.entry("shiny")))
+        #expect(try backend.realUserStatus(appleUser: f.entry("shiny").signInWithApple!.user) == .likelyReal)
+    }
 }

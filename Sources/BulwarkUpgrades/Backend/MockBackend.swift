@@ -310,11 +310,11 @@ public final class MockBackend {
         do {
             claims = try identityProvider.verify(token: credential.identityToken, audience: manifest.appID, nonce: nonce)
             guard try spend(credential.identityToken) else { throw Refusal(reason: "Sign in with Apple was refused: the identity token was already used.") }
-            let codeUser = try identityProvider.redeem(code: credential.authorizationCode, audience: manifest.appID)
-            guard codeUser == claims.subject else { throw MockIdentityProvider.Refusal.badSignature }
         } catch let refusal as MockIdentityProvider.Refusal {
             throw Refusal(reason: "Sign in with Apple was refused: \(refusal.reason).")
         }
+        // The code for tokens, once; the refresh token kept for the daily check.
+        try exchangeAndKeep(credential, subject: claims.subject)
         try db.query("UPDATE accounts SET apple_user = ?, apple_email = ?, apple_relay = ?, salt = NULL, hash = NULL WHERE user = ?",
                      [.text(claims.subject), .text(claims.email), .integer(claims.isPrivateEmail ? 1 : 0), .text(user)])
         KillPoint.reach("linked")

@@ -71,28 +71,40 @@ public final class MockIdentityProvider {
     }
 
     /// What the sheet returns when the person continues: the credential for
-    /// this app, with the shared or the relay e-mail.
+    /// this app, with the shared or the relay e-mail, the name on the first
+    /// authorization, each only when the app asked for it.
     public func authorize(appleID: String, fullName: String, team: String, audience: String, nonce: String, state: String,
-                          hideEmail: Bool) throws -> AppleIDCredential {
+                          hideEmail: Bool, scopes: [AppleIDScope] = AppleIDScope.allCases) throws -> AppleIDCredential {
         let account = try account(appleID: appleID, team: team)
         try db.query("UPDATE users SET named = 1, state = 'authorized' WHERE apple_id = ? AND team = ?", [.text(appleID), .text(team)])
-        let email = hideEmail ? account.relay : appleID
+        let wantsEmail = scopes.contains(.email)
+        let email = !wantsEmail ? "" : hideEmail ? account.relay : appleID
         let now = clock()
-        let claims = TokenClaims(subject: account.user, audience: audience, nonce: nonce, email: email, isPrivateEmail: hideEmail,
+        // The demo's Apple ID is a real person's, on a device Apple trusts.
+        let status: RealUserStatus = account.firstTime ? .likelyReal : .unknown
+        let claims = TokenClaims(subject: account.user, audience: audience, nonce: nonce, email: email, isPrivateEmail: wantsEmail && hideEmail,
                                  issuedAt: now, expires: now.addingTimeInterval(600))
         let code = "c" + SecureRandom.bytes(16).hex
         try db.query("INSERT INTO codes(code, user, audience) VALUES (?, ?, ?)", [.text(code), .text(account.user), .text(audience)])
-        return AppleIDCredential(user: account.user, email: email, isPrivateRelay: hideEmail,
-                                 fullName: account.firstTime ? fullName : nil, state: state,
-                                 identityToken: sign(claims), authorizationCode: code)
+        var credential = AppleIDCredential(user: account.user, email: email, isPrivateRelay: wantsEmail && hideEmail,
+                                           fullName: account.firstTime && scopes.contains(.fullName) ? fullName : nil, state: state,
+                                           identityToken: sign(claims, realUserStatus: status), authorizationCode: code)
+        credential.realUserStatus = status
+        credential.authorizedScopes = AppleIDScope.allCases.filter(scopes.contains)
+        return credential
     }
 
     // MARK: Tokens
 
-    func sign(_ claims: TokenClaims) -> String {
-        signJWT(["iss": Self.issuer, "sub": claims.subject, "aud": claims.audience, "nonce": claims.nonce,
-                 "email": claims.email, "is_private_email": claims.isPrivateEmail,
-                 "iat": claims.issuedAt.timeIntervalSince1970, "exp": claims.expires.timeIntervalSince1970])
+    func sign(_ claims: TokenClaims, realUserStatus: RealUserStatus? = nil) -> String {
+        var payload: [String: Any] = ["iss": Self.issuer, "sub": claims.subject, "aud": claims.audience, "nonce": claims.nonce,
+                                      "iat": claims.issuedAt.timeIntervalSince1970, "exp": claims.expires.timeIntervalSince1970]
+        if !claims.email.isEmpty {
+            payload["email"] = claims.email
+            payload["is_private_email"] = claims.isPrivateEmail
+        }
+        if let realUserStatus { payload["real_user_status"] = realUserStatus.rawValue }
+        return signJWT(payload)
     }
 
     /// A JWT over the payload, signed with the provider's key.
@@ -116,10 +128,11 @@ public final class MockIdentityProvider {
     public func verify(token: String, audience: String, nonce: String) throws(Refusal) -> TokenClaims {
         guard let object = verifiedPayload(token),
               let sub = object["sub"] as? String, let aud = object["aud"] as? String, let tokenNonce = object["nonce"] as? String,
-              let email = object["email"] as? String, let iat = object["iat"] as? Double, let exp = object["exp"] as? Double else {
+              let iat = object["iat"] as? Double, let exp = object["exp"] as? Double else {
             throw .badSignature
         }
-        let claims = TokenClaims(subject: sub, audience: aud, nonce: tokenNonce, email: email,
+        // No e-mail claim when the app did not ask for the e-mail.
+        let claims = TokenClaims(subject: sub, audience: aud, nonce: tokenNonce, email: object["email"] as? String ?? "",
                                  isPrivateEmail: object["is_private_email"] as? Bool ?? false,
                                  issuedAt: Date(timeIntervalSince1970: iat), expires: Date(timeIntervalSince1970: exp))
         guard claims.audience == audience else { throw .wrongAudience }
@@ -150,8 +163,12 @@ public final class MockIdentityProvider {
     /// it; `ServiceWorld.notify` then posts the signed event to the service.
     public func notify(_ kind: Notification, user: String, team: String) throws {
         switch kind {
-        case .consentRevoked: try db.query("UPDATE users SET state = 'revoked' WHERE user = ? AND team = ?", [.text(user), .text(team)])
-        case .accountDelete: try db.query("DELETE FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)])
+        case .consentRevoked:
+            try db.query("UPDATE users SET state = 'revoked' WHERE user = ? AND team = ?", [.text(user), .text(team)])
+            try revokeRefreshTokens(user: user, audiencePrefix: team)
+        case .accountDelete:
+            try db.query("DELETE FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)])
+            try revokeRefreshTokens(user: user, audiencePrefix: team)
         case .emailDisabled: try db.query("UPDATE users SET email_enabled = 0 WHERE user = ? AND team = ?", [.text(user), .text(team)])
         case .emailEnabled: try db.query("UPDATE users SET email_enabled = 1 WHERE user = ? AND team = ?", [.text(user), .text(team)])
         }

@@ -50,9 +50,16 @@ extension MockBackend {
             throw Refusal(reason: "the notification was refused: \(error.reason)")
         }
         guard try spend(token) else { throw Refusal(reason: "the notification was already delivered") }
+        try signOut(appleUser: event.subject, because: event.kind)
+        return event
+    }
+
+    /// Acts on an event (or on a refresh token that stopped validating) and
+    /// keeps it for the vault to take.
+    func signOut(appleUser: String, because kind: MockIdentityProvider.Notification) throws {
         try ensureEventTables()
-        let subject = SQLiteDatabase.Value.text(event.subject)
-        switch event.kind {
+        let subject = SQLiteDatabase.Value.text(appleUser)
+        switch kind {
         case .consentRevoked:
             try db.query("DELETE FROM sessions WHERE user IN (SELECT user FROM accounts WHERE apple_user = ?)", [subject])
             try db.query("INSERT OR REPLACE INTO apple_state(apple_user, revoked) VALUES (?, 1)", [subject])
@@ -62,8 +69,7 @@ extension MockBackend {
         case .emailDisabled, .emailEnabled:
             break
         }
-        try db.query("INSERT INTO apple_events(apple_user, kind) VALUES (?, ?)", [subject, .text(event.kind.rawValue)])
-        return event
+        try db.query("INSERT INTO apple_events(apple_user, kind) VALUES (?, ?)", [subject, .text(kind.rawValue)])
     }
 
     /// Events received for an Apple user, oldest first; taking them clears them.

@@ -26,6 +26,12 @@ public enum AppleIDLifecycle {
         }
         var changes: [Change] = []
         var updates: [String: SignInWithAppleLink] = [:]
+        // Each backend checks its refresh tokens (at most daily) before its events are taken.
+        var checked = Set<String>()
+        for key in order {
+            guard let manifest = groups[key]?.first.flatMap({ world.catalog.manifest(forHost: $0.site) }), checked.insert(manifest.id).inserted else { continue }
+            try world.backend(for: manifest).checkRefreshTokens()
+        }
         for key in order {
             guard let entries = groups[key], let first = entries.first, var link = first.signInWithApple,
                   let manifest = world.catalog.manifest(forHost: first.site) else { continue }

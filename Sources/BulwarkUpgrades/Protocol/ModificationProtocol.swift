@@ -39,15 +39,35 @@ public struct ExistingCredential: Sendable, Equatable {
     }
 }
 
+/// What an app asks Sign in with Apple to share (`ASAuthorization.Scope`).
+public enum AppleIDScope: String, Sendable, CaseIterable { case fullName = "name", email }
+
+/// Whether the person looks like a real person (`ASUserDetectionStatus`):
+/// told on the first authorization only, as Apple does.
+public enum RealUserStatus: Int, Sendable { case unsupported = 0, unknown = 1, likelyReal = 2 }
+
 /// Sign in with Apple's answer: what the sheet returns to the extension.
 public struct AppleIDCredential: Sendable, Equatable {
     public let user: String              // team-scoped
-    public let email: String             // shared, or the private relay
+    public let email: String             // shared, or the private relay; empty when not asked for
     public let isPrivateRelay: Bool
-    public let fullName: String?         // on the first authorization only
+    public let fullName: String?         // on the first authorization only, when asked for
     public let state: String
     public let identityToken: String
     public let authorizationCode: String
+    public var realUserStatus: RealUserStatus = .unknown
+    public var authorizedScopes: [AppleIDScope] = AppleIDScope.allCases
+
+    public init(user: String, email: String, isPrivateRelay: Bool, fullName: String?, state: String, identityToken: String,
+                authorizationCode: String) {
+        self.user = user
+        self.email = email
+        self.isPrivateRelay = isPrivateRelay
+        self.fullName = fullName
+        self.state = state
+        self.identityToken = identityToken
+        self.authorizationCode = authorizationCode
+    }
 }
 
 /// How a request ends without completing.
