@@ -184,6 +184,8 @@ enum Commands {
                     notify sends what a change in the person's Apple ID settings sends: consent-revoked, account-delete,
                     email-disabled or email-enabled, as an event signed by the identity provider, to SERVICE's backend,
                     and prints what changed in the vault.
+                    transfer moves SERVICE's app to another developer team (TEAMID): Sign in with Apple users get transfer
+                    identifiers, their accounts are migrated to the new team's ids, and the entries follow.
                     """),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo on an embedded vault.",

@@ -213,6 +213,7 @@ enum UpgradeCommand {
 
     static func services(_ parsed: ParsedCommandLine) -> Int32 {
         if parsed.arguments.first == "notify" { return notify(parsed) }
+        if parsed.arguments.first == "transfer" { return transfer(parsed) }
         if parsed.arguments.first == "enroll", parsed.options["--sign-in-with-apple"] != nil { return signUpWithApple(parsed) }
         if parsed.arguments.first == "enroll" {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
@@ -261,7 +262,31 @@ enum UpgradeCommand {
         return 0
     }
 
-    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY"
+    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
+
+    /// `services transfer SERVICE TEAMID`: the service's app moves to another
+    /// developer team; its Sign in with Apple accounts are migrated.
+    static func transfer(_ parsed: ParsedCommandLine) -> Int32 {
+        guard parsed.arguments.count == 3 else { Output.error("usage: bulwark services transfer SERVICE TEAMID"); return 2 }
+        let team = parsed.arguments[2]
+        guard team.count == 10, team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            Output.error("a team id is ten capital letters and digits, as Apple's are (got \(team)).")
+            return 2
+        }
+        return withServices(parsed) { vault, world, _ in
+            guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
+                Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
+                return 2
+            }
+            guard manifest.teamID != team else { Output.error("\(manifest.name) already belongs to team \(team)."); return 1 }
+            let moved = try world.identityProvider.transfer(manifest, toTeam: team)
+            print("\(manifest.name) moved from team \(manifest.teamID) to \(team); \(moved) Sign in with Apple \(moved == 1 ? "user has" : "users have") a transfer identifier.")
+            // The world as it is from now on: the service under its new app id.
+            let after = try ServiceWorld(directory: world.directory, catalog: world.baseCatalog, clock: world.clock, sleep: world.sleep)
+            for change in try AppleIDLifecycle.refresh(vault: vault, world: after) { print(change.sentence) }
+            return 0
+        }
+    }
 
     /// `services enroll SERVICE --sign-in-with-apple`: a new account that signs in with Apple from the start.
     static func signUpWithApple(_ parsed: ParsedCommandLine) -> Int32 {

@@ -151,4 +151,27 @@ import Testing
         let backend = try #require(try f.world.backend(for: f.entry("shiny")))
         #expect(try backend.realUserStatus(appleUser: f.entry("shiny").signInWithApple!.user) == .likelyReal)
     }
+
+    /// Shiny's app moves to another team: the old id reports `transferred`,
+    /// the backend migrates through the transfer identifier, the vault follows.
+    @Test func anAppTransferMigratesTheAccount() throws {
+        let f = try Self.converted()
+        let old = try #require(f.entry("shiny").signInWithApple?.user)
+        let shiny = try #require(f.world.catalog.manifest(id: "shiny"))
+        #expect(try f.world.identityProvider.transfer(shiny, toTeam: "NEWTEAM001") == 1)
+        let world = try ServiceWorld(directory: f.world.directory, catalog: f.world.baseCatalog, clock: f.world.clock, sleep: { _ in })
+        let moved = try #require(world.catalog.manifest(id: "shiny"))
+        #expect(moved.appID == "NEWTEAM001.example.shiny" && world.catalog.manifest(forHost: "shiny.example")?.id == "shiny")
+        #expect(try world.identityProvider.credentialState(user: old, team: "NEWTEAM001") == .transferred)
+        #expect(try world.identityProvider.credentialState(user: old, team: "SHINY00001") == .transferred)
+        #expect(try SignInSimulator.signIn(f.entry("shiny"), world: world)
+                == .refused("Shiny moved to another developer; the account moves with it when the vault is next unlocked"))
+        let changes = try AppleIDLifecycle.refresh(vault: f.vault, world: world)
+        #expect(changes.map(\.title) == ["Shiny", "Shiny Store"])
+        let new = try #require(f.entry("shiny").signInWithApple?.user)
+        #expect(new != old && f.entry("store").signInWithApple?.user == new && f.entry("shiny").signInWithApple?.state == .authorized)
+        #expect(try world.backend(for: moved).hasAccount(linkedTo: new) && !world.backend(for: moved).hasAccount(linkedTo: old))
+        guard case .accepted = try SignInSimulator.signIn(f.entry("store"), world: world) else { Issue.record("no sign-in after the move"); return }
+        #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: world).isEmpty)
+    }
 }

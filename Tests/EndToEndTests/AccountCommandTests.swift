@@ -124,4 +124,24 @@ import Testing
         let both = try demo.run(["edit", "Shiny", "--totp", "-", "--totp-qr", Self.qr("rfc6238.png")])
         #expect(both.status == 2 && both.stderr == "bulwark: give --totp - or --totp-qr IMAGE, not both.\n")
     }
+
+    @Test func anAppTransferKeepsTheAccountSigningIn() throws {
+        let demo = try Demo()
+        #expect(try demo.run(["upgrade", "Shiny", "--sign-in-with-apple"]).status == 0)
+        let before = ((try demo.json(["show", "Shiny", "--json"]) as! [String: Any])["sign_in_with_apple"] as! [String: Any])["user"] as? String
+        let moved = try demo.run(["services", "transfer", "shiny", "NEWTEAM001"])
+        #expect(moved.status == 0)
+        #expect(moved.stdout == """
+            Shiny moved from team SHINY00001 to NEWTEAM001; 1 Sign in with Apple user has a transfer identifier.
+            Shiny: Shiny moved to another developer; the account was migrated to the id Sign in with Apple gives it there.
+            Shiny Store: Shiny moved to another developer; the account was migrated to the id Sign in with Apple gives it there.
+
+            """)
+        let after = ((try demo.json(["show", "Shiny", "--json"]) as! [String: Any])["sign_in_with_apple"] as! [String: Any])["user"] as? String
+        #expect(after != nil && after != before)
+        #expect(try demo.run(["signin", "Shiny Store"]).stdout == "Signed in to Shiny Store with Apple.\n")
+        #expect(try demo.run(["upgrade", "Grocer", "--strong-password"]).status == 3)  // Grocer's own failure: other services untouched
+        let bad = try demo.run(["services", "transfer", "shiny", "lower"])
+        #expect(bad.status == 2 && bad.stderr == "bulwark: a team id is ten capital letters and digits, as Apple's are (got lower).\n")
+    }
 }

@@ -49,7 +49,8 @@ public struct SessionSnapshot: Sendable, Equatable {
 /// happens at a time, as in a real password manager's core.
 public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     public let vaultPath: URL
-    public let catalog: ServiceCatalog
+    /// The services as the world knows them (after any app transfer, from the first unlock on).
+    public private(set) var catalog: ServiceCatalog
     private let breaches: BreachCorpus
     private let quirks: QuirksDirectory?
     private let settings: AnalysisSettings
@@ -105,6 +106,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
+        catalog = world.catalog
         try Reconciler.reconcile(vault: opened, world: world)
         let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
         let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog,

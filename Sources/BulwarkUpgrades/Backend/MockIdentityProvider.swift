@@ -155,7 +155,10 @@ public final class MockIdentityProvider {
 
     public func credentialState(user: String, team: String) throws -> CredentialState {
         guard let row = try db.query("SELECT state FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)]).first,
-              let text = row[0].text else { return .notFound }
+              let text = row[0].text else {
+            // An id from before the app moved to this team: it must be migrated.
+            return try wasTransferred(user: user, to: team) ? .transferred : .notFound
+        }
         return CredentialState(rawValue: text) ?? .notFound
     }
 

@@ -7,7 +7,10 @@ import Foundation
 /// the vault, as a real service's data would not be.
 public final class ServiceWorld {
     public let directory: URL
+    /// The services as they are now (after app transfers)…
     public let catalog: ServiceCatalog
+    /// …and as the manifests and sites files describe them.
+    public let baseCatalog: ServiceCatalog
     public let identityProvider: MockIdentityProvider
     public let inbox: MessagesInbox
     public let clock: @Sendable () -> Date
@@ -23,10 +26,12 @@ public final class ServiceWorld {
                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         self.directory = directory
-        self.catalog = catalog
         self.clock = clock
         self.sleep = sleep
         identityProvider = try MockIdentityProvider(path: directory.appendingPathComponent("identity-provider.db").path, clock: clock)
+        // Services whose apps moved to another team are known by their new app id from then on.
+        baseCatalog = catalog
+        self.catalog = catalog.applying(try identityProvider.appTransfers())
         inbox = try MessagesInbox(path: directory.appendingPathComponent("messages.db").path, clock: clock)
         restrictModes()
     }

@@ -36,7 +36,15 @@ public enum AppleIDLifecycle {
             guard let entries = groups[key], let first = entries.first, var link = first.signInWithApple,
                   let manifest = world.catalog.manifest(forHost: first.site) else { continue }
             let before = link
-            for event in try world.backend(for: manifest).takeEvents(appleUser: link.user) {
+            let backend = try world.backend(for: manifest)
+            // An app moved to another team: the account moves to the id the new team knows.
+            if try world.identityProvider.credentialState(user: link.user, team: manifest.teamID) == .transferred,
+               let migrated = try backend.migrate(appleUser: link.user) {
+                link.user = migrated
+                changes += entries.map { Change(title: $0.title, what: "\(manifest.name) moved to another developer; the account was migrated to the id Sign in with Apple gives it there.") }
+                for entry in entries { updates[entry.id] = link }
+            }
+            for event in try backend.takeEvents(appleUser: link.user) {
                 switch event {
                 case .consentRevoked: link.state = .revoked
                 case .accountDelete: link.state = .notFound
@@ -47,14 +55,15 @@ public enum AppleIDLifecycle {
             let reported = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
             link.state = SignInWithAppleLink.CredentialState(rawValue: reported.rawValue) ?? .notFound
             guard link != before else { continue }
+            let migratedOnly = link.user != before.user && link.state == before.state && link.emailForwarding == before.emailForwarding
             for entry in entries {
                 updates[entry.id] = link
-                changes.append(Change(title: entry.title, what: describe(from: before, to: link, service: manifest.name)))
+                if !migratedOnly { changes.append(Change(title: entry.title, what: describe(from: before, to: link, service: manifest.name))) }
             }
         }
         if !updates.isEmpty {
             try vault.updateEach(Array(updates.keys).sorted()) { entry in
-                if let link = updates[entry.id], entry.signInWithApple?.user == link.user { entry.signInWithApple = link }
+                if let link = updates[entry.id], entry.signInWithApple != nil { entry.signInWithApple = link }
             }
         }
         return changes

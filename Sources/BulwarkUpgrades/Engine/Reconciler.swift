@@ -81,6 +81,9 @@ public enum SignInSimulator {
         if let link = entry.signInWithApple {
             // The app asks the identity provider first, as Apple's apps must on every launch.
             let state = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
+            if state == .transferred {
+                return .refused("\(manifest.name) moved to another developer; the account moves with it when the vault is next unlocked")
+            }
             let revoked = try state == .revoked || backend.isRevoked(appleUser: link.user)
             if try state == .notFound || !backend.hasAccount(linkedTo: link.user) {
                 return .refused("\(manifest.name) has no account for this Apple ID any more (the authorization was deleted); sign up again")
