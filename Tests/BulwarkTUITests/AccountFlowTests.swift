@@ -51,6 +51,29 @@ import Testing
         await f.press(.char("s"))
         #expect(f.state.banner?.text == "Shiny refused the sign-in: Sign in with Apple was stopped for Shiny in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue.")
     }
+
+    @Test(arguments: sizes)
+    func signUpWithAppleInTheApp(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.press(.char("N"))
+        #expect(f.state.overlay == .signUp && f.state.signUp?.services.map(\.id) == ["chirp", "city-health", "cloudnotes", "scooters", "shiny"])
+        f.golden("sign-up-services")
+        await f.press(.char("j"), .char("j"), .enter)
+        #expect(f.state.signUp?.sheet?.serviceName == "Cloud Notes")
+        await f.press(.down)
+        f.golden("sign-up-sheet")
+        await f.press(.enter)
+        #expect(f.state.overlay == nil && f.state.signUp == nil)
+        let entry = try #require(f.entry("Cloud Notes (Sign in with Apple)"))
+        #expect(entry.password == nil && entry.signInWithApple?.isPrivateRelay == true && entry.username == entry.signInWithApple?.email)
+        #expect(f.state.selectedEntry?.id == entry.id)
+        #expect(f.state.banner?.text == "Signed up at Cloud Notes with Apple as \(entry.username) (a hidden e-mail); the entry \"Cloud Notes (Sign in with Apple)\" has no password to keep.")
+        await f.press(.char("s"))
+        #expect(f.state.banner?.text == "Signed in to Cloud Notes (Sign in with Apple).")
+        // Once per Apple ID: a second sign-up is refused by the service, and says so.
+        await f.press(.char("N"), .char("j"), .char("j"), .enter, .enter)
+        #expect(f.state.banner?.text == "Cloud Notes: Cloud Notes already has an account for this Apple ID; sign in with Apple instead.")
+    }
 }
 
 extension AppFixture {

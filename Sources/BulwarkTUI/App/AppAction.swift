@@ -77,6 +77,15 @@ public enum AppAction: Sendable, Equatable {
     case signedIn(entryID: String, AppSession.SignInResult)
     case openServiceApp
     case startInApp(UpgradeKind)
+
+    // Signing up with Apple
+    case openSignUp
+    case chooseSignUpService
+    case signUpSheet(SignInWithAppleSheet?, relay: String?)
+    case toggleSignUpEmail
+    case continueSignUp
+    case signedUp(AppSession.SignUpResult)
+    case cancelSignUp
 }
 
 /// What `c`, `y` and `t` copy.

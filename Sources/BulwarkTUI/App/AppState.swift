@@ -19,6 +19,25 @@ public enum Overlay: Sendable, Hashable {
     case signInPrompt
     case serviceApp
     case conflict
+    case signUp
+}
+
+/// Signing up at a service with Apple: the services that offer it, then the
+/// Sign in with Apple sheet for the one chosen.
+public struct SignUpUI: Sendable, Equatable {
+    public struct Service: Sendable, Equatable {
+        public let id: String
+        public let name: String
+        public let domain: String
+    }
+
+    public var services: [Service]
+    public var list = ListScroll()
+    public var sheet: SignInWithAppleSheet?
+    public var relay: String?
+    public var working = false
+
+    public var chosen: Service? { services.indices.contains(list.selected) ? services[list.selected] : nil }
 }
 
 /// An edit that met another process's change to the same entry. A class:
@@ -124,6 +143,7 @@ public struct AppState: Sendable {
     public var search: TextField?
     public var revealed = false
     public var upgrade: UpgradeUI?
+    public var signUp: SignUpUI?
     public var banner: Banner?
     public var status: String?
     public var hideField = TextField(placeholder: "YYYY-MM-DD, or empty for always")

@@ -63,6 +63,7 @@ public enum Keymaps {
             B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite),
             B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite),
             B([.char("n")], .newEntry, help: "Add an entry"),
+            B([.char("N")], .openSignUp, help: "Sign up at a service with Apple (a new account, no password)"),
             B([.char("e")], .editEntry, help: "Edit the entry", disabledReason: none),
             B([.char("d")], .askDelete, help: "Delete the entry", disabledReason: none),
         ] + global(state))
@@ -137,6 +138,24 @@ public enum Keymaps {
             B([.enter], .continueSheet, help: "Continue", hint: "continue"),
             B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
+        ])
+    }
+
+    /// Signing up with Apple: the services, then the sheet.
+    static func signUp(_ state: AppState) -> Keymap<AppAction> {
+        guard state.signUp?.sheet != nil else {
+            return Keymap("Sign up with Apple", movement(state.signUp?.services.count ?? 0, empty: "No service offers Sign in with Apple") + [
+                B([.enter], .chooseSignUpService, help: "Sign up at this service", hint: "choose",
+                  disabledReason: state.signUp?.chosen == nil ? "No service offers Sign in with Apple" : nil),
+                B([.escape], .cancelSignUp, help: "Cancel", hint: "cancel"),
+                B([.ctrl("c")], .interrupt, help: "Quit"),
+            ])
+        }
+        return Keymap("Sign in with Apple", [
+            B([.up, .down, .tab, .char(" ")], .toggleSignUpEmail, help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
+            B([.enter], .continueSignUp, help: "Continue", hint: "continue"),
+            B([.escape], .cancelSignUp, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
@@ -240,6 +259,7 @@ public enum Keymaps {
         case .signInPrompt: return signInPrompt(state)
         case .serviceApp: return serviceApp(state)
         case .conflict: return conflict(state)
+        case .signUp: return signUp(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

@@ -77,7 +77,8 @@ public enum Reducer {
             state.overlay = nil
             return .none
         default:
-            return UnlockReducer.apply(action, &state) ?? VaultReducer.apply(action, &state) ?? UpgradeReducer.apply(action, &state)
+            return UnlockReducer.apply(action, &state) ?? SignUpReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
+                ?? UpgradeReducer.apply(action, &state)
                 ?? OtherWritersReducer.apply(action, &state) ?? .none
         }
     }
@@ -85,6 +86,9 @@ public enum Reducer {
     static func moveSelection(by delta: Int, _ state: inout AppState) {
         if state.overlay == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
+        } else if state.overlay == .signUp {
+            let count = state.signUp?.services.count ?? 0
+            state.signUp?.list.move(by: delta, count: count)
         } else if state.screen == .recommendations {
             state.recommendationList.move(by: delta, count: state.shownRecommendationCount)
         } else {

@@ -56,10 +56,10 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private let settings: AnalysisSettings
     let clock: @Sendable () -> Date
     private let sleep: @Sendable (Int) -> Void
-    private let appleID: AppleIDAccount
+    let appleID: AppleIDAccount
     let lock = NSLock()
     var vault: Vault?
-    private var world: ServiceWorld?
+    var world: ServiceWorld?
     var analyzer: SecurityAnalyzer?
     private var engine: UpgradeEngine?
     /// Where this machine remembers the vault's newest change (nil in tests
@@ -166,7 +166,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Runs a write, then re-analyses what it and any other process
     /// changed, whether the write succeeded or not (a refused write has
     /// still read the other process's changes).
-    private func settling(_ ids: Set<String>, _ write: () throws -> Void) throws {
+    func settling(_ ids: Set<String>, _ write: () throws -> Void) throws {
         do { try write() } catch {
             refresh(ids)
             throw error

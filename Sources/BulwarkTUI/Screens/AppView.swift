@@ -34,6 +34,7 @@ public enum AppView {
             case .signInPrompt: Dialogs.renderSignInPrompt(state, into: &buffer)
             case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)
             case .conflict: ConflictDialog.render(state, into: &buffer)
+            case .signUp: Dialogs.renderSignUp(state, into: &buffer)
             case nil: break
             }
             if let caption = state.caption { renderCaption(caption, chrome: chrome, into: &buffer) }

@@ -11,7 +11,8 @@ enum UpgradeViews {
         case .verifying(let screen): stepUp(screen, upgrade, state, verifying: true, into: &buffer)
         case .exchanging: progress("Finishing Sign in with Apple…", upgrade, state, into: &buffer)
         case .stepUp(let screen): stepUp(screen, upgrade, state, verifying: false, into: &buffer)
-        case .sheet(let sheet): self.sheet(sheet, upgrade, into: &buffer)
+        case .sheet(let sheet):
+            self.sheet(sheet, purpose: "Use your Apple ID to upgrade your \(sheet.serviceName) account.", relay: upgrade.relay, into: &buffer)
         case .completed, .failed, .cancelled: break
         }
     }
@@ -67,11 +68,11 @@ enum UpgradeViews {
     }
 
     /// The host's Sign in with Apple sheet.
-    static func sheet(_ sheet: SignInWithAppleSheet, _ upgrade: UpgradeUI, into buffer: inout Buffer) {
+    static func sheet(_ sheet: SignInWithAppleSheet, purpose: String, relay: String?, into buffer: inout Buffer) {
         let width = min(buffer.width - 4, 72)
         let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: 12, title: Line("Sign in with Apple", Theme.title))
         var y = inner.y + 1
-        buffer.put("Use your Apple ID to upgrade your \(sheet.serviceName) account.", x: inner.x + 1, y: y, clip: inner)
+        buffer.put(purpose, x: inner.x + 1, y: y, clip: inner)
         y += 2
         Line([Span("NAME    ", Theme.label), Span(sheet.fullName)]).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 1
@@ -81,7 +82,7 @@ enum UpgradeViews {
         Line([Span("        "), Span(sheet.hideEmail ? "(•) " : "( ) ", Theme.key), Span("Hide My Email")])
             .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 1
-        Line([Span("            forward to: " + (upgrade.relay ?? "a private relay address"), Theme.dim)])
+        Line([Span("            forward to: " + (relay ?? "a private relay address"), Theme.dim)])
             .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 2
         let buttons = "[ Continue ]      [ Cancel ]"

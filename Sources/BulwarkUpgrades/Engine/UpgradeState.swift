@@ -29,6 +29,13 @@ public struct SignInWithAppleSheet: Sendable, Equatable {
     public let fullName: String
     public let sharedEmail: String
     public var hideEmail: Bool
+
+    public init(serviceName: String, fullName: String, sharedEmail: String, hideEmail: Bool) {
+        self.serviceName = serviceName
+        self.fullName = fullName
+        self.sharedEmail = sharedEmail
+        self.hideEmail = hideEmail
+    }
 }
 
 /// How a finished upgrade ended well.

@@ -1,0 +1,37 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// Signing up at a service with Apple from the app: the sheet shows the
+/// person's Apple ID and the relay the service would get; continuing
+/// creates the account at the service and its entry in the vault.
+extension AppSession {
+    public enum SignUpResult: Sendable, Equatable {
+        case done(SessionSnapshot, entryID: String, summary: String)
+        case refused(String)
+    }
+
+    /// The sheet for a service, and the relay address Hide My Email would give it.
+    public func signUpSheet(serviceID: String) -> (sheet: SignInWithAppleSheet, relay: String?)? {
+        lock.withLock {
+            guard let world, let manifest = world.catalog.manifest(id: serviceID) else { return nil }
+            let sheet = SignInWithAppleSheet(serviceName: manifest.name, fullName: appleID.fullName, sharedEmail: appleID.email, hideEmail: false)
+            return (sheet, try? world.identityProvider.relayAddress(appleID: appleID.email, team: manifest.teamID))
+        }
+    }
+
+    public func signUpWithApple(serviceID: String, hideEmail: Bool) -> SignUpResult {
+        lock.withLock {
+            guard let vault, let world, let manifest = world.catalog.manifest(id: serviceID) else { return .refused("the vault is locked") }
+            do {
+                let outcome = try SignUpWithApple.run(manifest: manifest, vault: vault, world: world, appleID: appleID, hideEmail: hideEmail)
+                refresh([outcome.entry.id])  // the new entry joins the analysis
+                return .done(makeSnapshot(), entryID: outcome.entry.id, summary: outcome.summary)
+            } catch let refusal as MockBackend.Refusal {
+                return .refused("\(manifest.name): \(refusal.reason).")
+            } catch {
+                return .refused("\(manifest.name): \(error)")
+            }
+        }
+    }
+}

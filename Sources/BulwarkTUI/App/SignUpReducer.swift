@@ -1,0 +1,55 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// Signing up at a service with Apple: choose the service, then the sheet
+/// (Share My Email or Hide My Email), then the new account and its entry.
+enum SignUpReducer {
+    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+        switch action {
+        case .openSignUp:
+            let catalog = state.snapshot.catalog
+            // Only services that offer it and whose sites agree they are theirs.
+            let services = catalog.manifests.filter { $0.supportsSignInWithApple && catalog.manifest(forHost: $0.primaryDomain)?.id == $0.id }
+                .map { SignUpUI.Service(id: $0.id, name: $0.name, domain: $0.primaryDomain) }
+            state.signUp = SignUpUI(services: services)
+            state.overlay = .signUp
+            return Effect.none
+        case .chooseSignUpService:
+            guard let service = state.signUp?.chosen else { return Effect.none }
+            return .run { env in env.session?.signUpSheet(serviceID: service.id).map { .signUpSheet($0.sheet, relay: $0.relay) } }
+        case .signUpSheet(let sheet, let relay):
+            guard state.signUp != nil else { return Effect.none }
+            state.signUp?.sheet = sheet
+            state.signUp?.relay = relay
+            return Effect.none
+        case .toggleSignUpEmail:
+            state.signUp?.sheet?.hideEmail.toggle()
+            return Effect.none
+        case .continueSignUp:
+            guard let signUp = state.signUp, let service = signUp.chosen, let sheet = signUp.sheet, !signUp.working else { return Effect.none }
+            state.signUp?.working = true
+            let hide = sheet.hideEmail
+            return .run { env in env.session.map { .signedUp($0.signUpWithApple(serviceID: service.id, hideEmail: hide)) } }
+        case .signedUp(let result):
+            state.signUp = nil
+            if state.overlay == .signUp { state.overlay = nil }
+            switch result {
+            case .done(let snapshot, let id, let summary):
+                state.apply(snapshot)
+                state.banner = Banner(ok: true, text: summary)
+                let entries = state.snapshot.entries
+                if let index = state.visible.firstIndex(where: { entries[$0].id == id }) { state.list.select(index, count: state.visible.count) }
+            case .refused(let reason):
+                state.banner = Banner(ok: false, text: reason)
+            }
+            return Effect.none
+        case .cancelSignUp:
+            state.signUp = nil
+            if state.overlay == .signUp { state.overlay = nil }
+            return Effect.none
+        default:
+            return nil
+        }
+    }
+}
