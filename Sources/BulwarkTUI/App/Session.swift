@@ -222,7 +222,10 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         lock.withLock {
             guard let engine else { return (.failed(reason: "The vault is locked."), makeSnapshot()) }
             let state = body(engine)
-            if let id = engine.request?.entryID { refresh([id]) }
+            // The upgraded entry and every other entry of its account.
+            var changed = Set(engine.request.map { [$0.entryID] } ?? [])
+            if case .completed(let outcome) = state { changed.formUnion(outcome.alsoUpdatedIDs) }
+            if !changed.isEmpty { refresh(changed) }
             return (state, makeSnapshot())
         }
     }

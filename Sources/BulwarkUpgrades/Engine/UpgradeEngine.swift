@@ -229,6 +229,7 @@ public final class UpgradeEngine {
         var outcome = UpgradeOutcome(kind: .strongPassword, entryID: staged.id, serviceName: manifest.name,
                                      substituted: password != proposed, email: nil, isPrivateRelay: false)
         outcome.alsoUpdated = updated.filter { $0.id != staged.id }.map(\.title)
+        outcome.alsoUpdatedIDs = updated.filter { $0.id != staged.id }.map(\.id)
         return finish(.completed(outcome))
     }
 
@@ -250,6 +251,7 @@ public final class UpgradeEngine {
         var outcome = UpgradeOutcome(kind: .signInWithApple, entryID: staged.id, serviceName: manifest.name, substituted: false,
                                      email: credential.email, isPrivateRelay: credential.isPrivateRelay)
         outcome.alsoUpdated = updated.filter { $0.id != staged.id }.map(\.title)
+        outcome.alsoUpdatedIDs = updated.filter { $0.id != staged.id }.map(\.id)
         return finish(.completed(outcome))
     }
 

@@ -48,8 +48,10 @@ public struct UpgradeOutcome: Sendable, Equatable {
     /// Sign in with Apple: the e-mail the service got, and whether it is the relay.
     public let email: String?
     public let isPrivateRelay: Bool
-    /// The titles of the account's other entries that changed with it.
+    /// The titles of the account's other entries that changed with it…
     public var alsoUpdated: [String] = []
+    /// …and their ids, for whatever must look at them again (the analysis).
+    public var alsoUpdatedIDs: [String] = []
 
     public var summary: String { headline + (alsoUpdatedLine.map { " " + $0 } ?? "") }
 
