@@ -52,6 +52,21 @@ import Testing
         #expect(f.state.banner?.text == "Shiny refused the sign-in: Sign in with Apple was stopped for Shiny in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue.")
     }
 
+    /// The other entry of the account is re-analysed too: no stale "reused" or "weak" left on it.
+    @Test func anUpgradeClearsTheWholeAccountsFindings() async throws {
+        let f = try AppFixture(width: 120, height: 40)
+        let store = try #require(f.entry("Shiny Store"))
+        #expect(f.state.snapshot.report.recommendation(forEntry: store.id) != nil)
+        await f.selectEntry("Shiny")
+        await f.press(.char("u"))
+        #expect(f.entry("Shiny Store")?.password == f.entry("Shiny")?.password)
+        #expect(f.state.snapshot.report.recommendation(forEntry: store.id) == nil)
+        // Recipe Box and City Health Portal shared the old password: no longer with Shiny Store.
+        let recipeID = try #require(f.entry("Recipe Box")).id
+        let recipe = try #require(f.state.snapshot.report.recommendation(forEntry: recipeID))
+        #expect(!recipe.warnings.contains { $0.reason.contains("Shiny") })
+    }
+
     @Test(arguments: sizes)
     func signUpWithAppleInTheApp(width: Int, height: Int) async throws {
         let f = try AppFixture(width: width, height: height)
