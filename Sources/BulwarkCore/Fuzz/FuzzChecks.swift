@@ -15,7 +15,24 @@ public enum FuzzChecks {
         "import-1pux": import1PUX,
         "kdbx-xml": kdbxXML,
         "terminal-text": terminalText,
+        "qr-image": qrImage,
     ]
+
+    /// Any bytes as an image file: refused with one of the reader's own
+    /// failures, or a QR code's text within its bound; never a crash, a
+    /// hang or an unbounded allocation (libpng, libjpeg-turbo and zbar
+    /// behind bulwark's C wrapper).
+    public static func qrImage(_ data: [UInt8]) -> String? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-fuzz-qr-\(getpid()).img").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let text = try QRCodeImage.text(atPath: path)
+            return text.utf8.count > 4096 ? "a QR text of \(text.utf8.count) bytes passed the 4 KiB bound" : nil
+        } catch {
+            return nil
+        }
+    }
 
     /// Any bytes as a breach corpus: refused with a format error, or, when
     /// every line is well-formed and sorted (the whole-file check passes),
