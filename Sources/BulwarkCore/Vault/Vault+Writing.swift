@@ -120,11 +120,25 @@ extension Vault {
                 // In id order: the rows' B-tree is keyed by id, and thousands
                 // of random-order inserts cost several times more.
                 // Sealed a block at a time, so 100,000 boxes are never all in memory.
-                let order = put.count > 64 ? put.indices.sorted(by: { put[$0].id < put[$1].id }) : Array(put.indices)
-                for start in stride(from: 0, to: order.count, by: 8192) {
-                    let block = Array(order[start..<min(order.count, start + 8192)])
-                    for (index, box) in zip(block, Vault.seal(put, at: block, key: key, prefix: aadPrefix, version: next, context: aead)) {
-                        try writeRow(id: put[index].id, sealed: box, version: next)
+                // The ids gathered first: comparing through 100,000 entries' rows was a cache miss a compare.
+                let ids = put.count > 64 ? put.map(\.id) : []
+                let order = put.count > 64 ? ids.indices.sorted(by: { ids[$0] < ids[$1] }) : Array(put.indices)
+                let blocks = stride(from: 0, to: order.count, by: 8192).map { Array(order[$0..<min(order.count, $0 + 8192)]) }
+                if blocks.count <= 1 {
+                    for block in blocks {
+                        for (index, box) in zip(block, Vault.seal(put, at: block, key: key, prefix: aadPrefix, version: next, context: aead)) {
+                            try writeRow(id: put[index].id, sealed: box, version: next)
+                        }
+                    }
+                } else {
+                    // A pipeline: the next block is sealed on the other cores
+                    // while this thread writes the last one into SQLite.
+                    let sealer = BlockSealer(put, key: key, prefix: aadPrefix, version: next)
+                    var pending = sealer.start(blocks[0])
+                    for (number, block) in blocks.enumerated() {
+                        let boxes = pending.wait()
+                        if number + 1 < blocks.count { pending = sealer.start(blocks[number + 1]) }
+                        for (index, box) in zip(block, boxes) { try writeRow(id: put[index].id, sealed: box, version: next) }
                     }
                 }
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
@@ -163,7 +177,7 @@ extension Vault {
     /// that copy was measurable), in that order.
     static func seal(_ entries: [Entry], at positions: [Int], key: [UInt8], prefix: [UInt8], version: Int64, context: AEAD?) -> [[UInt8]] {
         @Sendable func box(_ entry: Entry, _ aead: AEAD) -> [UInt8] {
-            aead.seal(FieldCoding.encode(parts: Vault.encode(entry)), key: key, associatedData: Vault.entryAAD(prefix: prefix, id: entry.id, version: version))
+            aead.seal(Vault.box(entry), key: key, associatedData: Vault.entryAAD(prefix: prefix, id: entry.id, version: version))
         }
         guard positions.count > 512 else {
             let aead = context ?? AEAD()
@@ -195,5 +209,36 @@ extension Vault {
         place(put, removing: Set(delete))
         for id in delete { versions[id] = nil }
         for entry in put { versions[entry.id] = version }
+    }
+}
+
+/// Seals blocks of a write's entries away from the writing thread.
+private final class BlockSealer: @unchecked Sendable {  // immutable after init; each block's result is handed over once
+    let entries: [Entry]
+    let key: [UInt8]
+    let prefix: [UInt8]
+    let version: Int64
+
+    init(_ entries: [Entry], key: [UInt8], prefix: [UInt8], version: Int64) {
+        self.entries = entries
+        self.key = key
+        self.prefix = prefix
+        self.version = version
+    }
+
+    final class Pending: @unchecked Sendable {  // written once before the signal, read after the wait
+        private let done = DispatchSemaphore(value: 0)
+        fileprivate var boxes: [[UInt8]] = []
+        fileprivate func finish(_ result: [[UInt8]]) { boxes = result; done.signal() }
+        func wait() -> [[UInt8]] { done.wait(); return boxes }
+    }
+
+    /// Starts sealing a block (each worker with its own cipher context).
+    func start(_ block: [Int]) -> Pending {
+        let pending = Pending()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            pending.finish(Vault.seal(entries, at: block, key: key, prefix: prefix, version: version, context: nil))
+        }
+        return pending
     }
 }
