@@ -1,7 +1,7 @@
 /// An entry's plaintext box written straight into one buffer: the same
-/// bytes as `FieldCoding.encode(parts: Vault.encode(entry))` (a test holds
-/// them equal), without the dozens of small arrays that way makes. Sealing
-/// 100,000 entries spent most of its time making and joining those.
+/// bytes as its fields encoded one by one with `FieldCoding` and joined (a
+/// test holds them equal to that), without the dozens of small arrays that
+/// way makes. Sealing 100,000 entries spent most of its time on those.
 struct EntryBoxWriter {
     private(set) var bytes: [UInt8] = []
 
@@ -36,7 +36,7 @@ struct EntryBoxWriter {
 }
 
 extension Vault {
-    /// The plaintext of an entry's box, in `Vault.fields` order (see `encode`).
+    /// The plaintext of an entry's box, in `Vault.fields` order (`decode` reads it).
     static func box(_ e: Entry) -> [UInt8] {
         var w = EntryBoxWriter(capacity: 256 + e.notes.utf8.count + e.history.count * 48 + e.fields.count * 32)
         w.part(e.title)
