@@ -174,7 +174,7 @@ enum Commands {
                                          help: "Sign in with Apple again, after the account was signed out (authorization stopped)")],
                     details: "Exit 0 when the service accepts the credential, 1 when it refuses (with its reason)."),
         CommandSpec(name: "services", summary: "List the service manifests, sign an account up, or send a Sign in with Apple notification.",
-                    usage: UpgradeCommand.servicesUsage,
+                    usage: ServicesCommand.servicesUsage,
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association"),
                               OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "enroll: sign up at SERVICE with Apple (no password)"),
                               OptionSpec(name: "--hide-email", valueName: nil, help: "enroll: give the service a private relay address")],

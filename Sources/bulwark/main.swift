@@ -68,7 +68,7 @@ func runMain(_ args: [String]) -> Int32 {
     case "unhide": return HideCommand.run(parsed, hide: false)
     case "upgrade": return UpgradeCommand.run(parsed)
     case "signin": return UpgradeCommand.signIn(parsed)
-    case "services": return UpgradeCommand.services(parsed)
+    case "services": return ServicesCommand.services(parsed)
     default:
         printError(Usage.main)
         return 2
