@@ -282,7 +282,13 @@ enum VaultCommands {
             let id = try vault.find(parsed.arguments[0]).id
             // The edit applies to the row as the file holds it when the write begins.
             let entry = try vault.update(id) { entry in try apply(parsed, to: &entry, input: input, isNew: false) }
-            print("Saved \(entry.title).")
+            // A new password is the account's: its other entries get it too.
+            var also: [Entry] = []
+            if parsed.options["--generate"] != nil || parsed.options["--entry-password-stdin"] != nil {
+                let catalog = (try? UpgradeCommand.catalog(parsed).get()) ?? (try? ServiceCatalog.builtIn())
+                also = try AccountEntries.sharePassword(of: entry, in: vault, manifest: catalog?.manifest(forHost: entry.site))
+            }
+            print("Saved \(entry.title)." + (also.isEmpty ? "" : " Also updated, the same account: \(also.map(\.title).joined(separator: ", "))."))
             if parsed.options["--totp"] != nil || parsed.options["--totp-qr"] != nil { suggestOwner(of: entry, in: vault.entries) }
             return 0
         }

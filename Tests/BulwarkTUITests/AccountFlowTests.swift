@@ -67,6 +67,23 @@ import Testing
         #expect(!recipe.warnings.contains { $0.reason.contains("Shiny") })
     }
 
+    /// Editing one entry's password in the form updates the account's other entry,
+    /// and a code whose issuer is another entry's says so.
+    @Test func theFormsPasswordIsTheAccountsAndACodeSaysWhoseItIs() async throws {
+        let f = try AppFixture(width: 120, height: 40)
+        await f.selectEntry("Shiny Store")
+        await f.press(.char("e"), .tab, .tab, .tab, .ctrl("u"))
+        await f.type("Typed-By-Hand-42")
+        await f.press(.enter)
+        #expect(f.state.banner?.text == "Saved Shiny Store. Also updated, the same account: Shiny.")
+        #expect(f.entry("Shiny")?.password == "Typed-By-Hand-42" && f.entry("Shiny")?.history.first?.reason == "changed with Shiny Store, the same account")
+        await f.selectEntry("Grocer")
+        await f.press(.char("e"), .tab, .tab, .tab, .tab)
+        await f.type("otpauth://totp/Shiny:jane?secret=JBSWY3DPEHPK3PXP&issuer=Shiny")
+        await f.press(.enter)
+        #expect(f.state.banner?.text == "Saved Grocer. The code says it is Shiny's: entries that look like it: Shiny, Shiny Store.")
+    }
+
     @Test(arguments: sizes)
     func signUpWithAppleInTheApp(width: Int, height: Int) async throws {
         let f = try AppFixture(width: width, height: height)

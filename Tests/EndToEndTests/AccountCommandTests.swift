@@ -144,4 +144,17 @@ import Testing
         let bad = try demo.run(["services", "transfer", "shiny", "lower"])
         #expect(bad.status == 2 && bad.stderr == "bulwark: a team id is ten capital letters and digits, as Apple's are (got lower).\n")
     }
+
+    /// A password changed by hand is the account's too.
+    @Test func aPasswordTypedForOneEntryReachesTheAccount() throws {
+        let demo = try Demo()
+        let edited = try demo.run(["edit", "Shiny Store", "--entry-password-stdin"], stdin: "demo\nTyped-By-Hand-42\n")
+        #expect(edited.status == 0 && edited.stdout == "Saved Shiny Store. Also updated, the same account: Shiny.\n")
+        let shiny = try demo.json(["show", "Shiny", "--json", "--reveal"]) as! [String: Any]
+        #expect(shiny["password"] as? String == "Typed-By-Hand-42")
+        #expect((shiny["history"] as? [[String: Any]])?.first?["reason"] as? String == "changed with Shiny Store, the same account")
+        // Another person's entry at the same site is not the same account.
+        let grocer = try demo.run(["edit", "Grocer", "--entry-password-stdin"], stdin: "demo\nGrocer-Own-77\n")
+        #expect(grocer.stdout == "Saved Grocer.\n")
+    }
 }

@@ -185,6 +185,23 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
     }
 
+    /// An edit from the form: saved as `save` does, and a new password
+    /// given to the account's other entries too. Returns their titles.
+    public func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String]) {
+        try lock.withLock {
+            guard let vault else { throw VaultError.locked }
+            let before = vault.entries.first { $0.id == entry.id }?.password
+            try settling([entry.id]) { try vault.save(entry, basedOn: base) }
+            guard before != nil, let saved = vault.entries.first(where: { $0.id == entry.id }), saved.password != before else {
+                return (makeSnapshot(), [])
+            }
+            let also = try AccountEntries.sharePassword(of: saved, in: vault, manifest: catalog.manifest(forHost: saved.site),
+                                                        sharing: .with(quirks))
+            refresh(Set(also.map(\.id)))
+            return (makeSnapshot(), also.map(\.title))
+        }
+    }
+
     public func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot {
         try lock.withLock {
             guard let vault else { throw VaultError.locked }

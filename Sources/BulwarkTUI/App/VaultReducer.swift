@@ -94,9 +94,14 @@ enum VaultReducer {
             }
             state.editor = nil
             let title = entry.title, base = editor.baseVersion
+            let codeNote = codeOwnerNote(entry, original: original, entries: state.snapshot.entries)
             return .run { env in
                 guard let session = env.session else { return nil }
-                do { return .updated(try session.save(entry, basedOn: base), banner: Banner(ok: true, text: "Saved \(title).")) } catch VaultError.conflict {
+                do {
+                    let (snapshot, also) = try session.saveEdit(entry, basedOn: base)
+                    let more = also.isEmpty ? "" : " Also updated, the same account: \(also.joined(separator: ", "))."
+                    return .updated(snapshot, banner: Banner(ok: true, text: "Saved \(title)." + more + codeNote))
+                } catch VaultError.conflict {
                     return .editConflict(EditConflict(mine: entry, theirs: session.current(id: entry.id)), session.snapshot())
                 } catch {
                     return .failed("\(error)")
@@ -214,5 +219,14 @@ enum VaultReducer {
         state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1)
         state.status = "Copied the \(field.rawValue) of \(entry.title); the clipboard clears in 30 s."
         return Effect.none
+    }
+
+    /// A code just set whose issuer names other entries better than this one.
+    static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: [Entry]) -> String {
+        guard let uri = entry.totpURI, uri != original?.totpURI, let config = try? OTPAuthURL.parse(uri),
+              !CodeOwner.fits(config, entry) else { return "" }
+        let others = CodeOwner.suggestions(for: config, in: entries).filter { $0.id != entry.id }.prefix(3).map(\.title)
+        guard !others.isEmpty else { return "" }
+        return " The code says it is \(config.issuer ?? "")'s: entries that look like it: \(others.joined(separator: ", "))."
     }
 }

@@ -7,15 +7,16 @@ import Foundation
 /// change of the account's sign-in is a change of all of them, or the
 /// others are left holding a password the service no longer takes.
 public enum AccountEntries {
-    /// The other entries of `entry`'s account at `manifest`'s service, in vault order.
-    public static func others(of entry: Entry, in entries: [Entry], manifest: ServiceManifest,
+    /// The other entries of `entry`'s account at `manifest`'s service (or,
+    /// with none, in its site's shared-credentials group), in vault order.
+    public static func others(of entry: Entry, in entries: [Entry], manifest: ServiceManifest?,
                               sharing: SharedCredentials = .builtIn) -> [Entry] {
         guard !entry.site.isEmpty else { return [] }
         let user = normalizedUser(entry.username)
         return entries.filter { other in
             other.id != entry.id && !other.site.isEmpty && other.kind.holdsPassword && other.pendingChange == nil
                 && normalizedUser(other.username) == user
-                && (manifest.covers(other.site) || sharing.shareCredentials(entry.site, other.site))
+                && (manifest?.covers(other.site) == true || sharing.shareCredentials(entry.site, other.site))
         }
     }
 
@@ -24,5 +25,21 @@ public enum AccountEntries {
     static func normalizedUser(_ user: String) -> String {
         let trimmed = user.trimmingCharacters(in: .whitespaces)
         return trimmed.dropFirst().contains("@") ? trimmed.lowercased() : trimmed
+    }
+
+    /// A password typed or generated for one entry, given to the account's
+    /// other entries that sign in with a password, each keeping its old one
+    /// in its history. Returns the entries changed.
+    @discardableResult
+    public static func sharePassword(of entry: Entry, in vault: Vault, manifest: ServiceManifest?, sharing: SharedCredentials = .builtIn,
+                                     at date: Date = Date()) throws -> [Entry] {
+        guard let password = entry.password else { return [] }
+        let others = others(of: entry, in: vault.entries, manifest: manifest, sharing: sharing)
+            .filter { $0.signInWithApple == nil && $0.password != password }
+        guard !others.isEmpty else { return [] }
+        return try vault.updateEach(others.map(\.id)) { other in
+            guard other.signInWithApple == nil, other.pendingChange == nil, other.password != password else { return }
+            other.changePassword(to: password, reason: "changed with \(entry.title), the same account", at: date)
+        }
     }
 }

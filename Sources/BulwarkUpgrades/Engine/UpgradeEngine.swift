@@ -220,7 +220,7 @@ public final class UpgradeEngine {
                 if entry.id == staged.id {
                     entry.changePassword(to: password, reason: reason, at: now)
                     entry.pendingChange = nil
-                } else if entry.pendingChange == nil && entry.password != password {
+                } else if entry.pendingChange == nil && entry.signInWithApple == nil && entry.password != password {
                     entry.changePassword(to: password, reason: "\(reason) (the same account as \(staged.title))", at: now)
                 }
             }
