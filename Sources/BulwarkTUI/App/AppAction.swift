@@ -86,6 +86,9 @@ public enum AppAction: Sendable, Equatable {
     case continueSignUp
     case signedUp(AppSession.SignUpResult)
     case cancelSignUp
+
+    // Demos: a change in the person's Apple ID settings, sent to a service
+    case appleIDEvent(event: String, entryTitle: String)
 }
 
 /// What `c`, `y` and `t` copy.

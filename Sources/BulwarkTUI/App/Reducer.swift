@@ -77,7 +77,7 @@ public enum Reducer {
             state.overlay = nil
             return .none
         default:
-            return UnlockReducer.apply(action, &state) ?? SignUpReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
+            return UnlockReducer.apply(action, &state) ?? AppleIDReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
                 ?? UpgradeReducer.apply(action, &state)
                 ?? OtherWritersReducer.apply(action, &state) ?? .none
         }

@@ -87,6 +87,9 @@ public final class Autoplay {
             }
         case .pause(let seconds):
             done(after: seconds)
+        case .appleID(let event, let entry):
+            store.send(.appleIDEvent(event: event, entryTitle: entry))
+            done(after: Self.keyGap)
         }
         return true
     }
@@ -131,6 +134,9 @@ public enum HeadlessPlayer {
                 }
             case .pause:
                 break
+            case .appleID(let event, let entry):
+                store.send(.appleIDEvent(event: event, entryTitle: entry))
+                await store.settle()
             }
         }
         store.send(.setCaption(nil))

@@ -1,3 +1,4 @@
+import BulwarkUpgrades
 import Foundation
 
 /// A demo scenario: a small script that drives the real app.
@@ -10,6 +11,8 @@ import Foundation
 ///     wait 8 passwords appear                until the screen shows the text
 ///     repeat j until ! HIGH  Northwind Bank  a key, until the text shows (at most 60 times)
 ///     pause 1.5                              seconds, scaled by --speed
+///     appleid consent-revoked Shiny          the person changes their Apple ID settings
+///                                            for an entry's service (a signed notification)
 public struct Scenario: Sendable, Equatable {
     public enum Step: Sendable, Equatable {
         case caption(String)
@@ -18,6 +21,8 @@ public struct Scenario: Sendable, Equatable {
         case wait(String)
         case repeatUntil(Key, String)
         case pause(Double)
+        /// A notification the identity provider sends the entry's service.
+        case appleID(event: String, entry: String)
     }
 
     public let name: String
@@ -77,8 +82,15 @@ public struct Scenario: Sendable, Equatable {
             case "pause":
                 guard let seconds = Double(rest), seconds >= 0, seconds <= 60 else { throw fail("'pause' takes seconds from 0 to 60") }
                 steps.append((line, .pause(seconds)))
+            case "appleid":
+                let event = String(rest.prefix { $0 != " " })
+                let entry = rest.dropFirst(event.count).trimmingCharacters(in: .whitespaces)
+                guard MockIdentityProvider.Notification(rawValue: event) != nil, !entry.isEmpty else {
+                    throw fail("expected 'appleid EVENT ENTRY', EVENT one of \(MockIdentityProvider.Notification.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                steps.append((line, .appleID(event: event, entry: entry)))
             default:
-                throw fail("unknown command '\(verb)' (caption, type, key, wait, repeat, pause)")
+                throw fail("unknown command '\(verb)' (caption, type, key, wait, repeat, pause, appleid)")
             }
         }
         guard !steps.isEmpty else { throw ParseError(name: name, line: 0, reason: "the scenario has no steps") }

@@ -2,9 +2,9 @@ import BulwarkCore
 import BulwarkUpgrades
 import Foundation
 
-/// Signing up at a service with Apple from the app: the sheet shows the
-/// person's Apple ID and the relay the service would get; continuing
-/// creates the account at the service and its entry in the vault.
+/// Sign in with Apple from the app outside an upgrade: signing up (the
+/// sheet shows the person's Apple ID and the relay the service would get;
+/// continuing creates the account and its entry), and demos' Apple ID events.
 extension AppSession {
     public enum SignUpResult: Sendable, Equatable {
         case done(SessionSnapshot, entryID: String, summary: String)
@@ -31,6 +31,22 @@ extension AppSession {
                 return .refused("\(manifest.name): \(refusal.reason).")
             } catch {
                 return .refused("\(manifest.name): \(error)")
+            }
+        }
+    }
+
+    /// For demos: the person changes their Apple ID settings for an entry's
+    /// service; the service gets the signed event (what the vault shows
+    /// follows at the next unlock, as it would). Returns a line to show.
+    public func sendAppleIDEvent(_ event: String, entryTitle: String) -> String {
+        lock.withLock {
+            guard let vault, let world, let kind = MockIdentityProvider.Notification(rawValue: event),
+                  let entry = try? vault.find(entryTitle) else { return "No such entry or event." }
+            do {
+                try world.notify(kind, entry: entry)
+                return "The Apple ID's settings sent \(event) to \(world.catalog.manifest(forHost: entry.site)?.name ?? entry.title)."
+            } catch {
+                return "\(error)"
             }
         }
     }

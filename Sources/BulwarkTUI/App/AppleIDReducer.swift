@@ -2,9 +2,10 @@ import BulwarkCore
 import BulwarkUpgrades
 import Foundation
 
-/// Signing up at a service with Apple: choose the service, then the sheet
-/// (Share My Email or Hide My Email), then the new account and its entry.
-enum SignUpReducer {
+/// Sign in with Apple outside an upgrade: signing up at a service (choose
+/// the service, then the sheet, then the new account and its entry), and,
+/// for demos, a change in the person's Apple ID settings sent to a service.
+enum AppleIDReducer {
     static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
         switch action {
         case .openSignUp:
@@ -44,6 +45,13 @@ enum SignUpReducer {
                 state.banner = Banner(ok: false, text: reason)
             }
             return Effect.none
+        case .appleIDEvent(let event, let title):
+            return .run { env in
+                env.session.map { session in
+                    let line = session.sendAppleIDEvent(event, entryTitle: title)
+                    return .updated(session.snapshot(), banner: Banner(ok: true, text: line))
+                }
+            }
         case .cancelSignUp:
             state.signUp = nil
             if state.overlay == .signUp { state.overlay = nil }
