@@ -89,6 +89,7 @@ public enum AppAction: Sendable, Equatable {
 
     // Demos: a change in the person's Apple ID settings, sent to a service
     case appleIDEvent(event: String, entryTitle: String)
+    case transferApp(service: String, team: String)
 }
 
 /// What `c`, `y` and `t` copy.

@@ -52,6 +52,13 @@ enum AppleIDReducer {
                     return .updated(session.snapshot(), banner: Banner(ok: true, text: line))
                 }
             }
+        case .transferApp(let service, let team):
+            return .run { env in
+                env.session.map { session in
+                    let line = session.transferApp(service: service, toTeam: team)
+                    return .updated(session.snapshot(), banner: Banner(ok: true, text: line))
+                }
+            }
         case .cancelSignUp:
             state.signUp = nil
             if state.overlay == .signUp { state.overlay = nil }

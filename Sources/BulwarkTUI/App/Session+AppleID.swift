@@ -50,4 +50,18 @@ extension AppSession {
             }
         }
     }
+
+    /// For demos: a service's app moves to another team (as `bulwark
+    /// services transfer` does); the accounts migrate at the next unlock.
+    public func transferApp(service: String, toTeam team: String) -> String {
+        lock.withLock {
+            guard let world, let manifest = world.catalog.manifest(id: service) else { return "No such service." }
+            do {
+                let moved = try world.identityProvider.transfer(manifest, toTeam: team)
+                return "\(manifest.name) moved from team \(manifest.teamID) to \(team); \(moved) Sign in with Apple \(moved == 1 ? "user has" : "users have") a transfer identifier."
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
 }

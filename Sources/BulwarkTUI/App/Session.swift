@@ -49,8 +49,10 @@ public struct SessionSnapshot: Sendable, Equatable {
 /// happens at a time, as in a real password manager's core.
 public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     public let vaultPath: URL
-    /// The services as the world knows them (after any app transfer, from the first unlock on).
+    /// The services as the world knows them (after any app transfer, from the first unlock on)…
     public private(set) var catalog: ServiceCatalog
+    /// …and as the manifests and sites files describe them.
+    private let baseCatalog: ServiceCatalog
     private let breaches: BreachCorpus
     private let quirks: QuirksDirectory?
     private let settings: AnalysisSettings
@@ -74,6 +76,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) {
         self.vaultPath = vaultPath
         self.catalog = catalog
+        baseCatalog = catalog
         self.breaches = breaches
         self.quirks = quirks
         self.settings = settings
@@ -105,7 +108,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
-        let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: catalog, clock: clock, sleep: sleep)
+        let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: baseCatalog, clock: clock, sleep: sleep)
         catalog = world.catalog
         try Reconciler.reconcile(vault: opened, world: world)
         let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)

@@ -90,6 +90,9 @@ public final class Autoplay {
         case .appleID(let event, let entry):
             store.send(.appleIDEvent(event: event, entryTitle: entry))
             done(after: Self.keyGap)
+        case .transfer(let service, let team):
+            store.send(.transferApp(service: service, team: team))
+            done(after: Self.keyGap)
         }
         return true
     }
@@ -136,6 +139,9 @@ public enum HeadlessPlayer {
                 break
             case .appleID(let event, let entry):
                 store.send(.appleIDEvent(event: event, entryTitle: entry))
+                await store.settle()
+            case .transfer(let service, let team):
+                store.send(.transferApp(service: service, team: team))
                 await store.settle()
             }
         }

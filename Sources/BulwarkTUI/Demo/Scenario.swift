@@ -13,6 +13,7 @@ import Foundation
 ///     pause 1.5                              seconds, scaled by --speed
 ///     appleid consent-revoked Shiny          the person changes their Apple ID settings
 ///                                            for an entry's service (a signed notification)
+///     transfer shiny NEWTEAM001              a service's app moves to another developer team
 public struct Scenario: Sendable, Equatable {
     public enum Step: Sendable, Equatable {
         case caption(String)
@@ -23,6 +24,8 @@ public struct Scenario: Sendable, Equatable {
         case pause(Double)
         /// A notification the identity provider sends the entry's service.
         case appleID(event: String, entry: String)
+        /// A service's app moved to another developer team.
+        case transfer(service: String, team: String)
     }
 
     public let name: String
@@ -89,8 +92,12 @@ public struct Scenario: Sendable, Equatable {
                     throw fail("expected 'appleid EVENT ENTRY', EVENT one of \(MockIdentityProvider.Notification.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 steps.append((line, .appleID(event: event, entry: entry)))
+            case "transfer":
+                let parts = rest.split(separator: " ").map(String.init)
+                guard parts.count == 2 else { throw fail("expected 'transfer SERVICE TEAMID'") }
+                steps.append((line, .transfer(service: parts[0], team: parts[1])))
             default:
-                throw fail("unknown command '\(verb)' (caption, type, key, wait, repeat, pause, appleid)")
+                throw fail("unknown command '\(verb)' (caption, type, key, wait, repeat, pause, appleid, transfer)")
             }
         }
         guard !steps.isEmpty else { throw ParseError(name: name, line: 0, reason: "the scenario has no steps") }

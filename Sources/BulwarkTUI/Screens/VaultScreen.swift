@@ -79,7 +79,10 @@ enum EntryDetail {
         if let link = entry.signInWithApple {
             field("Sign-in", link.isSignedOut ? Line("Sign in with Apple (\(link.state.rawValue): signed out)", Theme.warning)
                                               : Line("Sign in with Apple (\(link.state.rawValue))", Theme.success))
-            field("E-mail", Line(link.email + (link.isPrivateRelay ? (link.emailForwarding ? " (hidden)" : " (hidden, not forwarded)") : "")))
+            field("E-mail", Line(link.email + (link.isPrivateRelay ? " (hidden)" : "")))
+            if !link.emailForwarding {
+                field("Relay", Line("not forwarding: turned off in the Apple ID's settings", Theme.warning))
+            }
         } else if let password = entry.password {
             field("Password", state.revealed ? Line(password) : Line(String(repeating: "•", count: 10) + "  v reveals", Theme.dim))
         }
