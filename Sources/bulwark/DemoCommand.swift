@@ -96,6 +96,7 @@ enum DemoCommand {
                                  freshness: .standard(), backupPolicy: context.config.backups)
         var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
         state.lockAfter = context.config.lockAfterMinutes * 60
+        state.revealFor = context.config.revealSeconds
         return runApp(state: state, session: session, parsed: parsed)
     }
 

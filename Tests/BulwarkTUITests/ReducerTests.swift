@@ -182,3 +182,32 @@ import Testing
         #expect(working.state.unlocked)
     }
 }
+
+/// A shown password is one entry's, for a while: moving, locking or the
+/// time running out hides it.
+@Suite struct RevealTests {
+    @Test func revealIsPerEntryAndEnds() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        await f.selectEntry("Mail")
+        await f.press(.char("v"))
+        #expect(f.state.revealed && AppView.render(f.state).textDump().contains("qemvox-Rikfu6-dabnyt"))
+        #expect(f.state.status == "Shown for 30 seconds, or until you move.")
+        await f.press(.char("j"))
+        #expect(!f.state.revealed && f.state.reveal == nil)
+        await f.press(.char("k"))
+        #expect(!f.state.revealed && !AppView.render(f.state).textDump().contains("qemvox-Rikfu6-dabnyt"))  // not back by returning
+        await f.press(.char("v"))
+        f.store.send(.tick(AppFixture.now.addingTimeInterval(29)))
+        #expect(f.state.revealed)
+        f.store.send(.tick(AppFixture.now.addingTimeInterval(30)))
+        #expect(!f.state.revealed && f.state.status == "The password is hidden again.")
+        await f.press(.char("v"))
+        await f.press(.char("L"))
+        #expect(f.state.reveal == nil)
+    }
+
+    @Test func durationsAreSaidInWords() {
+        #expect(Reducer.duration(60) == "1 minute" && Reducer.duration(300) == "5 minutes")
+        #expect(Reducer.duration(30) == "30 seconds" && Reducer.duration(1) == "1 second" && Reducer.duration(90) == "90 seconds")
+    }
+}

@@ -12,6 +12,7 @@ import Foundation
 ///     weak-below-bits = 35
 ///     old-after-days = 365
 ///     lock-after-minutes = 5
+///     reveal-seconds = 30
 ///     backups-kept = 20
 ///     backup-every-minutes = 1
 public struct Configuration: Sendable, Equatable {
@@ -22,13 +23,15 @@ public struct Configuration: Sendable, Equatable {
     public var analysis = AnalysisSettings()
     /// Idle time after which an open vault locks.
     public var lockAfterMinutes: Double = 5
+    /// How long a revealed password stays shown in the app.
+    public var revealSeconds: Double = 30
     /// Copies of the vault taken before changes (0 kept: none).
     public var backups = BackupPolicy.standard
 
     public init() {}
 
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
-                              "backups-kept", "backup-every-minutes"]
+                              "reveal-seconds", "backups-kept", "backup-every-minutes"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -88,6 +91,7 @@ public struct Configuration: Sendable, Equatable {
             case "weak-below-bits": config.analysis.weakBelowBits = try number(0.0...200.0)
             case "old-after-days": config.analysis.oldAfterDays = try number(1...36_500)
             case "lock-after-minutes": config.lockAfterMinutes = try number(0.5...1440.0)
+            case "reveal-seconds": config.revealSeconds = try number(1.0...3600.0)
             case "backups-kept": config.backups.kept = try number(0...1000)
             case "backup-every-minutes": config.backups.interval = try number(0.0...10_080.0) * 60
             default:

@@ -57,6 +57,12 @@ public final class EditConflict: Sendable, Equatable {
     public static func == (a: EditConflict, b: EditConflict) -> Bool { a.mine == b.mine && a.theirs == b.theirs }
 }
 
+/// A password shown on purpose, for one entry.
+public struct Reveal: Sendable, Equatable {
+    public let id: String
+    public let since: Date
+}
+
 /// The unlock screen's form.
 public struct UnlockForm: Sendable, Equatable {
     public var password = TextField(masked: true)
@@ -141,7 +147,12 @@ public struct AppState: Sendable {
     public var messageList = ListScroll()
     /// Non-nil while `/` search has the keyboard.
     public var search: TextField?
-    public var revealed = false
+    /// The one entry whose password is shown, and since when: moving off
+    /// it, locking, or `revealFor` seconds hide it again.
+    public var reveal: Reveal?
+    public var revealFor: TimeInterval = 30
+    /// Whether the selected entry's password is shown.
+    public var revealed: Bool { reveal != nil && reveal?.id == currentEntry?.id }
     public var upgrade: UpgradeUI?
     public var signUp: SignUpUI?
     public var banner: Banner?

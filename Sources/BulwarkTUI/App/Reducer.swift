@@ -26,13 +26,17 @@ public enum Reducer {
             return .none
         case .tick(let now):
             state.now = now
+            if let reveal = state.reveal, now.timeIntervalSince(reveal.since) >= state.revealFor {
+                state.reveal = nil
+                state.status = "The password is hidden again."
+            }
             if state.upgradeWorking || state.busy { state.spinner += 1 }
             // Idle lock: never in the middle of an upgrade.
             let idleSince = state.lastInput ?? now
             if state.lastInput == nil { state.lastInput = now }
             if state.unlocked && !state.upgradeInFlight && now.timeIntervalSince(idleSince) >= state.lockAfter {
                 let effect = reduce(into: &state, action: .lock)
-                state.status = "Locked after \(Int(state.lockAfter / 60)) minutes without a key."
+                state.status = "Locked after \(Self.duration(state.lockAfter)) without a key."
                 return effect
             }
             return OtherWritersReducer.poll(&state)
@@ -83,7 +87,16 @@ public enum Reducer {
         }
     }
 
+    /// "1 minute", "5 minutes", "30 seconds".
+    static func duration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded())
+        if whole < 60 || whole % 60 != 0 { return "\(whole) \(whole == 1 ? "second" : "seconds")" }
+        return "\(whole / 60) \(whole == 60 ? "minute" : "minutes")"
+    }
+
     static func moveSelection(by delta: Int, _ state: inout AppState) {
+        // A shown password is for the entry it was shown on.
+        defer { if let reveal = state.reveal, reveal.id != state.currentEntry?.id { state.reveal = nil } }
         if state.overlay == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
         } else if state.overlay == .signUp {

@@ -44,7 +44,7 @@ enum UnlockReducer {
             state.upgrade = nil
             state.overlay = nil
             state.search = nil
-            state.revealed = false
+            state.reveal = nil
             return .run { env in
                 env.session?.lockVault()
                 return nil

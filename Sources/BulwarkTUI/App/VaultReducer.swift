@@ -34,7 +34,10 @@ enum VaultReducer {
             state.status = "Sorted by \(state.filter.order.rawValue)."
             return Effect.none
         case .toggleReveal:
-            state.revealed.toggle()
+            if state.revealed { state.reveal = nil } else if let entry = state.currentEntry {
+                state.reveal = Reveal(id: entry.id, since: state.now)
+                state.status = "Shown for \(Int(state.revealFor)) seconds, or until you move."
+            }
             return Effect.none
         case .copy(let field):
             return copy(field, &state)

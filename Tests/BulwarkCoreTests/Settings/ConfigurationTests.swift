@@ -13,21 +13,23 @@ import Testing
         weak-below-bits = 40.5
         old-after-days = 180
         lock-after-minutes = 2
+        reveal-seconds = 10
         """
         let config = try Configuration.parse(text, file: "/etc/bulwark/config", home: "/home/jane")
         #expect(config.breachCorpora == ["/home/jane/pwned/v8.txt", "/etc/bulwark/local.txt"])
         #expect(config.quirks == "/srv/quirks")
         #expect(config.services == "/etc/bulwark/../services")
         #expect(config.analysis == AnalysisSettings(weakBelowBits: 40.5, oldAfterDays: 180))
-        #expect(config.lockAfterMinutes == 2)
+        #expect(config.lockAfterMinutes == 2 && config.revealSeconds == 10)
     }
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, backups-kept, backup-every-minutes)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, backups-kept, backup-every-minutes)"),
         ("quirks =", 1, "'quirks' has no value"),
         ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
         ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),
+        ("reveal-seconds = 0", 1, "'reveal-seconds' must be a number from 1.0 to 3600.0"),
     ])
     func malformedLinesNameTheLine(text: String, line: Int, reason: String) {
         #expect(throws: Configuration.ParseError(file: "/c", line: line, reason: reason)) {
