@@ -33,7 +33,7 @@ enum KDBXBench {
         for _ in 0..<3 {
             let vault = directory.appendingPathComponent("kdbx-vault.db").path
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault + suffix) }
-            _ = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "init"], stdin: "m\nm\n", directory: directory)
+            _ = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "m\nm\n", directory: directory)
             if let (seconds, _) = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "import", kdbx.path], stdin: "m\nbench\n", directory: directory) {
                 ours.append(seconds - kdfSeconds - scryptSeconds)
             }

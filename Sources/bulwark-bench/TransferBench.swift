@@ -29,7 +29,7 @@ enum TransferBench {
             let source = directory.appendingPathComponent("chrome-\(count).csv")
             try! csv(count).write(to: source, atomically: true, encoding: .utf8)
             let vault = directory.appendingPathComponent("vault-\(count).db").path
-            _ = command(bulwark, ["--vault", vault, "--password-stdin", "init"], stdin: "bench-master\nbench-master\n", directory: directory)
+            _ = command(bulwark, ["--vault", vault, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "bench-master\nbench-master\n", directory: directory)
             let steps: [(String, [String])] = [
                 ("import", ["import", "--format", "chrome-csv", source.path]),
                 ("list --json", ["list", "--json"]),

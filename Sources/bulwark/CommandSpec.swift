@@ -65,10 +65,11 @@ enum Commands {
         OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
     ]
     static let scryptOption = OptionSpec(name: "--scrypt-log-n", valueName: "N", help: "scrypt cost as a power of two (default 17; 10 to 20)")
-    static let weakOption = OptionSpec(name: "--i-know-this-is-weak", valueName: nil, help: "Allow --scrypt-log-n below the recommended 17")
+    static let weakOption = OptionSpec(name: "--i-know-this-is-weak", valueName: nil,
+                                       help: "Accept a weak master password, or --scrypt-log-n below the recommended 17")
 
     static let all: [CommandSpec] = [
-        CommandSpec(name: "init", summary: "Create a vault.", usage: "bulwark init [--scrypt-log-n N [--i-know-this-is-weak]]", options: [scryptOption, weakOption],
+        CommandSpec(name: "init", summary: "Create a vault.", usage: "bulwark init [--scrypt-log-n N] [--i-know-this-is-weak]", options: [scryptOption, weakOption],
                     details: "Asks for the master password twice (or reads two lines with --password-stdin)."),
         CommandSpec(name: "list", summary: "List the vault's entries.", usage: "bulwark list [--json]",
                     options: [OptionSpec(name: "--json", valueName: nil, help: "A JSON array: id, title, username, urls, category, tags, modified")],
@@ -82,7 +83,7 @@ enum Commands {
         CommandSpec(name: "edit", summary: "Change an entry.", usage: "bulwark edit ENTRY [options]", options: entryOptions,
                     details: "A new password keeps the old one in the history."),
         CommandSpec(name: "rm", summary: "Delete an entry.", usage: "bulwark rm ENTRY", options: [], details: ""),
-        CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N [--i-know-this-is-weak]]", options: [scryptOption, weakOption],
+        CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N] [--i-know-this-is-weak]", options: [scryptOption, weakOption],
                     details: """
                     Reads the current password, then the new one twice. A new vault key replaces the old one and every
                     entry is sealed again under it, in one transaction: the old password opens nothing written after the

@@ -87,6 +87,7 @@ enum VaultCommands {
             let second = try input.next(prompt: "Repeat the master password")
             guard first == second else { Output.error("the two passwords differ; no vault was created."); return 1 }
             guard !first.isEmpty else { Output.error("the master password is empty; no vault was created."); return 1 }
+            guard acceptMasterPassword(first, parsed, input) else { return 2 }
             let vault = try Vault.create(at: path(parsed), masterPassword: first, parameters: parameters)
             vault.close()
             print("Created \(vault.path.path) (scrypt N=2^\(parameters.logN), r=\(parameters.r), p=\(parameters.p)).")
@@ -100,12 +101,28 @@ enum VaultCommands {
         }
     }
 
+    /// A weak new master password is said, with why; it is used only when
+    /// the person confirms it (on a terminal) or gave --i-know-this-is-weak.
+    static func acceptMasterPassword(_ password: String, _ parsed: ParsedCommandLine, _ input: PasswordInput) -> Bool {
+        guard let weakness = MasterPasswordAdvice.weakness(of: password) else { return true }
+        if parsed.options["--i-know-this-is-weak"] != nil {
+            Output.warning(weakness + ".")
+            return true
+        }
+        if !parsed.globals.passwordStdin, let answer = input.question("bulwark: \(weakness). Use it anyway? Type yes to confirm") {
+            if answer == "yes" { return true }
+        }
+        Output.error(weakness + ". Choose a longer one, or add --i-know-this-is-weak. Nothing was changed.")
+        return false
+    }
+
     static func passwd(_ parsed: ParsedCommandLine) -> Int32 {
         withVault(parsed) { vault, input in
             let parameters = try scryptParameters(parsed)
             let first = try input.next(prompt: "New master password")
             let second = try input.next(prompt: "Repeat the new master password")
             guard first == second, !first.isEmpty else { Output.error("the new passwords differ or are empty; nothing was changed."); return 1 }
+            guard acceptMasterPassword(first, parsed, input) else { return 2 }
             try vault.changeMasterPassword(to: first, parameters: parameters)
             print("Master password changed; the vault key was replaced and every entry sealed again under it.")
             let kept = vault.backups.list()

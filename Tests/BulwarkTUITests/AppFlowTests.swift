@@ -31,6 +31,12 @@ import Testing
         let store = Store(state: creating)
         for c in "first" { store.send(.key(.char(c))) }
         store.send(.key(.enter))
+        // A weak master password is judged, said once, and taken on a second Enter.
+        #expect(store.state.unlock.error == "This master password is weak: it is one of the most common passwords (about 5 bits; 50 or more is advised for a master password). Enter again to use it anyway.")
+        #expect(!store.state.unlock.onRepeat)
+        Snapshot.assert(AppView.render(store.state), named: "unlock-create-weak")
+        store.send(.key(.enter))
+        #expect(store.state.unlock.onRepeat && store.state.unlock.error == nil)
         for c in "frist" { store.send(.key(.char(c))) }
         store.send(.key(.enter))
         #expect(store.state.unlock.error == "The two passwords differ. Type them again.")

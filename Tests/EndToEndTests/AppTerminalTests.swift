@@ -108,9 +108,9 @@ import Testing
         let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) open --vault \(vault)")
         defer { tmux.close() }
         try tmux.waitFor(text: "Create your vault")
-        for character in "correct horse" { try tmux.send(character == " " ? "Space" : String(character)) }
+        for character in "lantern orchid velvet quarry" { try tmux.send(character == " " ? "Space" : String(character)) }
         try tmux.send("Enter")
-        for character in "correct horse" { try tmux.send(character == " " ? "Space" : String(character)) }
+        for character in "lantern orchid velvet quarry" { try tmux.send(character == " " ? "Space" : String(character)) }
         try tmux.send("Enter")
         try tmux.waitFor(text: "No entries yet.", seconds: 20)  // scrypt N=2^17 first
         try tmux.send("n")
@@ -124,7 +124,7 @@ import Testing
         try tmux.waitFor(text: "Saved Garden.")
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
-        let list = try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "correct horse\n")
+        let list = try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "lantern orchid velvet quarry\n")
         #expect(list.status == 0 && list.stdout.contains("\tGarden\t") && list.stdout.contains("garden.example"))
     }
 }

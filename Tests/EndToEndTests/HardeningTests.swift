@@ -114,6 +114,23 @@ import Glibc
         #expect(try Binary.run(["passwd", "--scrypt-log-n", "23", "--vault", vault, "--password-stdin"], stdin: "m\nn\nn\n").status == 2)
     }
 
+    /// A new master password is judged as the recommendations judge passwords.
+    @Test func aWeakMasterPasswordIsSaidAndNeedsToBeAskedFor() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-weakmaster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let vault = dir.appendingPathComponent("vault.db").path
+        let refused = try Binary.run(["init", "--vault", vault, "--password-stdin"], stdin: "password1\npassword1\n")
+        #expect(refused.status == 2 && !FileManager.default.fileExists(atPath: vault))
+        #expect(refused.stderr == "bulwark: this master password is weak: it is mostly a dictionary word or name (about 3 bits; 50 or more is advised for a master password). Choose a longer one, or add --i-know-this-is-weak. Nothing was changed.\n")
+        #expect(!refused.stderr.contains("password1"))
+        let strong = try Binary.run(["init", "--scrypt-log-n", "10", "--i-know-this-is-weak", "--vault", vault, "--password-stdin"],
+                                    stdin: "lantern orchid velvet quarry\nlantern orchid velvet quarry\n")
+        #expect(strong.status == 0 && strong.stderr.isEmpty)
+        let weakNew = try Binary.run(["passwd", "--vault", vault, "--password-stdin"], stdin: "lantern orchid velvet quarry\nqwerty\nqwerty\n")
+        #expect(weakNew.status == 2 && weakNew.stderr.hasPrefix("bulwark: this master password is weak: it is one of the most common passwords"))
+        #expect(try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "lantern orchid velvet quarry\n").status == 0)  // unchanged
+    }
+
     @Test func csvExportsAreSafeToOpenInASpreadsheet() throws {
         let f = try Fixture()
         #expect(try f.run(["add", "--title", "=HYPERLINK(\"http://evil.example\")", "--username", "@SUM(1)", "--entry-password-stdin"],

@@ -70,7 +70,7 @@ import Testing
     @Test func passwdSaysWhichBackupsStillOpenWithTheOldPassword() throws {
         let f = try Fixture()
         #expect(try f.run(["add", "--title", "Alpha"]).status == 0)
-        let changed = try f.run(["passwd"], stdin: "master\nnew password\nnew password\n")
+        let changed = try f.run(["passwd"], stdin: "master\nQv7-tR2m-Lp9x-Wk4z\nQv7-tR2m-Lp9x-Wk4z\n")
         #expect(changed.status == 0)
         #expect(changed.stdout == "Master password changed; the vault key was replaced and every entry sealed again under it.\n")
         #expect(changed.stderr == "bulwark: warning: the 1 backup in \(f.dir.appendingPathComponent("backups").path) made before this change still open with the old master password; delete them if that password is known to others.\n")

@@ -86,7 +86,7 @@ import Testing
     @Test func passwdRewrapsTheKey() throws {
         let f = try Fixture()
         _ = try f.run(["add", "--title", "Kept"])
-        #expect(try f.run(["passwd"], stdin: "master\nnewpass\nnewpass\n").status == 0)
+        #expect(try f.run(["passwd", "--i-know-this-is-weak"], stdin: "master\nnewpass\nnewpass\n").status == 0)
         #expect(try f.run(["list"]).status == 1)
         #expect(try f.run(["list"], stdin: "newpass\n").stdout.contains("Kept"))
         let mismatch = try f.run(["passwd"], stdin: "newpass\na\nb\n")

@@ -74,6 +74,8 @@ public struct UnlockForm: Sendable, Equatable {
     public var busy = false
     /// Shown under the field (the demo's password).
     public var hint: String?
+    /// A weak new password the person was told about: Enter again with it uses it.
+    public var warnedWeak: String?
 
     public init(creating: Bool = false, hint: String? = nil) {
         self.creating = creating

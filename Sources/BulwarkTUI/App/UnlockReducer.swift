@@ -58,6 +58,15 @@ enum UnlockReducer {
         var form = state.unlock
         if form.creating && !form.onRepeat {
             guard !form.password.isEmpty else { form.error = "Type a master password."; state.unlock = form; return Effect.none }
+            // Judged as the recommendations judge passwords; a weak one is said
+            // once, and taken only when Enter is pressed again on it.
+            if form.warnedWeak != form.password.text, let weakness = MasterPasswordAdvice.weakness(of: form.password.text) {
+                form.error = weakness.prefix(1).uppercased() + weakness.dropFirst() + ". Enter again to use it anyway."
+                form.warnedWeak = form.password.text
+                state.unlock = form
+                return Effect.none
+            }
+            form.error = nil
             form.onRepeat = true
             state.unlock = form
             return Effect.none

@@ -3,7 +3,7 @@ enum UnlockScreen {
     static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
         let form = state.unlock
         let width = min(chrome.body.width - 4, 60)
-        let area = chrome.body.centered(width: width, height: 9)
+        let area = chrome.body.centered(width: width, height: 11)
         var y = area.y
         let heading = form.creating ? "Create your vault" : "Unlock your vault"
         buffer.put(heading, x: area.x, y: y, style: Theme.heading, clip: area)
@@ -28,10 +28,11 @@ enum UnlockScreen {
             buffer.put(Spinner.frames[state.spinner % Spinner.frames.count] + (form.creating ? " Creating the vault…" : " Unlocking…"),
                        x: area.x, y: y, style: Theme.status, clip: area)
         } else if let error = form.error {
-            buffer.put("✗ " + error, x: area.x, y: y, style: Theme.danger, clip: area)
+            // Wrapped: the weak-password advice is a sentence or two.
+            Paragraph("✗ " + error, style: Theme.danger).render(into: &buffer, area: Rect(x: area.x, y: y, width: area.width, height: 3))
         }
         if let hint = form.hint {
-            buffer.put(hint, x: area.x, y: y + 2, style: Theme.dim, clip: area)
+            buffer.put(hint, x: area.x, y: y + 4, style: Theme.dim, clip: area)
         }
     }
 }
