@@ -15,7 +15,7 @@ enum ServicesCommand {
             return UpgradeCommand.withServices(parsed) { vault, world, _ in
                 let entry = try vault.find(parsed.arguments[1])
                 guard let manifest = try world.enroll(entry) else {
-                    Output.error("no service extension is associated with \(entry.site.isEmpty ? entry.title : entry.site), or the entry has no password.")
+                    Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site), or the entry has no password.")
                     return 1
                 }
                 print("Signed \(entry.username) up at \(manifest.name) (mock).")

@@ -10,6 +10,7 @@ import Testing
     static func state(width: Int = 80, height: Int = 24) -> AppState {
         var snapshot = SessionSnapshot()
         snapshot.entries = Array(demo).sorted { $0.title < $1.title }
+        snapshot.catalog = (try? ServiceCatalog.builtIn()) ?? ServiceCatalog(manifests: [])  // the demo's services
         return AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "demo")
     }
 
@@ -151,7 +152,12 @@ import Testing
 
     @Test func footerHelpAndKeyHandlingComeFromOneTable() {
         let keymap = Keymaps.vault(Self.state())
-        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "v", "s", "Tab", "?", "q"])
+        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "v", "u", "a", "s", "Tab", "?", "q"])
+        // Where no service covers the entry, sign-in is off and says why (nothing would be contacted).
+        var real = Self.state()
+        real.snapshot.catalog = ServiceCatalog(manifests: [])
+        #expect(!Keymaps.vault(real).footerHints.map(\.key).contains("s"))
+        #expect(Keymaps.vault(real).binding(for: .char("s"))?.disabledReason?.hasPrefix("bulwark has no sign-in for ") == true)
         for binding in keymap.bindings {
             for key in binding.keys { #expect(keymap.binding(for: key)?.help == binding.help) }
         }

@@ -167,3 +167,16 @@ import Testing
         #expect(wide.rowText(0) == "↑↓ move  / search  v reveal  u upgrade  ? help  q quit")
     }
 }
+
+/// A line of several styles wraps like plain text, each word keeping its style.
+@Suite struct StyledWrapTests {
+    @Test func stylesSurviveTheWrap() {
+        let line = Line([Span("bulwark import FILE", Style(bold: true)), Span(" brings in another   manager's export.")])
+        let rows = Paragraph(lines: [line]).layout(width: 24)
+        #expect(rows.map(\.plainText) == ["bulwark import FILE", "brings in another", "manager's export."])
+        #expect(rows[0].spans == [Span("bulwark import FILE", Style(bold: true))])
+        #expect(rows[1].spans == [Span("brings in another")])
+        let tight = Paragraph(lines: [Line([Span("ab", Style(bold: true)), Span("cdef")])]).layout(width: 3)
+        #expect(tight.map(\.plainText) == ["abc", "def"] && tight[0].spans == [Span("ab", Style(bold: true)), Span("c")])
+    }
+}

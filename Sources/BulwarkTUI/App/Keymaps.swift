@@ -19,6 +19,13 @@ public enum Keymaps {
         ]
     }
 
+    /// Sign-in and a service's app are simulated only for the services
+    /// bulwark knows (the demo's, or `--services`): elsewhere nothing is contacted.
+    static func noService(_ state: AppState, _ entry: Entry?, _ what: String) -> String? {
+        guard let entry, !entry.site.isEmpty, state.snapshot.catalog.manifest(forHost: entry.site) == nil else { return nil }
+        return "bulwark has no \(what) for \(entry.site)"
+    }
+
     static func movement(_ count: Int, empty: String) -> [B] {
         let off = count == 0 ? empty : nil
         return [
@@ -60,8 +67,8 @@ public enum Keymaps {
             B([.char("t")], .copy(.code), help: "Copy the verification code", disabledReason: entry.map { $0.totpURI == nil ? "The entry has no TOTP" : nil } ?? none),
         ] + upgrades(state, entry, origin: .entry) + [
             B([.char("w")], .showChangePasswordURL, help: "Copy the change-password URL", disabledReason: noSite),
-            B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite),
-            B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite),
+            B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite ?? noService(state, entry, "sign-in")),
+            B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite ?? noService(state, entry, "app")),
             B([.char("n")], .newEntry, help: "Add an entry"),
             B([.char("N")], .openSignUp, help: "Sign up at a service with Apple (a new account, no password)"),
             B([.char("e")], .editEntry, help: "Edit the entry", disabledReason: none),

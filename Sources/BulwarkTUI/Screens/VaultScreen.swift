@@ -18,7 +18,25 @@ enum VaultScreen {
             listArea = Rect(x: left.x, y: left.y + 1, width: left.width, height: max(0, left.height - 1))
         }
         renderList(state, area: listArea, into: &buffer)
-        EntryDetail.render(state.selectedEntry, state, area: right, into: &buffer)
+        if state.snapshot.entries.isEmpty {
+            renderEmptyVault(area: right, into: &buffer)
+        } else {
+            EntryDetail.render(state.selectedEntry, state, area: right, into: &buffer)
+        }
+    }
+
+    /// A new vault says how to fill it.
+    static func renderEmptyVault(area: Rect, into buffer: inout Buffer) {
+        guard !area.isEmpty else { return }
+        buffer.put("Your vault is empty", x: area.x, y: area.y, style: Theme.heading, clip: area)
+        Paragraph(lines: [
+            Line([Span("n", Theme.key), Span(" adds an entry (Ctrl-G in the form makes a strong password).")]),
+            Line(""),
+            Line([Span("bulwark import FILE", Theme.key),
+                  Span(" brings in another password manager's export: Chrome, Firefox, Safari, Bitwarden, 1Password, LastPass or a KeePass database.")]),
+            Line(""),
+            Line([Span("N", Theme.key), Span(" signs up at a service with Apple.")]),
+        ]).render(into: &buffer, area: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2)))
     }
 
     static func renderHeader(_ state: AppState, area: Rect, into buffer: inout Buffer) {

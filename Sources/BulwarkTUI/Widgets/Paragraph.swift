@@ -19,14 +19,40 @@ public struct Paragraph: Sendable {
         guard wrap else { return lines }
         var out: [Line] = []
         for line in lines {
-            if line.width <= width || line.spans.count != 1 {
+            if line.width <= width {
                 out.append(line)
                 continue
             }
-            let style = line.spans[0].style
-            for piece in TextWrap.wrap(line.plainText, width: width) { out.append(Line(piece, style)) }
+            if line.spans.count == 1 {
+                let style = line.spans[0].style
+                for piece in TextWrap.wrap(line.plainText, width: width) { out.append(Line(piece, style)) }
+                continue
+            }
+            out += Self.wrapStyled(line, width: width)
         }
         return out
+    }
+
+    /// A line of several styles wrapped as its plain text wraps, each
+    /// character keeping its style: a row's characters are the source's in
+    /// order, less the spaces the wrap dropped at a break.
+    static func wrapStyled(_ line: Line, width: Int) -> [Line] {
+        let source = line.spans.flatMap { span in span.text.map { (character: $0, style: span.style) } }
+        var position = 0
+        return TextWrap.wrap(line.plainText, width: width).map { row in
+            var spans: [Span] = []
+            for character in row {
+                while position < source.count && source[position].character != character && source[position].character == " " { position += 1 }
+                let style = position < source.count ? source[position].style : .plain
+                position += 1
+                if let last = spans.last, last.style == style {
+                    spans[spans.count - 1] = Span(last.text + String(character), style)
+                } else {
+                    spans.append(Span(String(character), style))
+                }
+            }
+            return Line(spans)
+        }
     }
 
     /// Draws from the top of `area`; returns the number of rows drawn.

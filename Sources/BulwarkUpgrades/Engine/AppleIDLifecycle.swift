@@ -95,7 +95,7 @@ extension ServiceWorld {
     public func notify(_ kind: MockIdentityProvider.Notification, entry: Entry) throws -> MockIdentityProvider.Event {
         guard let link = entry.signInWithApple else { throw MockBackend.Refusal(reason: "\(entry.title) does not sign in with Apple") }
         guard let manifest = catalog.manifest(forHost: entry.site) else {
-            throw MockBackend.Refusal(reason: "no service extension is associated with \(entry.site.isEmpty ? entry.title : entry.site)")
+            throw MockBackend.Refusal(reason: "bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site)")
         }
         try identityProvider.notify(kind, user: link.user, team: manifest.teamID)
         return try backend(for: manifest).receive(notification: identityProvider.signEvent(kind, user: link.user, audience: manifest.appID))

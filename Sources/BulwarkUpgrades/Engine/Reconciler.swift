@@ -75,7 +75,7 @@ public enum SignInSimulator {
     public static func signIn(_ entry: Entry, world: ServiceWorld, appleID: AppleIDAccount = .demo, reauthorize: Bool = false) throws -> MockBackend.SignIn {
         guard let manifest = world.catalog.manifest(forHost: entry.site) else {
             if let refusal = world.catalog.associationRefusal(forHost: entry.site) { return .refused(refusal) }
-            return .refused("no service extension is associated with \(entry.site.isEmpty ? "this entry" : entry.site)")
+            return .refused("bulwark has no sign-in for \(entry.site.isEmpty ? "this entry" : entry.site); nothing was contacted")
         }
         let backend = try world.backend(for: manifest)
         if let link = entry.signInWithApple {

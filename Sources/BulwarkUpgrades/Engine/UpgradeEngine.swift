@@ -42,7 +42,7 @@ public final class UpgradeEngine {
         guard var entry = vault.entries.first(where: { $0.id == request.entryID }) else { return finish(.failed(reason: "The entry no longer exists.")) }
         if request.origin == .inApp {
             // An app's own request: the account's password is not passed, only its session.
-            guard let found = catalog.manifest(forHost: entry.site) else { return finish(.failed(reason: "no service extension is associated with \(entry.site)")) }
+            guard let found = catalog.manifest(forHost: entry.site) else { return finish(.failed(reason: "bulwark has no upgrade for \(entry.site)")) }
             manifest = found
         } else {
             switch catalog.availability(request.kind, for: entry) {

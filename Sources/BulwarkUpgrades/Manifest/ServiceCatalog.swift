@@ -147,7 +147,7 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
         guard !entry.site.isEmpty else { return .unavailable("the entry has no website") }
         guard let manifest = manifest(forHost: entry.site) else {
             if let refusal = associationRefusal(forHost: entry.site) { return .unavailable(refusal) }
-            return .unavailable("no service extension is associated with \(entry.site)")
+            return .unavailable("bulwark has no upgrade for \(entry.site)")
         }
         if entry.signInWithApple != nil || entry.password == nil {
             return .unavailable("this account already uses Sign in with Apple")
