@@ -122,3 +122,29 @@ extension MockBackend {
         _ = try commitPassword(user: user, newPassword: password)
     }
 }
+
+/// `?` works in every dialog and step of an upgrade, shows that dialog's
+/// keys, and Esc goes back to it.
+@Suite struct HelpEverywhereTests {
+    @Test func helpOverTheStepUpAndMessagesShowsTheirKeysAndReturns() async throws {
+        let f = try AppFixture(width: 120, height: 40)
+        await f.selectEntry("Chirp")
+        await f.press(.char("u"))
+        guard case .stepUp? = f.state.upgrade?.state else { Issue.record("no step-up"); return }
+        #expect(Keymaps.active(f.state).footerHints.map(\.key).contains("Enter"))
+        await f.press(.enter)
+        #expect(f.state.status == "Type the code first.")
+        await f.press(.char("?"))
+        #expect(f.state.overlay == .help && Keymaps.beneathHelp(f.state).title == "Chirp")
+        #expect(AppView.render(f.state).textDump().contains("Keys: Chirp"))
+        await f.press(.escape)
+        guard case .stepUp? = f.state.upgrade?.state else { Issue.record("the step-up was lost"); return }
+        #expect(f.state.overlay == nil)
+        await f.press(.char("m"))
+        #expect(f.state.overlay == .messages)
+        await f.press(.char("?"))
+        #expect(AppView.render(f.state).textDump().contains("Keys: Messages"))
+        await f.press(.escape)
+        #expect(f.state.overlay == .messages)  // back to Messages, not past it
+    }
+}

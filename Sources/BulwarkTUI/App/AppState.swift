@@ -135,6 +135,8 @@ public struct AppState: Sendable {
     public var unlock: UnlockForm
     public var screen: Screen = .vault
     public var overlay: Overlay?
+    /// The dialog the help overlay was opened over, to go back to.
+    public var overlayUnderHelp: Overlay?
     public var snapshot = SessionSnapshot()
     public var filter = VaultFilter()
     /// Indices into `snapshot.entries` that the filter lets through, in order.

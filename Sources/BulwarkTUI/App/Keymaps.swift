@@ -118,11 +118,12 @@ public enum Keymaps {
         let vaultCode = screen.method == .totp && entry?.totpURI != nil ? nil : "The vault holds no code for \(screen.serviceName)"
         let arrived = state.snapshot.messages.contains { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: entry?.site ?? screen.domain) == true }
         return Keymap(screen.serviceName, [
-            B([.enter], .submitCode, help: "Verify the code", hint: "verify", disabledReason: state.upgrade?.code.isEmpty == false ? nil : "Type the code first"),
+            B([.enter], .submitCode, help: "Verify the code (type it first)", hint: "verify"),
             B([.char("f")], .fillCodeFromVault, help: "Fill the code from bulwark", hint: "fill from vault", disabledReason: vaultCode),
             B([.char("m")], .openMessages, help: "Fill the code from Messages", hint: "Messages",
               disabledReason: arrived ? nil : "No text message for \(screen.domain) has arrived"),
             B([.char("r")], .resendCode, help: "Send a new code", hint: "resend"),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
         ])
@@ -143,6 +144,7 @@ public enum Keymaps {
         Keymap("Sign in with Apple", [
             B([.up, .down, .tab, .char(" ")], .toggleEmail, help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
             B([.enter], .continueSheet, help: "Continue", hint: "continue"),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
         ])
@@ -175,6 +177,7 @@ public enum Keymaps {
         return Keymap("Messages", movement(state.snapshot.messages.count, empty: "No messages") + [
             B([.enter], .fillFromMessage, help: "Fill this code", hint: "fill",
               disabledReason: bound ? nil : "This message's code is not for this site"),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .closeOverlay, help: "Back", hint: "back"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
@@ -282,6 +285,14 @@ public enum Keymaps {
     }
 
     /// The table the help overlay lists: what is under the help.
+    /// What the help overlay lists: the keys of whatever it was opened over
+    /// (a dialog, the step-up screen, the sheet, or the screen).
+    public static func beneathHelp(_ state: AppState) -> Keymap<AppAction> {
+        var below = state
+        below.overlay = state.overlayUnderHelp
+        return active(below)
+    }
+
     public static func screen(_ state: AppState) -> Keymap<AppAction> {
         if !state.unlocked { return unlock(state) }
         switch state.screen {

@@ -53,10 +53,13 @@ public enum Reducer {
             moveSelection(by: direction * max(1, AppView.listHeight(state) - 1), &state)
             return .none
         case .showHelp:
+            // Over a dialog, the help is the dialog's, and closing it goes back to it.
+            if state.overlay != .help { state.overlayUnderHelp = state.overlay }
             state.overlay = .help
             return .none
         case .closeOverlay:
-            state.overlay = nil
+            state.overlay = state.overlay == .help ? state.overlayUnderHelp : nil
+            state.overlayUnderHelp = nil
             return .none
         case .requestQuit, .interrupt:
             if state.upgradeInFlight {

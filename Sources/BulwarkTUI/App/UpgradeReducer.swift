@@ -41,7 +41,11 @@ enum UpgradeReducer {
             state.upgrade?.relay = relay
             return Effect.none
         case .submitCode:
-            guard case .stepUp(let screen)? = state.upgrade?.state, let code = state.upgrade?.code.text, !code.isEmpty else { return Effect.none }
+            guard case .stepUp(let screen)? = state.upgrade?.state, let code = state.upgrade?.code.text else { return Effect.none }
+            guard !code.isEmpty else {
+                state.status = "Type the code first."
+                return Effect.none
+            }
             state.upgrade?.state = .verifying(screen)
             return .run { env in env.session.map { let step = $0.submitCode(code); return .upgradeStepped(step.state, step.snapshot) } }
         case .fillCodeFromVault:

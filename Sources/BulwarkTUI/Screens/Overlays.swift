@@ -1,9 +1,9 @@
 /// The dialogs drawn over a screen.
 enum Overlays {
-    /// The `?` overlay: every binding of the current screen's keymap, with
-    /// disabled ones dimmed and their reason given.
+    /// The `?` overlay: every binding of the keymap it was opened over (a
+    /// dialog's, or the screen's), with disabled ones dimmed and their reason given.
     static func renderHelp(_ state: AppState, into buffer: inout Buffer) {
-        let keymap = Keymaps.screen(state)
+        let keymap = Keymaps.beneathHelp(state)
         let keyColumn = min(12, max(8, keymap.bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0) + 2)
         let width = min(buffer.width - 4, 100)
         // One column when it fits the window's height, else two.
