@@ -14,8 +14,9 @@ import Testing
         return AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "demo")
     }
 
-    /// Search ranks matches in the title first, then anywhere, then the
-    /// query's letters in order; a non-ASCII letter matches only itself.
+    /// Search ranks matches in the title first, then anywhere; the query's
+    /// letters scattered in order count only when nothing has the words;
+    /// a non-ASCII letter matches only itself.
     @Test func searchRanksTitleThenAnywhereThenLettersInOrder() {
         var snapshot = SessionSnapshot()
         snapshot.entries = [
@@ -32,7 +33,8 @@ import Testing
             for character in query { store.send(.key(.char(character))) }
             return store.state.visible.map { store.state.snapshot.entries[$0].title }
         }
-        #expect(search("shop") == ["Zeta Shop", "Alpha", "Sushi Hop"])
+        #expect(search("shop") == ["Zeta Shop", "Alpha"])  // not "Sushi Hop": the word is there
+        #expect(search("sushop") == ["Sushi Hop"])         // nothing has the word: the letters in order
         #expect(search("SHOP zeta") == ["Zeta Shop"])
         #expect(search("café") == ["Café Crème"])
         #expect(search("cafe") == ["Café Crème"])     // through its site, cafe.example
@@ -46,7 +48,7 @@ import Testing
     /// Typing narrows the last result instead of searching the vault again;
     /// after every keystroke (⌫ rubs one out) the list equals a search from
     /// scratch for the same query.
-    @Test(arguments: ["northwind", "nor⌫⌫⌫bank", "s⌫shi⌫⌫⌫ a", "e e⌫⌫⌫ea", "1⌫a1", "city he⌫⌫⌫⌫⌫⌫⌫⌫⌫grocer", "ab⌫cd e⌫o"])
+    @Test(arguments: ["northwind", "nor⌫⌫⌫bank", "s⌫shi⌫⌫⌫ a", "e e⌫⌫⌫ea", "1⌫a1", "city he⌫⌫⌫⌫⌫⌫⌫⌫⌫grocer", "ab⌫cd e⌫o", "bankz", "shi⌫⌫opx"])
     func typingNarrowsLikeAFreshSearch(keys: String) {
         var snapshot = SessionSnapshot()
         snapshot.entries = try! DemoSetup.entries(now: Date(timeIntervalSince1970: 1_800_000_000))
@@ -215,5 +217,36 @@ import Testing
     @Test func durationsAreSaidInWords() {
         #expect(Reducer.duration(60) == "1 minute" && Reducer.duration(300) == "5 minutes")
         #expect(Reducer.duration(30) == "30 seconds" && Reducer.duration(1) == "1 second" && Reducer.duration(90) == "90 seconds")
+    }
+}
+
+/// A kept search is cleared with Esc; `/` reopens it selected, so typing
+/// starts a new query and an arrow edits the old one.
+@Suite struct KeptSearchTests {
+    @Test func escClearsAndSlashStartsANewQuery() {
+        let store = Store(state: ReducerTests.state())
+        let all = store.state.visible.count
+        for key: Key in [.char("/"), .char("b"), .char("a"), .char("n"), .char("k"), .enter] { store.send(.key(key)) }
+        #expect(store.state.filter.query == "bank" && store.state.visible.count < all && store.state.search == nil)
+        store.send(.key(.char("/")))
+        #expect(store.state.search?.selectedAll == true && store.state.search?.text == "bank")
+        store.send(.key(.char("m")))
+        #expect(store.state.search?.text == "m" && store.state.filter.query == "m")
+        store.send(.key(.enter))
+        store.send(.key(.char("/")))
+        store.send(.key(.left))
+        store.send(.key(.char("x")))
+        #expect(store.state.search?.text == "xm")  // an arrow keeps the old query to edit
+        store.send(.key(.enter))
+        store.send(.key(.escape))
+        #expect(store.state.filter.query.isEmpty && store.state.visible.count == all && store.state.status == "Showing every entry.")
+        #expect(Keymaps.vault(store.state).binding(for: .escape)?.disabledReason == "No search or filter is kept")
+    }
+
+    @Test func aSelectedFieldClearsOnADeletingKey() {
+        var field = TextField("old query")
+        field.selectedAll = true
+        field.handle(.backspace)
+        #expect(field.text.isEmpty && !field.selectedAll)
     }
 }

@@ -31,6 +31,7 @@ public enum AppAction: Sendable, Equatable {
     // Vault
     case startSearch
     case endSearch(keep: Bool)
+    case clearFilter
     case cycleCategory
     case cycleOrder
     case toggleReveal

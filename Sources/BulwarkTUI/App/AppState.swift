@@ -143,7 +143,7 @@ public struct AppState: Sendable {
     public var visible: [Int] = []
     /// The filter `visible` was made with, and the entries' search text: a
     /// query that only grew since searches among `visible`, not the vault.
-    private var lastFilter: (filter: VaultFilter, text: SearchText)?
+    private var lastFilter: (filter: VaultFilter, text: SearchText, leftOutScattered: Bool)?
     public var list = ListScroll()
     public var recommendationList = ListScroll()
     /// The hidden recommendations are listed too (after Other).
@@ -224,12 +224,13 @@ public struct AppState: Sendable {
         let keys = words.isEmpty ? [] : snapshot.searchText.keys(for: snapshot.entries)
         // Whatever matches a longer query matched the shorter one (each old
         // word is inside a new one; the old letters begin the new ones).
+        // Not when the last one left out scattered-letter matches: this one may need them.
         let narrowing = lastFilter.map { last in
             last.text === snapshot.searchText && !last.filter.query.isEmpty && filter.query.hasPrefix(last.filter.query)
-                && last.filter.category == filter.category && last.filter.tag == filter.tag
+                && last.filter.category == filter.category && last.filter.tag == filter.tag && !last.leftOutScattered
         } ?? false
         let candidates = narrowing ? visible.sorted() : Array(snapshot.entries.indices)
-        lastFilter = (filter, snapshot.searchText)
+        lastFilter = (filter, snapshot.searchText, false)
         var ranked: [(rank: Int, index: Int)] = []
         ranked.reserveCapacity(candidates.count)
         for index in candidates {
@@ -241,6 +242,12 @@ public struct AppState: Sendable {
             if words.allSatisfy({ ByteSearch.contains(key.title, $0) }) { ranked.append((0, index)) }
             else if words.allSatisfy({ ByteSearch.contains(key.haystack, $0) }) { ranked.append((1, index)) }
             else if ByteSearch.containsInOrder(key.haystack, letters) { ranked.append((2, index)) }
+        }
+        // The query's letters scattered in order are a last resort: only
+        // when no entry has the words themselves ("bank" is not "Bookshop").
+        if ranked.contains(where: { $0.rank < 2 }), ranked.contains(where: { $0.rank == 2 }) {
+            ranked.removeAll { $0.rank == 2 }
+            lastFilter?.leftOutScattered = true
         }
         var indices = ranked.map(\.index)
         switch filter.order {

@@ -57,7 +57,9 @@ public enum Keymaps {
         let none = entry == nil ? "Nothing is selected" : nil
         let noSite = entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? none
         return Keymap("Vault", movement(state.visible.count, empty: "The list is empty") + [
-            B([.char("/")], .startSearch, help: "Search", hint: "search"),
+            B([.char("/")], .startSearch, help: "Search (the last query selected: typing replaces it)", hint: "search"),
+            B([.escape], .clearFilter, help: "Clear the kept search and filter", hint: "clear filter",
+              disabledReason: state.filter.query.isEmpty && state.filter.category == nil && state.filter.tag == nil ? "No search or filter is kept" : nil),
             B([.char("f")], .cycleCategory, help: "Filter by category, then by tag (cycles)"),
             B([.char("o")], .cycleOrder, help: "Sort by title, site or age (cycles)"),
             B([.char("v")], .toggleReveal, help: state.revealed ? "Hide the password" : "Reveal the password", hint: state.revealed ? "hide" : "reveal",

@@ -9,7 +9,17 @@ enum VaultReducer {
         switch action {
         case .startSearch:
             state.screen = .vault
-            state.search = TextField(state.filter.query, placeholder: "search titles, usernames, sites")
+            // The last query, selected: typing starts a new one, an arrow edits it.
+            var field = TextField(state.filter.query, placeholder: "search titles, usernames, sites")
+            field.selectedAll = !state.filter.query.isEmpty
+            state.search = field
+            return Effect.none
+        case .clearFilter:
+            state.filter.query = ""
+            state.filter.category = nil
+            state.filter.tag = nil
+            state.refilter()
+            state.status = "Showing every entry."
             return Effect.none
         case .endSearch(let keep):
             state.search = nil

@@ -5,6 +5,9 @@ public struct TextField: Sendable, Hashable {
     public private(set) var cursor: Int
     public var masked: Bool
     public var placeholder: String
+    /// The whole text is selected (a search reopened on its last query):
+    /// typing replaces it, a deleting key clears it, moving keeps it.
+    public var selectedAll = false
 
     public init(_ text: String = "", masked: Bool = false, placeholder: String = "") {
         characters = Array(text)
@@ -20,6 +23,24 @@ public struct TextField: Sendable, Hashable {
     /// (Enter, Esc, Tab, arrows up/down...), which the screen then handles.
     @discardableResult
     public mutating func handle(_ key: Key) -> Bool {
+        if selectedAll {
+            switch key {
+            case .char(let c) where !c.unicodeScalars.contains(where: DisplayWidth.isControl):
+                // Typing replaces the selection: cleared here, inserted below.
+                characters.removeAll()
+                cursor = 0
+                selectedAll = false
+            case .backspace, .ctrl("h"), .delete, .ctrl("d"), .ctrl("u"), .ctrl("k"), .ctrl("w"):
+                characters.removeAll()
+                cursor = 0
+                selectedAll = false
+                return true
+            case .left, .right, .home, .end, .ctrl("a"), .ctrl("e"), .ctrl("b"), .ctrl("f"):
+                selectedAll = false
+            default:
+                break
+            }
+        }
         switch key {
         case .char(let c):
             guard !c.unicodeScalars.contains(where: DisplayWidth.isControl) else { return false }
@@ -81,9 +102,10 @@ public struct TextField: Sendable, Hashable {
             start += 1
         }
         var x = row.x
+        let textStyle = selectedAll && focused ? style.patched(with: Style(reverse: true)) : style
         for index in start..<shown.count {
             if x + widths[index] > row.maxX { break }
-            x += buffer.put(String(shown[index]), x: x, y: row.y, style: style, clip: row)
+            x += buffer.put(String(shown[index]), x: x, y: row.y, style: textStyle, clip: row)
         }
         if focused {
             let cursorX = row.x + used
