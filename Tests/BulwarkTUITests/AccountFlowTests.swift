@@ -148,3 +148,20 @@ extension MockBackend {
         #expect(f.state.overlay == .messages)  // back to Messages, not past it
     }
 }
+
+/// At 80x24 the heart of the app is still one key away: the breach banner
+/// shortens before it is cut, and the footer keeps Tab.
+@Suite struct SmallWindowTests {
+    @Test func theBannerShortensAndTheFooterKeepsTheWayToRecommendations() async throws {
+        let f = try AppFixture(width: 80, height: 24, unlocked: false)
+        await f.type("demo")
+        await f.press(.enter)
+        let screen = AppView.render(f.state).textDump().split(separator: "\n").map(String.init)
+        #expect(screen[21].hasPrefix("│ ✗ 8 newly breached · r review"))
+        #expect(screen[22].contains("Tab recommendations  ? help  q quit"))
+        let wide = try AppFixture(width: 160, height: 40, unlocked: false)
+        await wide.type("demo")
+        await wide.press(.enter)
+        #expect(AppView.render(wide.state).textDump().contains("8 passwords newly found in data breaches since your last unlock:"))
+    }
+}

@@ -103,9 +103,12 @@ public struct UpgradeUI: Sendable, Equatable {
 public struct Banner: Sendable, Equatable {
     public var ok: Bool
     public var text: String
-    public init(ok: Bool, text: String) {
+    /// What to say when the whole text does not fit the status row.
+    public var short: String?
+    public init(ok: Bool, text: String, short: String? = nil) {
         self.ok = ok
         self.text = text
+        self.short = short
     }
 }
 

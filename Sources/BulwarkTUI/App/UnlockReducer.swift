@@ -15,7 +15,8 @@ enum UnlockReducer {
             let fresh = snapshot.newlyBreached
             if !fresh.isEmpty {
                 let names = fresh.prefix(3).joined(separator: ", ") + (fresh.count > 3 ? " and \(fresh.count - 3) more" : "")
-                state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.")
+                state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.",
+                                      short: "\(fresh.count) newly breached · r review")
             }
             // A signed-out account the person did not sign out of comes before
             // breach news (the recommendations still say that), a rollback before both.

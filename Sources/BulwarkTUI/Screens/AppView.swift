@@ -53,7 +53,10 @@ public enum AppView {
 
     static func statusLine(_ state: AppState) -> Line {
         if let banner = state.banner {
-            return Line([Span(banner.ok ? "✓ " : "✗ ", banner.ok ? Theme.success : Theme.danger), Span(banner.text, banner.ok ? .plain : Theme.warning)])
+            // The status row is the window less its borders and margins.
+            let fits = DisplayWidth.of(banner.text) + 2 <= max(0, state.width - 4)
+            let text = fits ? banner.text : banner.short ?? banner.text
+            return Line([Span(banner.ok ? "✓ " : "✗ ", banner.ok ? Theme.success : Theme.danger), Span(text, banner.ok ? .plain : Theme.warning)])
         }
         if let status = state.status { return Line(status, Theme.status) }
         guard state.unlocked else { return Line("", Theme.dim) }

@@ -30,7 +30,9 @@ public struct Chrome {
         buffer.put("├" + String(repeating: "─", count: max(0, outer.width - 2)) + "┤",
                    x: outer.x, y: separatorRow, style: Theme.border)
         if let status { status.render(into: &buffer, x: statusRow.x, y: statusRow.y, clip: statusRow) }
-        let pinned = hints.reversed().prefix { $0.key == "?" || $0.key == "q" }.count
+        // Help, quit and the way between the vault and the recommendations
+        // are never dropped; lesser hints go first when the row is short.
+        let pinned = hints.reversed().prefix { $0.key == "?" || $0.key == "q" || $0.key == "Tab" }.count
         Footer.render(into: &buffer, area: footerRow, hints: hints, keyStyle: Theme.key, pinned: pinned)
     }
 
