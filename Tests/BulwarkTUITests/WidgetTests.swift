@@ -180,3 +180,10 @@ import Testing
         #expect(tight.map(\.plainText) == ["abc", "def"] && tight[0].spans == [Span("ab", Style(bold: true)), Span("c")])
     }
 }
+
+@Suite struct CountTests {
+    @Test func numbersAreGroupedByThousands() {
+        #expect(Count.grouped(0) == "0" && Count.grouped(999) == "999" && Count.grouped(1000) == "1,000")
+        #expect(Count.grouped(100_000) == "100,000" && Count.grouped(1_234_567) == "1,234,567" && Count.grouped(-4321) == "-4,321")
+    }
+}

@@ -11,7 +11,7 @@ public enum AppView {
         } else {
             let chrome = Chrome(buffer.area)
             let keymap = Keymaps.active(state)
-            let items = "\(state.snapshot.entries.count) \(state.snapshot.entries.count == 1 ? "item" : "items")"
+            let items = "\(Count.grouped(state.snapshot.entries.count)) \(state.snapshot.entries.count == 1 ? "item" : "items")"
             chrome.render(into: &buffer, title: Keymaps.screen(state).title,
                           rightTitle: state.unlocked ? "🔓 \(state.lockLabel) · \(items)" : "🔒 locked",
                           status: statusLine(state), hints: keymap.footerHints)
@@ -62,11 +62,12 @@ public enum AppView {
         guard state.unlocked else { return Line("", Theme.dim) }
         switch state.screen {
         case .vault:
-            let position = state.visible.isEmpty ? "" : "\(state.list.selected + 1)/\(state.visible.count)  "
+            let position = state.visible.isEmpty ? "" : "\(Count.grouped(state.list.selected + 1))/\(Count.grouped(state.visible.count))  "
             return Line([Span(position, Theme.dim), Span("Press ? for the keys of this screen.", Theme.dim)])
         case .recommendations:
             let report = state.snapshot.report
-            return Line("\(report.recommendations.count) recommendations, \(report.highPriority.count) high priority. Press ? for the keys.", Theme.dim)
+            let count = report.recommendations.count
+            return Line("\(Count.grouped(count)) \(count == 1 ? "recommendation" : "recommendations"), \(Count.grouped(report.highPriority.count)) high priority. Press ? for the keys.", Theme.dim)
         }
     }
 

@@ -7,14 +7,18 @@ enum Overlays {
         let keyColumn = min(12, max(8, keymap.bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0) + 2)
         let width = min(buffer.width - 4, 100)
         // One column when it fits the window's height, else two.
-        let rowsAvailable = max(1, buffer.height - 6)
+        let rowsAvailable = max(1, buffer.height - 7)
         let columns = keymap.bindings.count > rowsAvailable ? 2 : 1
         let rows = (keymap.bindings.count + columns - 1) / columns
-        let height = min(buffer.height - 2, rows + 4)
+        let height = min(buffer.height - 2, rows + 5)
         let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
                                  title: Line("Keys: " + keymap.title, Theme.title),
                                  rightTitle: Line("Esc close", Theme.dim), style: .plain)
-        let body = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 2)
+        let body = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 3)
+        // The marks the lists use, explained once.
+        Line([Span("Marks  ", Theme.label), Span("‼", Theme.severityStyle(.critical)), Span(" critical  "), Span("!", Theme.severityStyle(.high)),
+              Span(" high  "), Span("·", Theme.severityStyle(.medium)), Span(" medium or low (low dimmed)")])
+            .render(into: &buffer, x: inner.x, y: inner.maxY - 1, clip: inner)
         let columnWidth = body.width / columns
         for (index, binding) in keymap.bindings.enumerated() {
             let column = index / rows, row = index % rows
