@@ -44,6 +44,12 @@ public final class CursesTerminal {
         _ = sequence.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
     }
 
+    /// Replaces a copied secret. An empty OSC 52 clears xterm's clipboard
+    /// but tmux ignores it and keeps its buffer; a blank is taken by both.
+    public func clearClipboard() {
+        copyToClipboard(" ")
+    }
+
     /// Waits up to `timeoutMilliseconds` for a key or a resize.
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
         var value: Int32 = 0

@@ -14,7 +14,12 @@ public enum RunLoop {
     public static func run(store: Store, terminal: CursesTerminal, autoplay: Autoplay? = nil, stay: Bool = false,
                            recorder: AsciicastRecorder? = nil, autoplayEnd: ((AutoplayEnd) -> Void)? = nil,
                            afterFirstFrame: (() -> Bool)? = nil) -> Int32 {
-        defer { terminal.close() }
+        var clearAt: Date?
+        defer {
+            // A secret still on the clipboard is cleared on the way out.
+            if clearAt != nil { terminal.clearClipboard() }
+            terminal.close()
+        }
         var autoplay = autoplay
         var size = terminal.size
         store.send(.resize(width: size.width, height: size.height))
@@ -27,21 +32,21 @@ public enum RunLoop {
         // A caller measuring start-up may stop here.
         if afterFirstFrame?() == true { return 0 }
         var copiedID = store.state.clipboard?.id
-        var clearAt: Date?
         while store.exitCode == nil {
             // Clipboard writes the reducer asked for, and their clearing 30 s later.
             if let request = store.state.clipboard, request.id != copiedID {
                 copiedID = request.id
                 if terminal.canCopy {
                     terminal.copyToClipboard(request.text)
-                    clearAt = Date().addingTimeInterval(30)
+                    clearAt = Date().addingTimeInterval(request.clearAfter)
                 } else {
                     store.send(.setStatus("This terminal cannot take a copy (no OSC 52 clipboard); nothing was copied."))
                 }
             }
-            if let deadline = clearAt, Date() >= deadline {
-                terminal.copyToClipboard("")
+            if let deadline = clearAt, Date() >= deadline || !store.state.unlocked {
+                terminal.clearClipboard()
                 clearAt = nil
+                store.send(.setStatus("The clipboard was cleared."))
             }
             if let signal = terminal.takeSignal() {
                 if signal == SIGINT {

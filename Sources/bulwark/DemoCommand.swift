@@ -95,13 +95,18 @@ enum DemoCommand {
                                  quirks: context.quirks, settings: context.config.analysis,
                                  freshness: .standard(), backupPolicy: context.config.backups)
         var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
-        state.lockAfter = context.config.lockAfterMinutes * 60
-        state.revealFor = context.config.revealSeconds
         return runApp(state: state, session: session, parsed: parsed)
     }
 
-    static func runApp(state: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,
+    static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,
                        autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
+        // The config file's times apply to the demo as to your own vault.
+        var state = initial
+        if case .success(let config) = Output.configuration(parsed) {
+            state.lockAfter = config.lockAfterMinutes * 60
+            state.revealFor = config.revealSeconds
+            state.clipboardFor = config.clipboardSeconds
+        }
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: CursesTerminal
         do {

@@ -237,7 +237,7 @@ import Testing
         await f.selectEntry("Northwind Bank")
         await f.press(.char("p"))
         #expect(f.state.clipboard?.text == f.entry("Northwind Bank")?.password && f.state.clipboard?.id == 1)
-        #expect(f.state.status == "Copied the password of Northwind Bank; the clipboard clears in 30 s.")
+        #expect(f.state.status == "Sent the password of Northwind Bank to the terminal's clipboard; cleared in 30 seconds, on lock and on quit.")
         await f.press(.char("t"))
         let code = try OTPAuthURL.parse(f.entry("Northwind Bank")!.totpURI!).code(at: Int64(AppFixture.now.timeIntervalSince1970))
         #expect(f.state.clipboard?.text == code && f.state.clipboard?.id == 2)

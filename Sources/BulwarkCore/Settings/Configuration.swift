@@ -13,6 +13,7 @@ import Foundation
 ///     old-after-days = 365
 ///     lock-after-minutes = 5
 ///     reveal-seconds = 30
+///     clipboard-seconds = 30
 ///     backups-kept = 20
 ///     backup-every-minutes = 1
 public struct Configuration: Sendable, Equatable {
@@ -25,13 +26,16 @@ public struct Configuration: Sendable, Equatable {
     public var lockAfterMinutes: Double = 5
     /// How long a revealed password stays shown in the app.
     public var revealSeconds: Double = 30
+    /// How long a copied secret stays on the clipboard.
+    public var clipboardSeconds: Double = 30
     /// Copies of the vault taken before changes (0 kept: none).
     public var backups = BackupPolicy.standard
 
     public init() {}
 
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
-                              "reveal-seconds", "backups-kept", "backup-every-minutes"]
+                              "reveal-seconds", "clipboard-seconds", "backups-kept",
+                              "backup-every-minutes"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -92,6 +96,7 @@ public struct Configuration: Sendable, Equatable {
             case "old-after-days": config.analysis.oldAfterDays = try number(1...36_500)
             case "lock-after-minutes": config.lockAfterMinutes = try number(0.5...1440.0)
             case "reveal-seconds": config.revealSeconds = try number(1.0...3600.0)
+            case "clipboard-seconds": config.clipboardSeconds = try number(1.0...600.0)
             case "backups-kept": config.backups.kept = try number(0...1000)
             case "backup-every-minutes": config.backups.interval = try number(0.0...10_080.0) * 60
             default:

@@ -127,6 +127,8 @@ public struct ClipboardRequest: Sendable, Equatable {
     public let text: String
     public let label: String
     public let id: Int
+    /// Seconds before the run loop clears it (sooner on lock or quit).
+    public var clearAfter: TimeInterval = 30
 }
 
 /// Everything the screen shows is derived from this value; `render` is a
@@ -158,6 +160,8 @@ public struct AppState: Sendable {
     /// it, locking, or `revealFor` seconds hide it again.
     public var reveal: Reveal?
     public var revealFor: TimeInterval = 30
+    /// How long a copied secret stays on the clipboard.
+    public var clipboardFor: TimeInterval = 30
     /// Whether the selected entry's password is shown.
     public var revealed: Bool { reveal != nil && reveal?.id == currentEntry?.id }
     public var upgrade: UpgradeUI?

@@ -229,8 +229,10 @@ enum VaultReducer {
             state.status = "\(entry.title) has no \(field.rawValue) to copy."
             return Effect.none
         }
-        state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1)
-        state.status = "Copied the \(field.rawValue) of \(entry.title); the clipboard clears in 30 s."
+        state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1,
+                                           clearAfter: state.clipboardFor)
+        // OSC 52 is a request: the terminal may refuse it without a word, so this says what was sent, not that it arrived.
+        state.status = "Sent the \(field.rawValue) of \(entry.title) to the terminal's clipboard; cleared in \(Reducer.duration(state.clipboardFor)), on lock and on quit."
         return Effect.none
     }
 

@@ -14,18 +14,19 @@ import Testing
         old-after-days = 180
         lock-after-minutes = 2
         reveal-seconds = 10
+        clipboard-seconds = 5
         """
         let config = try Configuration.parse(text, file: "/etc/bulwark/config", home: "/home/jane")
         #expect(config.breachCorpora == ["/home/jane/pwned/v8.txt", "/etc/bulwark/local.txt"])
         #expect(config.quirks == "/srv/quirks")
         #expect(config.services == "/etc/bulwark/../services")
         #expect(config.analysis == AnalysisSettings(weakBelowBits: 40.5, oldAfterDays: 180))
-        #expect(config.lockAfterMinutes == 2 && config.revealSeconds == 10)
+        #expect(config.lockAfterMinutes == 2 && config.revealSeconds == 10 && config.clipboardSeconds == 5)
     }
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, backups-kept, backup-every-minutes)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes)"),
         ("quirks =", 1, "'quirks' has no value"),
         ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
         ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),

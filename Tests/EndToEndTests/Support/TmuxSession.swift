@@ -39,6 +39,9 @@ final class TmuxSession {
         _ = try? tmux(["kill-server"])
     }
 
+    /// Any tmux command on this session's server (options, buffers).
+    func command(_ arguments: String...) throws -> String { try tmux(arguments) }
+
     /// Sends keys one at a time, in tmux's key names (`j`, `Enter`, `C-c`, `Escape`).
     func send(_ keys: String...) throws {
         for key in keys { try tmux(["send-keys", "-t", name, key]) }
