@@ -201,12 +201,13 @@ import Testing
         let before = f.entry("Grocer")
         await f.selectEntry("Grocer")
         await f.press(.char("u"))
-        #expect(f.state.banner == Banner(ok: false, text: "Grocer: Password changes are paused for maintenance until 6 pm."))
+        #expect(f.state.banner == Banner(ok: false, text: "Grocer: Password changes are paused for maintenance until 6 pm. Nothing was changed.",
+                                         short: "Grocer: Password changes are paused for maintenance until 6 pm."))
         #expect(f.entry("Grocer") == before)
         f.golden("upgrade-failed")
         await f.selectEntry("Cloud Notes")
         await f.press(.char("a"), .enter)
-        #expect(f.state.banner?.text == "Cloud Notes: Sign in with Apple could not finish because the network connection was lost.")
+        #expect(f.state.banner?.text == "Cloud Notes: Sign in with Apple could not finish because the network connection was lost. Nothing was changed.")
         await f.selectEntry("Shiny")
         await f.press(.char("a"), .escape)
         #expect(f.state.upgrade == nil && f.state.banner == nil && f.entry("Shiny")?.password != nil)  // cancelled: nothing more said

@@ -250,3 +250,18 @@ import Testing
         #expect(field.text.isEmpty && !field.selectedAll)
     }
 }
+
+/// The quit question follows what it asks about: an upgrade that ends
+/// while it is open closes it, and the result is shown.
+@Suite struct QuitDialogTests {
+    @Test func theQuitDialogClosesWhenTheUpgradeEnds() {
+        var state = ReducerTests.state()
+        state.upgrade = UpgradeUI(request: UpgradeRequest(entryID: "d02", kind: .strongPassword, origin: .entry), title: "Shiny", state: .authorising)
+        let store = Store(state: state)
+        store.send(.key(.ctrl("c")))
+        #expect(store.state.overlay == .confirmQuit)
+        store.send(.upgradeStepped(.failed(reason: "The service is down."), store.state.snapshot))
+        #expect(store.state.overlay == nil && store.state.banner?.text == "Shiny: The service is down. Nothing was changed.")
+        #expect(store.exitCode == nil)
+    }
+}

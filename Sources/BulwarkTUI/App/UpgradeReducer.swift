@@ -27,7 +27,11 @@ enum UpgradeReducer {
                                       + (outcome.alsoUpdatedLine.map { " " + $0 } ?? ""))
                 state.upgrade = nil
             case .failed(let reason):
-                state.banner = Banner(ok: false, text: "\(upgrade.title): \(reason)")
+                // A failed upgrade left the vault and the service as they were; say so,
+                // unless the reason is the rare one where a change is kept to settle.
+                let kept = reason.contains("staged") || reason.contains("settled") || reason.lowercased().contains("nothing was changed")
+                state.banner = Banner(ok: false, text: "\(upgrade.title): \(reason)" + (kept ? "" : " Nothing was changed."),
+                                      short: "\(upgrade.title): \(reason)")
                 state.upgrade = nil
             case .cancelled:
                 state.upgrade = nil  // the person backed out: nothing more to say
@@ -36,6 +40,8 @@ enum UpgradeReducer {
                 upgrade.state = next
                 state.upgrade = upgrade
             }
+            // "Quit while the upgrade runs?" asks about nothing once it has ended.
+            if next.isFinished && state.overlay == .confirmQuit { state.overlay = nil }
             return Effect.none
         case .setRelay(let relay):
             state.upgrade?.relay = relay
