@@ -23,6 +23,7 @@ public enum RunLoop {
         var autoplay = autoplay
         var size = terminal.size
         store.send(.resize(width: size.width, height: size.height))
+        if let autoplay { store.send(.setPresenter(autoplay.presenter)) }
         func draw() {
             let frame = AppView.render(store.state, colors: terminal.colors)
             terminal.draw(frame)
@@ -67,9 +68,10 @@ public enum RunLoop {
                     autoplayEnd?(.failed(failure))
                     return 1
                 }
-                if player.finished && store.inbox.inFlight == 0 {
+                if player.finished && (store.inbox.inFlight == 0 || player.stopRequested) {
                     autoplayEnd?(.finished)
                     store.send(.setCaption(nil))
+                    store.send(.setPresenter(nil))
                     if !stay { draw(); return 0 }
                     autoplay = nil
                     changed = true
@@ -93,6 +95,7 @@ public enum RunLoop {
                     // During autoplay the keyboard belongs to the presenter (and Ctrl-C).
                     if let player = autoplay, key != .ctrl("c") {
                         _ = player.presenterKey(key)
+                        store.send(.setPresenter(player.finished ? nil : player.presenter))
                     } else {
                         store.send(.key(key))
                     }

@@ -151,8 +151,10 @@ import Testing
         let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 4 --stay")
         defer { tmux.close() }
         try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        #expect(try tmux.capture().contains("Space pause  R restart  q stop"))  // the presenter's keys, not the app's
         try tmux.send("Space")
-        let paused = try tmux.capture()
+        let paused = try tmux.waitFor(text: "Paused · Forty accounts")
+        #expect(paused.contains("Space resume  n one step  R restart  q stop"))
         usleep(1_500_000)
         #expect(try tmux.capture() == paused)  // nothing moves while paused
         try tmux.send("Space")
@@ -160,5 +162,13 @@ import Testing
         try tmux.waitFor("the caption to go") { !$0.contains("▶ ") && $0.contains("HIGH PRIORITY") }
         try tmux.send("q")  // --stay: the session is the presenter's now
         #expect(try tmux.exitStatus() == 0)
+    }
+
+    @Test func qStopsAnAutoplay() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 1")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        try tmux.send("q")
+        #expect(try tmux.exitStatus(seconds: 5) == 0)
     }
 }

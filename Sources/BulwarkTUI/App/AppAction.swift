@@ -19,6 +19,7 @@ public enum AppAction: Sendable, Equatable {
     case confirmQuit(Bool)
     case setStatus(String?)
     case setCaption(String?)
+    case setPresenter(Presenter?)
     case switchScreen
     case showRecommendations
 

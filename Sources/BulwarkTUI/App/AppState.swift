@@ -162,6 +162,8 @@ public struct AppState: Sendable {
     public var revealFor: TimeInterval = 30
     /// How long a copied secret stays on the clipboard.
     public var clipboardFor: TimeInterval = 30
+    /// Set while a demo plays itself: the footer shows the presenter's keys.
+    public var presenter: Presenter?
     /// Whether the selected entry's password is shown.
     public var revealed: Bool { reveal != nil && reveal?.id == currentEntry?.id }
     public var upgrade: UpgradeUI?

@@ -73,6 +73,9 @@ public enum Reducer {
         case .setStatus(let message):
             state.status = message
             return .none
+        case .setPresenter(let presenter):
+            state.presenter = presenter
+            return .none
         case .setCaption(let caption):
             state.caption = caption
             return .none

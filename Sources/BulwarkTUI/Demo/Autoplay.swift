@@ -3,7 +3,7 @@ import Foundation
 /// Plays a scenario against the real app at a human pace, in a terminal:
 /// one action per call when its time has come, captions in a banner, and
 /// the presenter's keys (Space pauses and resumes, n steps one action while
-/// paused, R restarts).
+/// paused, R restarts, q stops), shown in the footer while it plays.
 public final class Autoplay {
     public let scenario: Scenario
     public let speed: Double
@@ -17,6 +17,7 @@ public final class Autoplay {
     private var stepOnce = false
     public private(set) var failure: String?
     public private(set) var restartRequested = false
+    public private(set) var stopRequested = false
 
     /// Seconds per action at speed 1.
     static let keyGap = 0.45, typeGap = 0.09, captionHold = 1.8, waitLimit = 20.0, maxRepeats = 60
@@ -27,7 +28,10 @@ public final class Autoplay {
         nextAt = start.addingTimeInterval(0.6 / max(0.1, speed))
     }
 
-    public var finished: Bool { index >= scenario.steps.count || failure != nil }
+    public var finished: Bool { index >= scenario.steps.count || failure != nil || stopRequested }
+
+    /// What the footer shows while it plays: the presenter's keys, not the app's.
+    public var presenter: Presenter { Presenter(paused: paused) }
 
     /// The presenter's keys; true when the key was theirs.
     public func presenterKey(_ key: Key) -> Bool {
@@ -35,6 +39,7 @@ public final class Autoplay {
         case .char(" "): paused.toggle(); return true
         case .char("n") where paused: stepOnce = true; return true
         case .char("R"): restartRequested = true; return true
+        case .char("q"), .escape: stopRequested = true; return true
         default: return false
         }
     }
@@ -147,5 +152,14 @@ public enum HeadlessPlayer {
         }
         store.send(.setCaption(nil))
         try snapshot("end", AppView.render(store.state, colors: colors))
+    }
+}
+
+/// The presenter's state, for the screen: the footer's keys and the Paused badge.
+public struct Presenter: Sendable, Equatable {
+    public var paused: Bool
+
+    public var hints: [(key: String, label: String)] {
+        [("Space", paused ? "resume" : "pause")] + (paused ? [("n", "one step")] : []) + [("R", "restart"), ("q", "stop")]
     }
 }

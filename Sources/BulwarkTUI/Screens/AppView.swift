@@ -14,7 +14,7 @@ public enum AppView {
             let items = "\(Count.grouped(state.snapshot.entries.count)) \(state.snapshot.entries.count == 1 ? "item" : "items")"
             chrome.render(into: &buffer, title: Keymaps.screen(state).title,
                           rightTitle: state.unlocked ? "🔓 \(state.lockLabel) · \(items)" : "🔒 locked",
-                          status: statusLine(state), hints: keymap.footerHints)
+                          status: statusLine(state), hints: state.presenter?.hints ?? keymap.footerHints)
             if !state.unlocked {
                 UnlockScreen.render(state, chrome: chrome, into: &buffer)
             } else {
@@ -37,18 +37,22 @@ public enum AppView {
             case .signUp: Dialogs.renderSignUp(state, into: &buffer)
             case nil: break
             }
-            if let caption = state.caption { renderCaption(caption, chrome: chrome, into: &buffer) }
+            if let caption = state.caption {
+                renderCaption(caption, paused: state.presenter?.paused == true, chrome: chrome, into: &buffer)
+            } else if state.presenter?.paused == true {
+                renderCaption("Space resumes", paused: true, chrome: chrome, into: &buffer)
+            }
         }
         if !colors { buffer.stripColors() }
         return buffer
     }
 
     /// A demo's caption: a reversed band on the body's last row.
-    static func renderCaption(_ caption: String, chrome: Chrome, into buffer: inout Buffer) {
+    static func renderCaption(_ caption: String, paused: Bool = false, chrome: Chrome, into buffer: inout Buffer) {
         let row = Rect(x: chrome.outer.x + 1, y: chrome.body.maxY - 1, width: chrome.outer.width - 2, height: 1)
         let band = Style(foreground: .cyan, bold: true, reverse: true)
         buffer.fill(row, style: band)
-        buffer.put(" ▶ " + caption, x: row.x, y: row.y, style: band, clip: row)
+        buffer.put((paused ? " Paused · " : " ▶ ") + caption, x: row.x, y: row.y, style: band, clip: row)
     }
 
     static func statusLine(_ state: AppState) -> Line {
