@@ -285,10 +285,8 @@ enum VaultCommands {
     /// A code whose issuer names another entry better than this one: said,
     /// with the entries it looks like (the code is kept where it was asked).
     static func suggestOwner(of entry: Entry, in entries: [Entry]) {
-        guard let uri = entry.totpURI, let config = try? OTPAuthURL.parse(uri), !CodeOwner.fits(config, entry) else { return }
-        let others = CodeOwner.suggestions(for: config, in: entries).filter { $0.id != entry.id }.prefix(3).map(\.title)
+        guard let (issuer, others) = CodeOwner.misplaced(entry, in: entries) else { return }
         // Output sanitises what it writes: the issuer and titles are file and vault text.
-        let issuer = config.issuer ?? ""
         Output.warning("the code says it is \(issuer)'s, and \(entry.title) does not look like \(issuer)"
                        + (others.isEmpty ? "." : "; entries that do: " + others.joined(separator: ", ") + "."))
     }

@@ -21,6 +21,15 @@ public enum CodeOwner {
         return folded(entry.title).contains(issuer) || folded(entry.site).contains(issuer)
     }
 
+    /// An entry's code whose issuer names someone else: the issuer, and up
+    /// to three other entries that look like the code's; nil when the code
+    /// fits its entry (or the entry has none).
+    public static func misplaced(_ entry: Entry, in entries: [Entry]) -> (issuer: String, owners: [String])? {
+        guard let uri = entry.totpURI, let config = try? OTPAuthURL.parse(uri), !fits(config, entry) else { return nil }
+        let owners = suggestions(for: config, in: entries).filter { $0.id != entry.id }.prefix(3).map(\.title)
+        return (config.issuer ?? "", Array(owners))
+    }
+
     /// Letters and digits, lower-cased: "Northwind Bank" meets "northwind.example".
     static func folded(_ text: String) -> String {
         String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))

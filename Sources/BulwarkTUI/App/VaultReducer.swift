@@ -238,10 +238,7 @@ enum VaultReducer {
 
     /// A code just set whose issuer names other entries better than this one.
     static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: [Entry]) -> String {
-        guard let uri = entry.totpURI, uri != original?.totpURI, let config = try? OTPAuthURL.parse(uri),
-              !CodeOwner.fits(config, entry) else { return "" }
-        let others = CodeOwner.suggestions(for: config, in: entries).filter { $0.id != entry.id }.prefix(3).map(\.title)
-        guard !others.isEmpty else { return "" }
-        return " The code says it is \(config.issuer ?? "")'s: entries that look like it: \(others.joined(separator: ", "))."
+        guard entry.totpURI != original?.totpURI, let (issuer, others) = CodeOwner.misplaced(entry, in: entries), !others.isEmpty else { return "" }
+        return " The code says it is \(issuer)'s: entries that look like it: \(others.joined(separator: ", "))."
     }
 }

@@ -10,17 +10,8 @@ import Foundation
 /// later run sees the service under its new app id (and the service's
 /// sites list it, as the new owner must make them).
 extension MockIdentityProvider {
-    private func ensureTransferTables() throws {
-        try db.execute("""
-            CREATE TABLE IF NOT EXISTS app_transfers(service TEXT PRIMARY KEY, app_id TEXT NOT NULL, old_app_id TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS user_transfers(transfer_sub TEXT PRIMARY KEY, old_user TEXT NOT NULL UNIQUE, old_team TEXT NOT NULL,
-                                                      new_user TEXT NOT NULL, new_team TEXT NOT NULL);
-            """)
-    }
-
     /// Each transferred service's app id now, and before: (service id, new app id, old app id).
     public func appTransfers() throws -> [(service: String, appID: String, oldAppID: String)] {
-        try ensureTransferTables()
         return try db.query("SELECT service, app_id, old_app_id FROM app_transfers").compactMap { row in
             guard let service = row[0].text, let appID = row[1].text, let old = row[2].text else { return nil }
             return (service, appID, old)
@@ -29,7 +20,6 @@ extension MockIdentityProvider {
 
     /// Moves a service's app to `newTeam`; returns how many users got a transfer identifier.
     public func transfer(_ manifest: ServiceManifest, toTeam newTeam: String) throws -> Int {
-        try ensureTransferTables()
         let bundle = manifest.appID.split(separator: ".", maxSplits: 1).last.map(String.init) ?? manifest.id
         let oldTeam = manifest.teamID
         var moved = 0
@@ -50,13 +40,11 @@ extension MockIdentityProvider {
 
     /// The old team's call: a user's transfer identifier.
     public func transferIdentifier(user: String, team: String) throws -> String? {
-        try ensureTransferTables()
         return try db.query("SELECT transfer_sub FROM user_transfers WHERE old_user = ? AND old_team = ?", [.text(user), .text(team)]).first?[0].text
     }
 
     /// The new team's call: the user's id under the new team, for a transfer identifier.
     public func migratedUser(transferIdentifier: String, team: String) throws -> String? {
-        try ensureTransferTables()
         return try db.query("SELECT new_user FROM user_transfers WHERE transfer_sub = ? AND new_team = ?",
                             [.text(transferIdentifier), .text(team)]).first?[0].text
     }
@@ -69,7 +57,6 @@ extension MockIdentityProvider {
 
     /// The team a user id was transferred from, when it was.
     func transferredFrom(user: String) throws -> String? {
-        try ensureTransferTables()
         return try db.query("SELECT old_team FROM user_transfers WHERE old_user = ?", [.text(user)]).first?[0].text
     }
 }
@@ -83,7 +70,6 @@ extension MockBackend {
               let transferID = try identityProvider.transferIdentifier(user: oldUser, team: oldTeam),
               let newUser = try identityProvider.migratedUser(transferIdentifier: transferID, team: manifest.teamID) else { return nil }
         try db.query("UPDATE accounts SET apple_user = ? WHERE apple_user = ?", [.text(newUser), .text(oldUser)])
-        try db.execute("CREATE TABLE IF NOT EXISTS apple_tokens(apple_user TEXT PRIMARY KEY, refresh_token TEXT NOT NULL, checked REAL NOT NULL, real_user_status INTEGER NOT NULL DEFAULT 1)")
         try db.query("DELETE FROM apple_tokens WHERE apple_user = ?", [.text(oldUser)])
         return newUser
     }

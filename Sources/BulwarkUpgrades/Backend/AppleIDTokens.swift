@@ -16,13 +16,6 @@ extension MockIdentityProvider {
         public let subject: String
     }
 
-    private func ensureTokenTable() throws {
-        try db.execute("""
-            CREATE TABLE IF NOT EXISTS refresh_tokens(token TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL,
-                                                      revoked INTEGER NOT NULL DEFAULT 0);
-            """)
-    }
-
     /// `grant_type=authorization_code`: the code is spent, for its own app only.
     public func exchange(code: String, audience: String) throws(Refusal) -> TokenResponse {
         let user = try redeem(code: code, audience: audience)
@@ -30,8 +23,7 @@ extension MockIdentityProvider {
         let claims = TokenClaims(subject: user, audience: audience, nonce: "", email: "", isPrivateEmail: false,
                                  issuedAt: now, expires: now.addingTimeInterval(600))
         let refresh = "r" + SecureRandom.bytes(24).hex
-        guard (try? ensureTokenTable()) != nil,
-              (try? db.query("INSERT INTO refresh_tokens(token, user, audience) VALUES (?, ?, ?)", [.text(refresh), .text(user), .text(audience)])) != nil else {
+        guard (try? db.query("INSERT INTO refresh_tokens(token, user, audience) VALUES (?, ?, ?)", [.text(refresh), .text(user), .text(audience)])) != nil else {
             throw .unknownCode
         }
         return TokenResponse(accessToken: "a" + SecureRandom.bytes(24).hex, refreshToken: refresh, identityToken: sign(claims),
@@ -41,7 +33,6 @@ extension MockIdentityProvider {
     /// `grant_type=refresh_token`, as a validation: whether the token still
     /// stands (its app's, not revoked, the person's authorization alive).
     public func validate(refreshToken: String, audience: String, team: String) throws -> Bool {
-        try ensureTokenTable()
         guard let row = try db.query("SELECT user, audience, revoked FROM refresh_tokens WHERE token = ?", [.text(refreshToken)]).first,
               let user = row[0].text, row[1].text == audience, row[2].integer == 0 else { return false }
         return try credentialState(user: user, team: team) == .authorized
@@ -49,20 +40,12 @@ extension MockIdentityProvider {
 
     /// A stopped or deleted authorization ends the app's refresh tokens.
     func revokeRefreshTokens(user: String, audiencePrefix team: String) throws {
-        try ensureTokenTable()
         try db.query("UPDATE refresh_tokens SET revoked = 1 WHERE user = ? AND audience LIKE ?", [.text(user), .text(team + ".%")])
     }
 }
 
 extension MockBackend {
     public static let refreshCheckInterval: TimeInterval = 86_400
-
-    private func ensureTokenTable() throws {
-        try db.execute("""
-            CREATE TABLE IF NOT EXISTS apple_tokens(apple_user TEXT PRIMARY KEY, refresh_token TEXT NOT NULL, checked REAL NOT NULL,
-                                                    real_user_status INTEGER NOT NULL DEFAULT 1);
-            """)
-    }
 
     /// Exchanges a credential's code and keeps the refresh token; the
     /// exchange must be for the identity token's own subject.
@@ -72,14 +55,12 @@ extension MockBackend {
             throw Refusal(reason: "Sign in with Apple was refused: \(error.reason).")
         }
         guard response.subject == subject else { throw Refusal(reason: "Sign in with Apple was refused: the authorization code is for someone else.") }
-        try ensureTokenTable()
         try db.query("INSERT OR REPLACE INTO apple_tokens(apple_user, refresh_token, checked, real_user_status) VALUES (?, ?, ?, ?)",
                      [.text(subject), .text(response.refreshToken), .real(now), .integer(Int64(credential.realUserStatus.rawValue))])
     }
 
     /// What Sign in with Apple said of the person when the account was linked.
     public func realUserStatus(appleUser: String) throws -> RealUserStatus? {
-        try ensureTokenTable()
         return try db.query("SELECT real_user_status FROM apple_tokens WHERE apple_user = ?", [.text(appleUser)]).first?[0].integer
             .flatMap { RealUserStatus(rawValue: Int($0)) }
     }
@@ -89,7 +70,6 @@ extension MockBackend {
     /// consent-revoked event would. Returns how many were signed out.
     @discardableResult
     public func checkRefreshTokens() throws -> Int {
-        try ensureTokenTable()
         var signedOut = 0
         for row in try db.query("SELECT apple_user, refresh_token FROM apple_tokens WHERE checked <= ?", [.real(now - Self.refreshCheckInterval)]) {
             guard let user = row[0].text, let token = row[1].text else { continue }

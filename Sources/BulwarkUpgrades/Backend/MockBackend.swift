@@ -74,6 +74,11 @@ public final class MockBackend {
             CREATE TABLE IF NOT EXISTS totp_steps(user TEXT PRIMARY KEY, last_step INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS grants(token TEXT PRIMARY KEY, user TEXT NOT NULL, expires REAL NOT NULL);
             CREATE TABLE IF NOT EXISTS used_tokens(digest BLOB PRIMARY KEY, expires REAL NOT NULL);
+            -- Sign in with Apple after linking: events received, revoked links, refresh tokens.
+            CREATE TABLE IF NOT EXISTS apple_events(id INTEGER PRIMARY KEY, apple_user TEXT NOT NULL, kind TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS apple_state(apple_user TEXT PRIMARY KEY, revoked INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS apple_tokens(apple_user TEXT PRIMARY KEY, refresh_token TEXT NOT NULL, checked REAL NOT NULL,
+                                                    real_user_status INTEGER NOT NULL DEFAULT 1);
             """)
     }
 
@@ -306,17 +311,38 @@ public final class MockBackend {
     /// Links the account to Sign in with Apple: the code is exchanged once,
     /// the token must carry the request's nonce, be this app's and fresh.
     public func linkSignInWithApple(user: String, credential: AppleIDCredential, nonce: String) throws {
-        let claims: MockIdentityProvider.TokenClaims
-        do {
-            claims = try identityProvider.verify(token: credential.identityToken, audience: manifest.appID, nonce: nonce)
-            guard try spend(credential.identityToken) else { throw Refusal(reason: "Sign in with Apple was refused: the identity token was already used.") }
-        } catch let refusal as MockIdentityProvider.Refusal {
-            throw Refusal(reason: "Sign in with Apple was refused: \(refusal.reason).")
-        }
+        let claims = try accept(credential, nonce: nonce)
         // The code for tokens, once; the refresh token kept for the daily check.
         try exchangeAndKeep(credential, subject: claims.subject)
         try db.query("UPDATE accounts SET apple_user = ?, apple_email = ?, apple_relay = ?, salt = NULL, hash = NULL WHERE user = ?",
                      [.text(claims.subject), .text(claims.email), .integer(claims.isPrivateEmail ? 1 : 0), .text(user)])
         KillPoint.reach("linked")
+    }
+
+    /// Creates an account for a Sign in with Apple credential (Sign up with
+    /// Apple): its user name is the e-mail the person chose to share, and it
+    /// has no password. An Apple ID signs up once.
+    public func signUpWithApple(credential: AppleIDCredential, nonce: String) throws {
+        let claims = try accept(credential, nonce: nonce)
+        guard try !hasAccount(linkedTo: claims.subject) else {
+            throw Refusal(reason: "\(manifest.name) already has an account for this Apple ID; sign in with Apple instead")
+        }
+        guard try !hasAccount(claims.email) else { throw Refusal(reason: "\(manifest.name) already has an account named \(claims.email)") }
+        guard !claims.email.isEmpty else { throw Refusal(reason: "\(manifest.name) needs an e-mail address to sign up") }
+        try exchangeAndKeep(credential, subject: claims.subject)
+        try db.query("INSERT INTO accounts(user, apple_user, apple_email, apple_relay) VALUES (?, ?, ?, ?)",
+                     [.text(claims.email), .text(claims.subject), .text(claims.email), .integer(claims.isPrivateEmail ? 1 : 0)])
+    }
+
+    /// A credential's identity token, checked (this app's, fresh, the
+    /// request's nonce) and spent: it is never accepted twice.
+    private func accept(_ credential: AppleIDCredential, nonce: String) throws -> MockIdentityProvider.TokenClaims {
+        do {
+            let claims = try identityProvider.verify(token: credential.identityToken, audience: manifest.appID, nonce: nonce)
+            guard try spend(credential.identityToken) else { throw Refusal(reason: "Sign in with Apple was refused: the identity token was already used.") }
+            return claims
+        } catch let refusal as MockIdentityProvider.Refusal {
+            throw Refusal(reason: "Sign in with Apple was refused: \(refusal.reason).")
+        }
     }
 }

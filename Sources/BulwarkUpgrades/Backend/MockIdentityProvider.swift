@@ -46,6 +46,11 @@ public final class MockIdentityProvider {
                                              state TEXT NOT NULL DEFAULT 'authorized', email_enabled INTEGER NOT NULL DEFAULT 1,
                                              named INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (apple_id, team));
             CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL, used INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE IF NOT EXISTS refresh_tokens(token TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL,
+                                                      revoked INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE IF NOT EXISTS app_transfers(service TEXT PRIMARY KEY, app_id TEXT NOT NULL, old_app_id TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS user_transfers(transfer_sub TEXT PRIMARY KEY, old_user TEXT NOT NULL UNIQUE, old_team TEXT NOT NULL,
+                                                      new_user TEXT NOT NULL, new_team TEXT NOT NULL);
             """)
         if let row = try db.query("SELECT secret FROM keys WHERE id = 1").first, let secret = row[0].blob {
             key = secret

@@ -57,7 +57,6 @@ extension MockBackend {
     /// Acts on an event (or on a refresh token that stopped validating) and
     /// keeps it for the vault to take.
     func signOut(appleUser: String, because kind: MockIdentityProvider.Notification) throws {
-        try ensureEventTables()
         let subject = SQLiteDatabase.Value.text(appleUser)
         switch kind {
         case .consentRevoked:
@@ -74,7 +73,6 @@ extension MockBackend {
 
     /// Events received for an Apple user, oldest first; taking them clears them.
     public func takeEvents(appleUser: String) throws -> [MockIdentityProvider.Notification] {
-        try ensureEventTables()
         let rows = try db.query("SELECT kind FROM apple_events WHERE apple_user = ? ORDER BY id", [.text(appleUser)])
         try db.query("DELETE FROM apple_events WHERE apple_user = ?", [.text(appleUser)])
         return rows.compactMap { $0[0].text.flatMap(MockIdentityProvider.Notification.init(rawValue:)) }
@@ -82,19 +80,10 @@ extension MockBackend {
 
     /// Whether the person revoked this app's Sign in with Apple and has not signed in with Apple since.
     public func isRevoked(appleUser: String) throws -> Bool {
-        try ensureEventTables()
-        return try db.query("SELECT revoked FROM apple_state WHERE apple_user = ?", [.text(appleUser)]).first?[0].integer == 1
+        try db.query("SELECT revoked FROM apple_state WHERE apple_user = ?", [.text(appleUser)]).first?[0].integer == 1
     }
 
     func clearRevoked(appleUser: String) throws {
-        try ensureEventTables()
         try db.query("DELETE FROM apple_state WHERE apple_user = ?", [.text(appleUser)])
-    }
-
-    private func ensureEventTables() throws {
-        try db.execute("""
-            CREATE TABLE IF NOT EXISTS apple_events(id INTEGER PRIMARY KEY, apple_user TEXT NOT NULL, kind TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS apple_state(apple_user TEXT PRIMARY KEY, revoked INTEGER NOT NULL);
-            """)
     }
 }

@@ -37,12 +37,12 @@ public enum AppleIDLifecycle {
                   let manifest = world.catalog.manifest(forHost: first.site) else { continue }
             let before = link
             let backend = try world.backend(for: manifest)
+            var reported = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
             // An app moved to another team: the account moves to the id the new team knows.
-            if try world.identityProvider.credentialState(user: link.user, team: manifest.teamID) == .transferred,
-               let migrated = try backend.migrate(appleUser: link.user) {
+            if reported == .transferred, let migrated = try backend.migrate(appleUser: link.user) {
                 link.user = migrated
                 changes += entries.map { Change(title: $0.title, what: "\(manifest.name) moved to another developer; the account was migrated to the id Sign in with Apple gives it there.") }
-                for entry in entries { updates[entry.id] = link }
+                reported = try world.identityProvider.credentialState(user: migrated, team: manifest.teamID)
             }
             for event in try backend.takeEvents(appleUser: link.user) {
                 switch event {
@@ -52,7 +52,6 @@ public enum AppleIDLifecycle {
                 case .emailEnabled: link.emailForwarding = true
                 }
             }
-            let reported = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
             link.state = SignInWithAppleLink.CredentialState(rawValue: reported.rawValue) ?? .notFound
             guard link != before else { continue }
             let migratedOnly = link.user != before.user && link.state == before.state && link.emailForwarding == before.emailForwarding

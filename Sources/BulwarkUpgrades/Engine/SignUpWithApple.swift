@@ -37,26 +37,3 @@ public enum SignUpWithApple {
         return Outcome(entry: entry, serviceName: manifest.name)
     }
 }
-
-extension MockBackend {
-    /// Creates an account for a Sign in with Apple credential: the token
-    /// verified (this app's, fresh, its nonce, once) and the code redeemed;
-    /// its user name is the e-mail the person chose to share, and it has no password.
-    public func signUpWithApple(credential: AppleIDCredential, nonce: String) throws {
-        let claims: MockIdentityProvider.TokenClaims
-        do {
-            claims = try identityProvider.verify(token: credential.identityToken, audience: manifest.appID, nonce: nonce)
-            guard try spend(credential.identityToken) else { throw Refusal(reason: "Sign in with Apple was refused: the identity token was already used.") }
-        } catch let refusal as MockIdentityProvider.Refusal {
-            throw Refusal(reason: "Sign in with Apple was refused: \(refusal.reason).")
-        }
-        guard try !hasAccount(linkedTo: claims.subject) else {
-            throw Refusal(reason: "\(manifest.name) already has an account for this Apple ID; sign in with Apple instead")
-        }
-        guard try !hasAccount(claims.email) else { throw Refusal(reason: "\(manifest.name) already has an account named \(claims.email)") }
-        guard !claims.email.isEmpty else { throw Refusal(reason: "\(manifest.name) needs an e-mail address to sign up") }
-        try exchangeAndKeep(credential, subject: claims.subject)
-        try db.query("INSERT INTO accounts(user, apple_user, apple_email, apple_relay) VALUES (?, ?, ?, ?)",
-                     [.text(claims.email), .text(claims.subject), .text(claims.email), .integer(claims.isPrivateEmail ? 1 : 0)])
-    }
-}
