@@ -95,7 +95,8 @@ enum EntryDetail {
         if entry.kind == .login || !entry.username.isEmpty { field("Username", Line(entry.username.isEmpty ? "—" : entry.username)) }
         if entry.kind == .login || !entry.urls.isEmpty { field("Website", Line(entry.urls.first ?? "—")) }
         if let link = entry.signInWithApple {
-            field("Sign-in", link.isSignedOut ? Line("Sign in with Apple (\(link.state.rawValue): signed out)", Theme.warning)
+            // Short enough for an 80-column detail: "signed out" is what matters.
+            field("Sign-in", link.isSignedOut ? Line("Apple, signed out (\(link.state.rawValue))", Theme.warning)
                                               : Line("Sign in with Apple (\(link.state.rawValue))", Theme.success))
             field("E-mail", Line(link.email + (link.isPrivateRelay ? " (hidden)" : "")))
             if !link.emailForwarding {
