@@ -178,6 +178,47 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Runs one statement many times (a bulk write's rows): prepared once,
+    /// each row's text and blob bound in place rather than copied, and no
+    /// lookup of the statement by its text per row. At 100,000 rows that
+    /// per-row bookkeeping was a third of an import's writing.
+    func repeatedly(_ sql: String, _ body: (RowWriter) throws -> Void) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code) }
+        defer { sqlite3_finalize(statement) }
+        try body(RowWriter(database: self, statement: statement))
+    }
+
+    struct RowWriter {
+        let database: SQLiteDatabase
+        let statement: OpaquePointer
+
+        /// Binds text, an integer and a blob (the vault's row shape) and
+        /// steps once. The text and blob are bound without a copy (a nil
+        /// destructor is SQLITE_STATIC) and read by the step inside the
+        /// closures that lend their bytes.
+        func run(text: String, integer: Int64, blob: [UInt8]) throws {
+            precondition(!text.isEmpty && !blob.isEmpty, "a vault row has an id and a sealed box")
+            defer { sqlite3_reset(statement) }
+            var text = text
+            let code: Int32 = text.withUTF8 { id in
+                blob.withUnsafeBytes { box in
+                    var code = sqlite3_bind_int64(statement, 2, integer)
+                    if code == SQLITE_OK {
+                        code = id.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, 1, $0.baseAddress, Int32($0.count), nil) }
+                    }
+                    if code == SQLITE_OK { code = sqlite3_bind_blob(statement, 3, box.baseAddress, Int32(box.count), nil) }
+                    if code == SQLITE_OK { code = sqlite3_step(statement) }
+                    // Nothing may keep pointers to the lent bytes after this closure.
+                    sqlite3_clear_bindings(statement)
+                    return code
+                }
+            }
+            guard code == SQLITE_DONE else { throw database.failure(code) }
+        }
+    }
+
     /// Runs `body` in one write transaction: all of it lands, or none of
     /// it. `BEGIN IMMEDIATE` takes the write lock first (waiting up to the
     /// busy timeout), so the reads inside see the state the write replaces.
@@ -239,7 +280,7 @@ public final class SQLiteDatabase {
         guard code == SQLITE_DONE, finished == SQLITE_OK else { throw target.failure(finished == SQLITE_OK ? code : finished) }
     }
 
-    private func failure(_ code: Int32) -> Failure {
+    fileprivate func failure(_ code: Int32) -> Failure {
         Failure(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(code)")
     }
 }

@@ -135,10 +135,12 @@ extension Vault {
                     // while this thread writes the last one into SQLite.
                     let sealer = BlockSealer(put, key: key, prefix: aadPrefix, version: next)
                     var pending = sealer.start(blocks[0])
-                    for (number, block) in blocks.enumerated() {
-                        let boxes = pending.wait()
-                        if number + 1 < blocks.count { pending = sealer.start(blocks[number + 1]) }
-                        for (index, box) in zip(block, boxes) { try writeRow(id: put[index].id, sealed: box, version: next) }
+                    try db().repeatedly(Vault.putRow) { rows in
+                        for (number, block) in blocks.enumerated() {
+                            let boxes = pending.wait()
+                            if number + 1 < blocks.count { pending = sealer.start(blocks[number + 1]) }
+                            for (index, box) in zip(block, boxes) { try rows.run(text: put[index].id, integer: next, blob: box) }
+                        }
                     }
                 }
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
@@ -162,8 +164,10 @@ extension Vault {
         }
     }
 
+    static let putRow = "INSERT OR REPLACE INTO entries(id, version, sealed) VALUES (?, ?, ?)"
+
     func writeRow(id: String, sealed: [UInt8], version: Int64) throws {
-        try db().query("INSERT OR REPLACE INTO entries(id, version, sealed) VALUES (?, ?, ?)", [.text(id), .integer(version), .blob(sealed)])
+        try db().query(Vault.putRow, [.text(id), .integer(version), .blob(sealed)])
     }
 
     /// Each entry encoded and sealed for its row; a large batch on every
