@@ -18,12 +18,13 @@ final class UpgradeFixture {
     let engine: UpgradeEngine
     static let totpURI = "otpauth://totp/Northwind:jane?secret=JBSWY3DPEHPK3PXP&issuer=Northwind"
 
-    init() throws {
+    /// `sleep`: what a backend's latency does (nothing, unless a test acts during it).
+    init(sleep: @escaping @Sendable (Int) -> Void = { _ in }) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         vault = try Vault.create(at: directory.appendingPathComponent("vault.db"), masterPassword: "m", parameters: ScryptParameters(logN: 10))
         let clock = self.clock
         world = try ServiceWorld(directory: directory.appendingPathComponent("services"), catalog: try ServiceCatalog.builtIn(),
-                                 clock: { clock.now }, sleep: { _ in })
+                                 clock: { clock.now }, sleep: sleep)
         engine = UpgradeEngine(vault: vault, world: world)
         let entries = [
             Entry(id: "shiny", title: "Shiny", urls: ["https://shiny.example"], username: "jane", password: "shiny-old-1"),

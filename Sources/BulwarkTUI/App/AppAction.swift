@@ -66,6 +66,11 @@ public enum AppAction: Sendable, Equatable {
     case fillFromMessage
     case resendCode
     case cancelUpgrade
+    /// Esc while the service works: ask the step under way to stop.
+    case stopUpgrade
+    case dismissResult
+    case openHistory
+    case revealHistoryItem
     case toggleEmail
     case continueSheet
     case showChangePasswordURL

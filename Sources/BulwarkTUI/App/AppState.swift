@@ -20,6 +20,10 @@ public enum Overlay: Sendable, Hashable {
     case serviceApp
     case conflict
     case signUp
+    /// What an upgrade did (or that nothing changed), until dismissed.
+    case result
+    /// An entry's old passwords.
+    case history
 }
 
 /// Signing up at a service with Apple: the services that offer it, then the
@@ -91,6 +95,11 @@ public struct UpgradeUI: Sendable, Equatable {
     public var code = TextField(placeholder: "6 digits")
     /// The relay address the sheet shows for Hide My Email.
     public var relay: String?
+    /// Esc was pressed while the service worked: the step under way is
+    /// asked to stop, and whatever state it reaches next is cancelled.
+    public var cancelling = false
+    /// The account's findings when the upgrade began, for the result.
+    public var before: Recommendation?
 
     public init(request: UpgradeRequest, title: String, state: UpgradeState) {
         self.request = request
@@ -192,6 +201,10 @@ public struct AppState: Sendable {
     public var polling = false
     /// The edit waiting for the person's choice (with `Overlay.conflict`).
     public var conflict: EditConflict?
+    /// The last upgrade's result (with `Overlay.result`).
+    public var result: UpgradeResult?
+    /// The old passwords being browsed (with `Overlay.history`).
+    public var history: HistoryBrowser?
 
     public init(width: Int = 80, height: Int = 24, unlocked: Bool = false, unlock: UnlockForm = UnlockForm(),
                 snapshot: SessionSnapshot = SessionSnapshot(), lockLabel: String = "unlocked", now: Date = Date()) {

@@ -74,6 +74,8 @@ public enum Keymaps {
             B([.char("n")], .newEntry, help: "Add an entry"),
             B([.char("N")], .openSignUp, help: "Sign up at a service with Apple (a new account, no password)"),
             B([.char("e")], .editEntry, help: "Edit the entry", disabledReason: none),
+            B([.char("h")], .openHistory, help: "The entry's old passwords",
+              disabledReason: entry.map { $0.history.isEmpty ? "The entry has no old passwords" : nil } ?? none),
             B([.char("d")], .askDelete, help: "Delete the entry", disabledReason: none),
         ] + global(state))
     }
@@ -171,7 +173,12 @@ public enum Keymaps {
     }
 
     static func working(_ state: AppState) -> Keymap<AppAction> {
-        Keymap("Upgrading", [B([.ctrl("c")], .interrupt, help: "Quit (asks first)", hint: "quit", hintKey: "Ctrl-C")])
+        Keymap("Upgrading", [
+            B([.escape], .stopUpgrade, help: "Cancel the upgrade (nothing changes unless the service has already made the change)",
+              hint: "cancel", disabledReason: state.upgrade?.cancelling == true ? "Already cancelling" : nil),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.ctrl("c")], .interrupt, help: "Quit (asks first)", hint: "quit", hintKey: "Ctrl-C"),
+        ])
     }
 
     static func messages(_ state: AppState) -> Keymap<AppAction> {
@@ -272,6 +279,8 @@ public enum Keymaps {
         case .serviceApp: return serviceApp(state)
         case .conflict: return conflict(state)
         case .signUp: return signUp(state)
+        case .result: return result(state)
+        case .history: return history(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

@@ -30,6 +30,11 @@ public enum Reducer {
                 state.reveal = nil
                 state.status = "The password is hidden again."
             }
+            if let since = state.history?.revealedSince, now.timeIntervalSince(since) >= state.revealFor {
+                state.history?.revealed = nil
+                state.history?.revealedSince = nil
+                state.status = "The old password is hidden again."
+            }
             if state.upgradeWorking || state.busy { state.spinner += 1 }
             // Idle lock: never in the middle of an upgrade.
             let idleSince = state.lastInput ?? now
@@ -58,6 +63,7 @@ public enum Reducer {
             state.overlay = .help
             return .none
         case .closeOverlay:
+            if state.overlay == .history { state.history = nil }
             state.overlay = state.overlay == .help ? state.overlayUnderHelp : nil
             state.overlayUnderHelp = nil
             return .none
@@ -88,7 +94,7 @@ public enum Reducer {
             return .none
         default:
             return UnlockReducer.apply(action, &state) ?? AppleIDReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
-                ?? UpgradeReducer.apply(action, &state)
+                ?? UpgradeReducer.apply(action, &state) ?? ResultReducer.apply(action, &state)
                 ?? OtherWritersReducer.apply(action, &state) ?? .none
         }
     }
@@ -105,6 +111,11 @@ public enum Reducer {
         defer { if let reveal = state.reveal, reveal.id != state.currentEntry?.id { state.reveal = nil } }
         if state.overlay == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
+        } else if state.overlay == .history, var history = state.history {
+            history.list.move(by: delta, count: state.entry(id: history.entryID)?.history.count ?? 0)
+            history.revealed = nil  // a shown old password is for the row it was shown on
+            history.revealedSince = nil
+            state.history = history
         } else if state.overlay == .signUp {
             let count = state.signUp?.services.count ?? 0
             state.signUp?.list.move(by: delta, count: count)
@@ -127,6 +138,13 @@ public enum Reducer {
         }
         state.banner = nil
         let keymap = Keymaps.active(state)
+        // The result panel stays until a key: its own keys act on it, any
+        // other closes it and then does what it does underneath.
+        if state.overlay == .result, keymap.binding(for: key) == nil {
+            state.overlay = nil
+            state.result = nil
+            return handleKey(key, state: &state)
+        }
         if let binding = keymap.binding(for: key) {
             if let reason = binding.disabledReason {
                 state.status = "\(binding.help): unavailable. \(reason)."

@@ -60,6 +60,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private let sleep: @Sendable (Int) -> Void
     let appleID: AppleIDAccount
     let lock = NSLock()
+    /// The upgrade's Cancel, reachable without the lock (the running step holds it).
+    private let cancellation = HostCancellation()
     var vault: Vault?
     var world: ServiceWorld?
     var analyzer: SecurityAnalyzer?
@@ -119,7 +121,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         vault = opened
         self.world = world
         self.analyzer = analyzer
-        engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks)
+        engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks, cancellation: cancellation)
         var snapshot = makeSnapshot()
         snapshot.accountNotices = notices
         // Which breached accounts the person has not been told about yet.
@@ -256,6 +258,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     public func chooseEmail(hide: Bool) -> UpgradeStep { step { $0.chooseEmail(hide: hide) } }
     public func continueWithApple() -> UpgradeStep { step { $0.continueWithApple() } }
     public func cancelUpgrade() -> UpgradeStep { step { $0.cancel() } }
+    /// Asks the step under way to stop (it answers through its own effect).
+    public func requestCancel() { cancellation.request() }
 
     /// The relay address the sheet would show for Hide My Email.
     public func relayPreview(forEntry id: String) -> String? {

@@ -46,6 +46,8 @@ enum UnlockReducer {
             state.overlay = nil
             state.search = nil
             state.reveal = nil
+            state.result = nil
+            state.history = nil
             return .run { env in
                 env.session?.lockVault()
                 return nil

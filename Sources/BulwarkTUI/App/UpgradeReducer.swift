@@ -26,23 +26,48 @@ enum UpgradeReducer {
                                       + (outcome.kind == .strongPassword ? " The old one is kept in history." : "")
                                       + (outcome.alsoUpdatedLine.map { " " + $0 } ?? ""))
                 state.upgrade = nil
+                show(.completed(outcome, title: upgrade.title, before: upgrade.before,
+                                after: state.snapshot.report.recommendation(forEntry: outcome.entryID),
+                                entry: state.entry(id: outcome.entryID), generatorBits: generatorBits(state.entry(id: outcome.entryID), state),
+                                cancelledTooLate: upgrade.cancelling), &state)
             case .failed(let reason):
                 // A failed upgrade left the vault and the service as they were; say so,
                 // unless the reason is the rare one where a change is kept to settle.
-                let kept = reason.contains("staged") || reason.contains("settled") || reason.lowercased().contains("nothing was changed")
-                state.banner = Banner(ok: false, text: "\(upgrade.title): \(reason)" + (kept ? "" : " Nothing was changed."),
+                let kept = reason.contains("staged") || reason.contains("settled")
+                let said = reason.lowercased().contains("nothing was changed")
+                state.banner = Banner(ok: false, text: "\(upgrade.title): \(reason)" + (kept || said ? "" : " Nothing was changed."),
                                       short: "\(upgrade.title): \(reason)")
                 state.upgrade = nil
+                show(.failed(reason: reason, kept: kept, title: upgrade.title, entryID: upgrade.request.entryID, before: upgrade.before), &state)
             case .cancelled:
-                state.upgrade = nil  // the person backed out: nothing more to say
+                state.banner = Banner(ok: true, text: "\(upgrade.title): cancelled. Nothing was changed.")
+                state.upgrade = nil
+                // Esc while the service worked deserves the whole answer; a
+                // cancel at the step-up screen or the sheet only the line.
+                if upgrade.cancelling {
+                    show(.cancelled(title: upgrade.title, entryID: upgrade.request.entryID,
+                                    service: state.snapshot.catalog.manifest(forHost: state.entry(id: upgrade.request.entryID)?.site ?? "")?.name ?? "",
+                                    before: upgrade.before), &state)
+                }
             default:
                 if case .stepUp = next { upgrade.code.clear() }
                 upgrade.state = next
                 state.upgrade = upgrade
+                // Esc came while the step ran and the step ended at a screen:
+                // cancel from there, as the screen's own Cancel would.
+                if upgrade.cancelling { return apply(.cancelUpgrade, &state) }
             }
             // "Quit while the upgrade runs?" asks about nothing once it has ended.
-            if next.isFinished && state.overlay == .confirmQuit { state.overlay = nil }
+            if next.isFinished && state.overlay == .confirmQuit { state.overlay = state.result == nil ? nil : .result }
             return Effect.none
+        case .stopUpgrade:
+            guard state.upgradeWorking, state.upgrade?.cancelling == false else { return Effect.none }
+            state.upgrade?.cancelling = true
+            state.status = "Cancelling: asking the service to stop…"
+            return .run { env in
+                env.session?.requestCancel()
+                return nil
+            }
         case .setRelay(let relay):
             state.upgrade?.relay = relay
             return Effect.none
@@ -95,10 +120,25 @@ enum UpgradeReducer {
             return Effect.none
         }
         state.upgrade = UpgradeUI(request: request, title: title, state: .authorising)
+        state.upgrade?.before = state.snapshot.report.recommendation(forEntry: request.entryID)
+        state.result = nil
         let entryID = request.entryID
         let run: Effect = .run { env in env.session.map { let step = $0.startUpgrade(request); return .upgradeStepped(step.state, step.snapshot) } }
         guard request.kind == .signInWithApple else { return run }
         return .batch([.run { env in .setRelay(env.session?.relayPreview(forEntry: entryID)) }, run])
+    }
+
+    /// The entropy bulwark's generator gives a password for the entry's site.
+    static func generatorBits(_ entry: Entry?, _ state: AppState) -> Double? {
+        guard let entry else { return nil }
+        let rules = state.snapshot.requirements.passwordRules(for: entry.site)?.rules ?? ""
+        return (try? PasswordRules.parse(rules)).flatMap { try? PasswordGenerator(rules: $0) }?.entropyBits
+    }
+
+    /// The result panel, over whatever else is open but the quit question.
+    static func show(_ result: UpgradeResult, _ state: inout AppState) {
+        state.result = result
+        if state.overlay != .confirmQuit { state.overlay = .result }
     }
 
     /// The code of a message bound to the upgrade's site, if it is one.

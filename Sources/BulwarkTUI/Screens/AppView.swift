@@ -35,6 +35,8 @@ public enum AppView {
             case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)
             case .conflict: ConflictDialog.render(state, into: &buffer)
             case .signUp: Dialogs.renderSignUp(state, into: &buffer)
+            case .result: ResultPanel.render(state, into: &buffer)
+            case .history: ResultPanel.renderHistory(state, into: &buffer)
             case nil: break
             }
             if let caption = state.caption {

@@ -18,6 +18,7 @@ enum UpgradeViews {
     }
 
     static func progress(_ text: String, _ upgrade: UpgradeUI, _ state: AppState, into buffer: inout Buffer) {
+        let text = upgrade.cancelling ? "Cancelling: asking the service to stop…" : text
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 52), height: 5,
                                  title: Line(upgrade.title, Theme.title))
         Line([Span(Spinner.frames[state.spinner % Spinner.frames.count] + " ", Theme.key), Span(text)])

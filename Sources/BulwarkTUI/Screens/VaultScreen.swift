@@ -129,7 +129,9 @@ enum EntryDetail {
         if !entry.notes.isEmpty { field("Notes", Line(entry.notes.split(separator: "\n").first.map(String.init) ?? "")) }
         if !entry.history.isEmpty {
             let last = entry.history[0]
-            field("History", Line("\(entry.history.count) old password\(entry.history.count == 1 ? "" : "s"); last \(last.reason), \(Self.day(last.changedAt))"))
+            // Short enough for an 80-column detail; the reasons are in the history view.
+            field("History", Line([Span("\(entry.history.count) old password\(entry.history.count == 1 ? "" : "s"), last \(Self.day(last.changedAt))  "),
+                                   Span("h", Theme.key), Span(" shows them", Theme.dim)]))
         }
         if let recommendation = state.snapshot.report.recommendation(forEntry: entry.id) {
             y += 1

@@ -33,7 +33,25 @@ public final class MockServiceExtension: AccountModificationExtension {
         expected = nil
     }
 
-    private func network() { sleep(manifest.behaviour.latencyMs) }
+    /// The backend's latency, waited in slices so that the host's Cancel
+    /// ends the wait (as closing a connection would).
+    private func network(_ context: ModificationContext? = nil) {
+        var left = manifest.behaviour.latencyMs
+        while left > 0 && context?.hostCancelled != true {
+            sleep(min(left, 20))
+            left -= 20
+        }
+    }
+
+    /// Before anything the backend would keep: a Cancel that arrived while
+    /// the request was under way ends it here, with nothing changed.
+    private func stopIfCancelled(_ context: ModificationContext) -> Bool {
+        guard context.hostCancelled else { return false }
+        challenge = nil
+        expected = nil
+        context.cancelRequest(withError: .userCanceled)
+        return true
+    }
 
     // MARK: Non-interactive entries
 
@@ -62,7 +80,8 @@ public final class MockServiceExtension: AccountModificationExtension {
 
     /// `grant`: the backend's proof of a passed step-up, handed back as is.
     private func authorise(_ context: ModificationContext, grant: String?) {
-        network()
+        network(context)
+        guard !stopIfCancelled(context) else { return }
         do {
             switch try backend.authorize(user: user, password: password, sessionToken: session, stepUpGrant: grant) {
             case .refused(let reason): context.cancelRequest(withError: .failed(reason: reason))
@@ -84,6 +103,7 @@ public final class MockServiceExtension: AccountModificationExtension {
                     final = own
                     try context.stageUpdatedCredential(ExistingCredential(user: user, password: own))
                 }
+                guard !stopIfCancelled(context) else { return }
                 let committed = try backend.commitPassword(user: user, newPassword: final)
                 context.completeChangePasswordRequest(updatedCredential: ExistingCredential(user: user, password: committed))
             } catch let refusal as MockBackend.Refusal {
@@ -133,7 +153,8 @@ public final class MockServiceExtension: AccountModificationExtension {
             context.cancelRequest(withError: .failed(reason: nil))
             return nil
         }
-        network()
+        network(context)
+        guard !stopIfCancelled(context) else { return nil }
         let result = (try? backend.verify(challenge: current.id, code: code)) ?? .expired
         switch result {
         case .passed(let grant):
@@ -169,7 +190,8 @@ public final class MockServiceExtension: AccountModificationExtension {
                 context.cancelRequest(withError: .failed(reason: "The Sign in with Apple response did not belong to this request."))
                 return
             }
-            network()
+            network(context)
+            guard !stopIfCancelled(context) else { return }
             do {
                 try backend.linkSignInWithApple(user: user, credential: credential, nonce: expected.nonce)
                 context.completeUpgradeToSignInWithApple()

@@ -19,11 +19,15 @@ public final class UpgradeEngine {
     public private(set) var manifest: ServiceManifest?
     private var extensionInstance: AccountModificationExtension?
     private var context = ModificationContext()
+    /// Set from another thread when the person cancels while the service works.
+    public let cancellation: HostCancellation
     private var credential: ExistingCredential?
     private var proposed = ""
 
-    public init(vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo, quirks: QuirksDirectory? = nil) {
+    public init(vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo, quirks: QuirksDirectory? = nil,
+                cancellation: HostCancellation = HostCancellation()) {
         self.vault = vault
+        self.cancellation = cancellation
         self.world = world
         self.appleID = appleID
         requirements = SiteRequirements(quirks: quirks, services: world.catalog)
@@ -39,6 +43,7 @@ public final class UpgradeEngine {
     public func start(_ request: UpgradeRequest) -> UpgradeState {
         self.request = request
         manifest = nil
+        cancellation.clear()
         guard var entry = vault.entries.first(where: { $0.id == request.entryID }) else { return finish(.failed(reason: "The entry no longer exists.")) }
         if request.origin == .inApp {
             // An app's own request: the account's password is not passed, only its session.
@@ -85,7 +90,7 @@ public final class UpgradeEngine {
     }
 
     private func makeContext() -> ModificationContext {
-        ModificationContext { [weak self] updated in
+        ModificationContext(cancellation: cancellation) { [weak self] updated in
             // A service that sets its own password: keep it before it commits.
             guard let self, let entry = self.entry() else { return }
             try self.vault.update(entry.id) { $0.pendingChange?.newPassword = updated.password }
@@ -111,6 +116,7 @@ public final class UpgradeEngine {
     @discardableResult
     public func submitCode(_ code: String) -> UpgradeState {
         guard case .stepUp(let screen) = state, let ext = extensionInstance else { return state ?? .cancelled }
+        cancellation.clear()
         state = .verifying(screen)
         context.reset()
         if let next = ext.submitStepUpCode(code, context: context) {
@@ -142,6 +148,7 @@ public final class UpgradeEngine {
     public func continueWithApple() -> UpgradeState {
         guard case .sheet(let sheet) = state, let ext = extensionInstance, let manifest,
               case .signInWithAppleRequested(let requestState, let nonce)? = pendingSheetRequest else { return state ?? .cancelled }
+        cancellation.clear()
         state = .exchanging
         let result: Result<AppleIDCredential, ModificationError>
         if manifest.behaviour.networkLossAtSheet {
@@ -163,6 +170,10 @@ public final class UpgradeEngine {
 
     private var pendingSheetRequest: ModificationContext.Reply?
     private var lastCredential: AppleIDCredential?
+
+    /// The host's Cancel while a step runs on another thread: the running
+    /// step ends with `cancelled` unless the service had already committed.
+    public func requestCancel() { cancellation.request() }
 
     /// The host's Cancel, from any interactive state.
     @discardableResult

@@ -1,5 +1,6 @@
 import BulwarkCore
 import Foundation
+import Synchronization
 
 // The account modification protocol, modelled on Apple's Account
 // Authentication Modification Extension: the host (bulwark) calls these
@@ -101,6 +102,19 @@ public struct StepUpScreen: Sendable, Equatable {
 /// ends a request; `stageUpdatedCredential` is bulwark's addition for crash
 /// safety (a service that sets its own password announces it before
 /// committing, so the host can keep it durably first).
+/// The host's Cancel while the extension is working (Esc during "Contacting
+/// the service…"): set from the screen's thread while the request runs on
+/// another. The extension looks at it before each network wait ends and
+/// before it commits; once it has committed, the change stands and the
+/// request completes as usual (a real service cannot take a commit back).
+public final class HostCancellation: Sendable {
+    private let requested = Mutex<Bool>(false)
+    public init() {}
+    public func request() { requested.withLock { $0 = true } }
+    public var isRequested: Bool { requested.withLock { $0 } }
+    func clear() { requested.withLock { $0 = false } }
+}
+
 public final class ModificationContext: @unchecked Sendable {  // used by one request on one thread at a time
     public enum Reply: Sendable, Equatable {
         case passwordChanged(ExistingCredential)
@@ -111,8 +125,16 @@ public final class ModificationContext: @unchecked Sendable {  // used by one re
 
     public private(set) var reply: Reply?
     private let onStage: (ExistingCredential) throws -> Void
+    /// Whether the host asked to stop while the extension works.
+    public let cancellation: HostCancellation
 
-    public init(onStage: @escaping (ExistingCredential) throws -> Void = { _ in }) { self.onStage = onStage }
+    public init(cancellation: HostCancellation = HostCancellation(), onStage: @escaping (ExistingCredential) throws -> Void = { _ in }) {
+        self.cancellation = cancellation
+        self.onStage = onStage
+    }
+
+    /// The host pressed Cancel during a non-interactive step.
+    public var hostCancelled: Bool { cancellation.isRequested }
 
     public func completeChangePasswordRequest(updatedCredential: ExistingCredential) { reply = .passwordChanged(updatedCredential) }
     public func requestSignInWithAppleAuthorization(state: String, nonce: String) { reply = .signInWithAppleRequested(state: state, nonce: nonce) }

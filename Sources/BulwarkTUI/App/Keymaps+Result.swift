@@ -1,0 +1,26 @@
+/// The keys of the upgrade's result panel and of the history browser.
+extension Keymaps {
+    static func result(_ state: AppState) -> Keymap<AppAction> {
+        let entry = state.entry(id: state.result?.entryID)
+        return Keymap("Result", [
+            B([.enter, .escape, .char(" ")], .dismissResult, help: "Close the result (any other key closes it and acts)", hint: "close",
+              hintKey: "Enter"),
+            B([.char("h")], .openHistory, help: "The entry's old passwords", hint: "history",
+              disabledReason: entry.map { $0.history.isEmpty ? "The entry has no old passwords" : nil } ?? "The entry no longer exists"),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func history(_ state: AppState) -> Keymap<AppAction> {
+        let count = state.entry(id: state.history?.entryID)?.history.count ?? 0
+        let shown = state.history?.revealed != nil && state.history?.revealed == state.history?.list.selected
+        return Keymap("Old passwords", movement(count, empty: "No old passwords") + [
+            B([.char("v")], .revealHistoryItem, help: shown ? "Hide this old password" : "Reveal this old password (one at a time)",
+              hint: shown ? "hide" : "reveal", disabledReason: count == 0 ? "No old passwords" : nil),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.escape, .char("q")], .closeOverlay, help: "Back", hint: "back"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+}

@@ -1,0 +1,35 @@
+import BulwarkCore
+import Foundation
+
+/// The upgrade's result panel and the history browser.
+enum ResultReducer {
+    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+        switch action {
+        case .dismissResult:
+            state.overlay = nil
+            state.result = nil
+            return Effect.none
+        case .openHistory:
+            let id = state.overlay == .result ? state.result?.entryID : state.currentEntry?.id
+            guard let id, let entry = state.entry(id: id), !entry.history.isEmpty else { return Effect.none }
+            state.result = nil
+            state.history = HistoryBrowser(entryID: id)
+            state.overlay = .history
+            return Effect.none
+        case .revealHistoryItem:
+            guard var history = state.history else { return Effect.none }
+            if history.revealed == history.list.selected {
+                history.revealed = nil
+                history.revealedSince = nil
+            } else {
+                history.revealed = history.list.selected
+                history.revealedSince = state.now
+                state.status = "Shown for \(Reducer.duration(state.revealFor)), or until you move."
+            }
+            state.history = history
+            return Effect.none
+        default:
+            return nil
+        }
+    }
+}
