@@ -24,6 +24,29 @@ import Testing
         try tmux.waitFor("\(title) selected") { $0.contains("1/") && $0.split(separator: "\n").dropFirst().first?.contains("│ \(title)") == true }
     }
 
+    /// Esc while "Upgrading to a strong password…" spins (Shiny answers
+    /// after 600 ms): the service is told to stop, the result says nothing
+    /// changed, the account's findings are as they were, and the next
+    /// upgrade goes through.
+    @Test func escDuringAnUpgradeCancelsItAndNothingChanges() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")  // opens unlocked
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try Self.search(tmux, "shiny", expect: "Shiny")
+        try tmux.waitFor(text: "also used for 3 other accounts")
+        try tmux.send("u")
+        try tmux.waitFor(text: "Upgrading to a strong password…")
+        try tmux.send("Escape")
+        let result = try tmux.waitFor(text: "Shiny: cancelled")
+        #expect(result.contains("Shiny was told to stop before it changed anything.") && result.contains("Nothing was changed."))
+        try tmux.send("Enter")
+        let after = try tmux.waitFor(text: "also used for 3 other accounts")
+        #expect(!after.contains("History "))  // no old password: nothing was saved
+        try tmux.send("u")
+        let upgraded = try tmux.waitFor(text: "Shiny: upgraded to a strong password")
+        #expect(upgraded.contains("Also used on 3 other accounts") && upgraded.contains("No findings remain"))
+    }
+
     @Test func unlockThenUpgradeWithTOTPStepUpFromRecommendations() throws {
         let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo)
         defer { tmux.close() }
@@ -41,7 +64,7 @@ import Testing
         let after = try tmux.waitFor(text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history.")
         #expect(!after.contains("Northwind Bank  ") || !after.contains("! HIGH  Northwind"))  // no longer recommended
         try Self.search(tmux, "northwind", expect: "Northwind Bank")
-        try tmux.waitFor(text: "History    1 old password; last upgraded to a strong password")
+        try tmux.waitFor(text: "History    1 old password, last ")
         try tmux.send("v")
         let revealed = try tmux.waitFor("the password revealed") { screen in
             screen.split(separator: "\n").contains { $0.contains("Password   ") && !$0.contains("••••") }
