@@ -13,11 +13,12 @@ import Testing
         let result = try Binary.run(["demo", "--list"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 19)
-        #expect(lines[1] == "strong-password-totp       One key to a strong password, with a TOTP step-up: unlock, the breach banner, Security Recommendations, a bank's 2FA screen filled from the vault")
+        #expect(lines.count == 20)
+        #expect(lines[0].hasPrefix("worst-first ") && lines[0].hasSuffix("The worst account first, fixed with one key: Security Recommendations ranked worst first, the ↑ mark on what one key fixes, an upgrade and its result panel"))
+        #expect(lines[2] == "strong-password-totp       One key to a strong password, with a TOTP step-up: unlock, the breach banner, Security Recommendations, a bank's 2FA screen filled from the vault")
     }
 
-    static let allScenarios = ["instant-strong-password", "strong-password-totp", "sms-step-up", "failure-with-reason", "failure-without-reason",
+    static let allScenarios = ["worst-first", "instant-strong-password", "strong-password-totp", "sms-step-up", "failure-with-reason", "failure-without-reason",
                                "unsupported-upgrade", "sign-in-with-apple-shared", "sign-in-with-apple-hidden", "network-loss",
                                "substituted-password", "in-app-upgrade", "tour", "whole-account", "sign-up-with-apple", "code-cool-down",
                                "apple-id-settings", "apple-id-email-and-delete", "app-transfer", "code-setup"]

@@ -101,7 +101,7 @@ import Testing
     @Test func servicesListsEveryManifest() throws {
         let result = try Binary.run(["services", "--json"])
         let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
-        #expect(list.map { $0["id"] as! String } == ["chirp", "city-health", "cloudnotes", "forum", "grocer", "northwind-bank", "oldgame", "scooters", "shiny"])
+        #expect(list.map { $0["id"] as! String } == ["broker", "chirp", "city-health", "cloudnotes", "forum", "grocer", "northwind-bank", "oldgame", "scooters", "shiny"])
         let bank = list.first { $0["id"] as? String == "northwind-bank" }!
         #expect(bank["upgrades"] as? [String] == ["strong-password"] && bank["two_factor"] as? String == "totp")
         #expect(bank["change_password_url"] as? String == "https://northwind.example/.well-known/change-password")

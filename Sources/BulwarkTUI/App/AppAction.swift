@@ -77,6 +77,8 @@ public enum AppAction: Sendable, Equatable {
     case askHide
     case confirmHide
     case toggleHidden
+    case toggleFixableFirst
+    case toggleFixableOnly
     case unhide
 
     // Signing in, and a service's own app

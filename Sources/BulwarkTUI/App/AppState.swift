@@ -162,6 +162,11 @@ public struct AppState: Sendable {
     public var recommendationList = ListScroll()
     /// The hidden recommendations are listed too (after Other).
     public var showHidden = false
+    /// Recommendations one key can fix come first in each section, or alone.
+    public var fixableFirst = false
+    public var fixableOnly = false
+    /// The list's order while either is on (see AppState+Fixable).
+    public internal(set) var fixableOrder: FixableOrder?
     public var messageList = ListScroll()
     /// Non-nil while `/` search has the keyboard.
     public var search: TextField?
@@ -228,6 +233,7 @@ public struct AppState: Sendable {
         } else {
             list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
         }
+        refreshFixableOrder()
         let recommendations = shownRecommendations
         if let selectedRecommendation, let index = recommendations.firstIndex(where: { $0.id == selectedRecommendation }) {
             recommendationList.select(index, count: recommendations.count)
@@ -290,10 +296,18 @@ public struct AppState: Sendable {
     /// How many the list shows, and the one at a position, without joining
     /// the visible and hidden lists (the screens ask on every frame).
     public var shownRecommendationCount: Int {
-        snapshot.report.recommendations.count + (showHidden ? snapshot.report.hidden.count : 0)
+        fixableOrder?.positions.count ?? snapshot.report.recommendations.count + (showHidden ? snapshot.report.hidden.count : 0)
     }
 
     public func shownRecommendation(at index: Int) -> Recommendation? {
+        if let order = fixableOrder {
+            return order.positions.indices.contains(index) ? ranked(at: order.positions[index]) : nil
+        }
+        return ranked(at: index)
+    }
+
+    /// A position in the ranked list: the recommendations, then the hidden ones when shown.
+    func ranked(at index: Int) -> Recommendation? {
         let report = snapshot.report
         if report.recommendations.indices.contains(index) { return report.recommendations[index] }
         let hiddenIndex = index - report.recommendations.count
@@ -302,7 +316,8 @@ public struct AppState: Sendable {
 
     /// The recommendations the list shows: ranked, then the hidden ones when asked for.
     public var shownRecommendations: [Recommendation] {
-        showHidden ? snapshot.report.recommendations + snapshot.report.hidden : snapshot.report.recommendations
+        if let order = fixableOrder { return order.positions.compactMap(ranked(at:)) }
+        return showHidden ? snapshot.report.recommendations + snapshot.report.hidden : snapshot.report.recommendations
     }
 
     public func entry(id: String?) -> Entry? { id.flatMap(snapshot.entry(id:)) }

@@ -94,6 +94,10 @@ public enum Keymaps {
                    : B([.char("h")], .askHide, help: "Hide this recommendation", hint: "hide", disabledReason: none),
             B([.char("H")], .toggleHidden, help: state.showHidden ? "Leave the hidden ones out of the list" : "List the hidden ones too",
               disabledReason: state.snapshot.report.hidden.isEmpty && !state.showHidden ? "Nothing is hidden" : nil),
+            B([.char("o")], .toggleFixableFirst, help: state.fixableFirst ? "Rank by severity alone" : "One-key fixes (↑) first",
+              hint: state.fixableFirst ? "by severity" : "fixable first"),
+            B([.char("F")], .toggleFixableOnly, help: state.fixableOnly ? "List them all again" : "Only one-key fixes (↑)",
+              hint: state.fixableOnly ? "all" : "only fixable"),
             B([.char("/")], .startSearch, help: "Search the vault"),
         ] + global(state))
     }

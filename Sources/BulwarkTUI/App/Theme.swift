@@ -28,6 +28,9 @@ extension Theme {
         }
     }
 
+    /// On a recommendation that one key fixes (an upgrade is offered).
+    public static let fixableMark = "↑"
+
     public static func severityMark(_ severity: Severity) -> String {
         switch severity {
         case .critical: "‼ CRIT"

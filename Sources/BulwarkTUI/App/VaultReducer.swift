@@ -137,8 +137,16 @@ enum VaultReducer {
             state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return Effect.none
+        case .toggleFixableFirst, .toggleFixableOnly:
+            if action == .toggleFixableOnly { state.fixableOnly.toggle() } else { state.fixableFirst.toggle() }
+            state.refreshFixableOrder()
+            state.recommendationList.select(0, count: state.shownRecommendationCount)
+            state.status = state.fixableOnly ? "Listing only what one key fixes (↑)."
+                : state.fixableFirst ? "What one key fixes (↑) comes first in each section." : "Ranked by severity."
+            return Effect.none
         case .toggleHidden:
             state.showHidden.toggle()
+            state.refreshFixableOrder()
             state.recommendationList.select(min(state.recommendationList.selected, max(0, state.shownRecommendationCount - 1)),
                                             count: state.shownRecommendationCount)
             state.status = state.showHidden ? "Showing the \(state.snapshot.report.hidden.count) hidden recommendations after Other." : "Hidden recommendations are out of the list."

@@ -15,9 +15,14 @@ enum RecommendationsScreen {
     struct Rows {
         let high: Int, all: Int, hidden: Int
 
-        init(_ report: RecommendationsReport, showHidden: Bool) {
-            self.init(high: report.highPriority.count, all: report.recommendations.count,
-                      hidden: showHidden ? report.hidden.count : 0)
+        init(_ state: AppState) {
+            if let order = state.fixableOrder {
+                self.init(high: order.high, all: order.all, hidden: order.hidden)
+            } else {
+                let report = state.snapshot.report
+                self.init(high: report.highPriority.count, all: report.recommendations.count,
+                          hidden: state.showHidden ? report.hidden.count : 0)
+            }
         }
 
         init(high: Int, all: Int, hidden: Int) {
@@ -105,10 +110,13 @@ enum RecommendationsScreen {
     static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
         let report = state.snapshot.report
         guard state.shownRecommendationCount > 0 else {
-            buffer.put("Nothing to do: no breached, reused or weak passwords.", x: area.x, y: area.y, style: Theme.dim, clip: area)
+            let empty = state.fixableOnly && !report.recommendations.isEmpty
+                ? "None of these can be fixed with one key here. F lists them all again."
+                : "Nothing to do: no breached, reused or weak passwords."
+            Paragraph(empty, style: Theme.dim).render(into: &buffer, area: area)
             return
         }
-        let rows = Rows(report, showHidden: state.showHidden)
+        let rows = Rows(state)
         let selectedRow = rows.row(ofItem: state.recommendationList.selected)
         // Keep the selection in view.
         let offset = selectedRow >= area.height ? selectedRow - area.height + 1 : 0
@@ -121,9 +129,10 @@ enum RecommendationsScreen {
             case .item(let index):
                 guard let r = state.shownRecommendation(at: index) else { continue }
                 let text = Line([
-                    Span(Theme.severityMark(r.severity) + "  ", Theme.severityStyle(r.severity)),
+                    Span(Theme.severityMark(r.severity) + " ", Theme.severityStyle(r.severity)),
+                    Span(state.isFixable(r) ? Theme.fixableMark + " " : "  ", Theme.key),
                     Span(DisplayWidth.pad(r.entry.title, to: titleWidth) + " "),
-                    Span(DisplayWidth.truncate(shortReason(r), to: max(0, area.width - titleWidth - 9)), Theme.dim),
+                    Span(DisplayWidth.truncate(shortReason(r), to: max(0, area.width - titleWidth - 10)), Theme.dim),
                 ])
                 text.render(into: &buffer, x: area.x, y: y, clip: area)
                 if index == state.recommendationList.selected {
