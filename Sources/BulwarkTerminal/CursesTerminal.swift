@@ -7,11 +7,16 @@ import Glibc
 /// thread (ncurses is not thread-safe), and closed on every exit path.
 public final class CursesTerminal {
     public private(set) var colors: Bool = false
+    /// What the terminal shows beyond ASCII: the frame is narrowed to it.
+    public private(set) var glyphs: GlyphSupport = .unicode
     private var lastFrame: Buffer?
 
-    /// Opens the terminal. `allowColor` is false when NO_COLOR is set.
-    public init(allowColor: Bool) throws {
-        Self.useUTF8Locale()
+    /// Opens the terminal. `allowColor` is false when NO_COLOR is set;
+    /// `symbols` is the config's choice, else TERM and the locale decide.
+    public init(allowColor: Bool, symbols: String? = nil) throws {
+        let codeset = Self.useUTF8Locale()
+        glyphs = GlyphSupport.detect(term: getenv("TERM").map { String(cString: $0) }, codeset: codeset,
+                                     override: symbols ?? getenv("BULWARK_SYMBOLS").map { String(cString: $0) })
         switch Int(bw_open()) {
         case Int(BW_OPEN_OK): break
         case Int(BW_OPEN_NO_TTY): throw TerminalError.notATerminal
@@ -91,11 +96,15 @@ public final class CursesTerminal {
 
     /// Wide text needs a UTF-8 locale; when the environment's is not UTF-8,
     /// fall back to C.UTF-8 (the only one some systems have).
-    static func useUTF8Locale() {
+    /// Returns the person's own character set (before any switch to UTF-8,
+    /// which width calculations need): what their terminal shows.
+    @discardableResult
+    static func useUTF8Locale() -> String {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
             setlocale(LC_ALL, "C.UTF-8")
         }
+        return codeset
     }
 }

@@ -25,7 +25,7 @@ public enum RunLoop {
         store.send(.resize(width: size.width, height: size.height))
         if let autoplay { store.send(.setPresenter(autoplay.presenter)) }
         func draw() {
-            let frame = AppView.render(store.state, colors: terminal.colors)
+            let frame = AppView.render(store.state, colors: terminal.colors, glyphs: terminal.glyphs)
             terminal.draw(frame)
             recorder?.record(frame)
         }

@@ -102,7 +102,8 @@ enum DemoCommand {
                        autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
         // The config file's times apply to the demo as to your own vault.
         var state = initial
-        if case .success(let config) = Output.configuration(parsed) {
+        let config = try? Output.configuration(parsed).get()
+        if let config {
             state.lockAfter = config.lockAfterMinutes * 60
             state.revealFor = config.revealSeconds
             state.clipboardFor = config.clipboardSeconds
@@ -110,7 +111,7 @@ enum DemoCommand {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: CursesTerminal
         do {
-            terminal = try CursesTerminal(allowColor: !noColor)
+            terminal = try CursesTerminal(allowColor: !noColor, symbols: config?.symbols)
         } catch let error as TerminalError {
             Output.stderr(error.description + "\n")
             return error.exitCode

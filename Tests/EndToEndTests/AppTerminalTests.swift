@@ -47,6 +47,23 @@ import Testing
         #expect(upgraded.contains("Also used on 3 other accounts") && upgraded.contains("No findings remain"))
     }
 
+    /// A locale that is not UTF-8: every cell ASCII, the four severities
+    /// still four marks, the one-key mark and the keys still there.
+    @Test func aNonUTF8LocaleGetsASCII() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock",
+                                   environment: ["TERM": "xterm-256color", "LC_ALL": "C"])
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("r")
+        let screen = try tmux.waitFor(text: "HIGH PRIORITY")
+        let ascii = screen.unicodeScalars.allSatisfy { $0.isASCII }
+        #expect(ascii, "\(screen)")
+        #expect(screen.contains("| X CRIT ^ Broker") && screen.contains("| ! HIGH ^ Old Game") && screen.contains("^v move"))
+        try tmux.send("?")
+        let help = try tmux.waitFor(text: "Marks")
+        #expect(help.contains("Marks  X critical  ! high  * medium  . low  ^ one key fixes it"))
+    }
+
     @Test func unlockThenUpgradeWithTOTPStepUpFromRecommendations() throws {
         let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo)
         defer { tmux.close() }

@@ -16,6 +16,8 @@ import Foundation
 ///     clipboard-seconds = 30
 ///     backups-kept = 20
 ///     backup-every-minutes = 1
+///     symbols = unicode          # or console, ascii (found from TERM and the locale otherwise)
+///     mouse = on                 # or off
 public struct Configuration: Sendable, Equatable {
     /// Pwned Passwords files searched after the built-in list (repeatable).
     public var breachCorpora: [String] = []
@@ -30,12 +32,16 @@ public struct Configuration: Sendable, Equatable {
     public var clipboardSeconds: Double = 30
     /// Copies of the vault taken before changes (0 kept: none).
     public var backups = BackupPolicy.standard
+    /// The symbols the app draws with (`unicode`, `console`, `ascii`); nil: found from TERM and the locale.
+    public var symbols: String?
+    /// Whether the app takes mouse clicks and the wheel.
+    public var mouse = true
 
     public init() {}
 
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
-                              "backup-every-minutes"]
+                              "backup-every-minutes", "symbols", "mouse"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -99,6 +105,14 @@ public struct Configuration: Sendable, Equatable {
             case "clipboard-seconds": config.clipboardSeconds = try number(1.0...600.0)
             case "backups-kept": config.backups.kept = try number(0...1000)
             case "backup-every-minutes": config.backups.interval = try number(0.0...10_080.0) * 60
+            case "symbols":
+                guard ["unicode", "console", "ascii"].contains(value.lowercased()) else {
+                    throw ParseError(file: file, line: lineNumber, reason: "'symbols' must be unicode, console or ascii")
+                }
+                config.symbols = value.lowercased()
+            case "mouse":
+                guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'mouse' must be on or off") }
+                config.mouse = value.lowercased() == "on"
             default:
                 throw ParseError(file: file, line: lineNumber, reason: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }

@@ -35,7 +35,7 @@ extension Theme {
         switch severity {
         case .critical: "‼ CRIT"
         case .high: "! HIGH"
-        case .medium: "· MED "
+        case .medium: "• MED "
         case .low: "· LOW "
         }
     }
@@ -44,7 +44,8 @@ extension Theme {
         switch severity {
         case .critical?: "‼"
         case .high?: "!"
-        case .medium?, .low?: "·"
+        case .medium?: "•"
+        case .low?: "·"
         case nil: " "
         }
     }

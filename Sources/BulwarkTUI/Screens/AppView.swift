@@ -4,7 +4,7 @@ import Foundation
 
 /// `render(state) -> Buffer`: pure, and the only way the app draws.
 public enum AppView {
-    public static func render(_ state: AppState, colors: Bool = true) -> Buffer {
+    public static func render(_ state: AppState, colors: Bool = true, glyphs: GlyphSupport = .unicode) -> Buffer {
         var buffer = Buffer(width: state.width, height: state.height)
         if state.isTooSmall {
             Overlays.renderTooSmall(state, into: &buffer)
@@ -46,6 +46,7 @@ public enum AppView {
             }
         }
         if !colors { buffer.stripColors() }
+        buffer.restrictGlyphs(to: glyphs)
         return buffer
     }
 

@@ -17,7 +17,7 @@ enum Overlays {
         let body = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 3)
         // The marks the lists use, explained once.
         Line([Span("Marks  ", Theme.label), Span("‼", Theme.severityStyle(.critical)), Span(" critical  "), Span("!", Theme.severityStyle(.high)),
-              Span(" high  "), Span("·", Theme.severityStyle(.medium)), Span(" medium or low  "),
+              Span(" high  "), Span("•", Theme.severityStyle(.medium)), Span(" medium  "), Span("·", Theme.severityStyle(.low)), Span(" low  "),
               Span(Theme.fixableMark, Theme.key), Span(" one key fixes it")])
             .render(into: &buffer, x: inner.x, y: inner.maxY - 1, clip: inner)
         let columnWidth = body.width / columns

@@ -22,7 +22,9 @@ final class TmuxSession {
         socket = "bulwark-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         // A clean environment, so NO_COLOR, LANG or anything else set where
         // the tests run cannot change what the program under test shows.
-        let base = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "XDG_STATE_HOME": Binary.stateDirectory]
+        // A UTF-8 locale, as a desktop terminal has (without one bulwark draws in ASCII).
+        let base = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "XDG_STATE_HOME": Binary.stateDirectory,
+                    "LANG": "C.UTF-8"]
         let exports = base.merging(environment) { $1 }.sorted { $0.key < $1.key }
             .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let line = "env -i \(exports) \(command); echo EXIT=$?; sleep 120"
