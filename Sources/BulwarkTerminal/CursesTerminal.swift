@@ -13,7 +13,7 @@ public final class CursesTerminal {
 
     /// Opens the terminal. `allowColor` is false when NO_COLOR is set;
     /// `symbols` is the config's choice, else TERM and the locale decide.
-    public init(allowColor: Bool, symbols: String? = nil) throws {
+    public init(allowColor: Bool, symbols: String? = nil, mouse: Bool = true) throws {
         let codeset = Self.useUTF8Locale()
         glyphs = GlyphSupport.detect(term: getenv("TERM").map { String(cString: $0) }, codeset: codeset,
                                      override: symbols ?? getenv("BULWARK_SYMBOLS").map { String(cString: $0) })
@@ -25,6 +25,7 @@ public final class CursesTerminal {
         default: throw TerminalError.openFailed
         }
         colors = bw_start_colors(allowColor) > 0
+        bw_enable_mouse(mouse ? 1 : 0)
         bw_install_signal_handlers()
     }
 

@@ -5,6 +5,7 @@ import CNcurses
 public enum TerminalEvent: Equatable {
     case key(Key)
     case resize
+    case mouse(MouseEvent)
 }
 
 /// Turns curses' key reports into `Key`s. Enter arrives as 10, 13 or
@@ -32,6 +33,15 @@ enum KeyDecoder {
             bw_key_backspace(): .backspace, bw_key_dc(): .delete, bw_key_enter(): .enter, bw_key_btab(): .backTab,
         ]
         if code == bw_key_resize() { return .resize }
+        if code == bw_key_mouse() {
+            var x: Int32 = 0, y: Int32 = 0
+            switch bw_read_mouse(&x, &y) {
+            case 1: return .mouse(.press(x: Int(x), y: Int(y)))
+            case 4: return .mouse(.wheelUp)
+            case 5: return .mouse(.wheelDown)
+            default: return nil
+            }
+        }
         if let key = table[code] { return .key(key) }
         for n in 1...12 where code == bw_key_f(Int32(n)) { return .key(.function(n)) }
         return nil

@@ -24,8 +24,11 @@ public enum RunLoop {
         var size = terminal.size
         store.send(.resize(width: size.width, height: size.height))
         if let autoplay { store.send(.setPresenter(autoplay.presenter)) }
+        // The frame on screen: clicks land on what it drew.
+        var shown: Buffer?
         func draw() {
             let frame = AppView.render(store.state, colors: terminal.colors, glyphs: terminal.glyphs)
+            shown = frame
             terminal.draw(frame)
             recorder?.record(frame)
         }
@@ -85,8 +88,17 @@ public enum RunLoop {
                 draw()
                 changed = false
             }
-            if let event = terminal.nextEvent(timeoutMilliseconds: busy ? 40 : 1000) {
+            if var event = terminal.nextEvent(timeoutMilliseconds: busy ? 40 : 1000) {
+                // A click on a button is its key; on a row, or the wheel, an action (not during autoplay).
+                if case .mouse(let mouse) = event, let frame = shown {
+                    switch MouseRouter.route(mouse, on: frame) {
+                    case .key(let key)?: event = .key(key)
+                    case .action(let action)? where autoplay == nil: store.send(action)
+                    default: break
+                    }
+                }
                 switch event {
+                case .mouse: break
                 case .resize:
                     size = terminal.size
                     terminal.invalidate()

@@ -107,6 +107,33 @@ int bw_read_key(int timeout_ms, int *value) {
     return kind == KEY_CODE_YES ? BW_KEY_CODE : BW_KEY_CHAR;
 }
 
+/* Clicks and the wheel: presses only (a click acts on the press, as
+   terminal programs do), reported at once (no click-interval wait). */
+void bw_enable_mouse(int on) {
+    if (on) {
+        mouseinterval(0);
+        mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    } else {
+        mousemask(0, NULL);
+    }
+}
+
+int bw_key_mouse(void) { return KEY_MOUSE; }
+
+/* The last mouse report: 1 a left press, 4 wheel up, 5 wheel down, 0 anything else. */
+int bw_read_mouse(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON1_PRESSED) return 1;
+    if (event.bstate & BUTTON4_PRESSED) return 4;
+#ifdef BUTTON5_PRESSED
+    if (event.bstate & BUTTON5_PRESSED) return 5;
+#endif
+    return 0;
+}
+
 int bw_key_resize(void) { return KEY_RESIZE; }
 int bw_key_up(void) { return KEY_UP; }
 int bw_key_down(void) { return KEY_DOWN; }

@@ -111,7 +111,7 @@ enum DemoCommand {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: CursesTerminal
         do {
-            terminal = try CursesTerminal(allowColor: !noColor, symbols: config?.symbols)
+            terminal = try CursesTerminal(allowColor: !noColor, symbols: config?.symbols, mouse: config?.mouse ?? true)
         } catch let error as TerminalError {
             Output.stderr(error.description + "\n")
             return error.exitCode

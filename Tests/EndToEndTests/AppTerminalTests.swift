@@ -47,6 +47,35 @@ import Testing
         #expect(upgraded.contains("Also used on 3 other accounts") && upgraded.contains("No findings remain"))
     }
 
+    /// The mouse in a real terminal: a click selects a row, the wheel
+    /// scrolls, a footer hint is a button; `mouse = off` leaves it all alone.
+    @Test func clicksAndTheWheel() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.click(x: 4, y: 4)  // the fourth row of the list
+        try tmux.waitFor(text: "4/40")
+        try tmux.click(x: 4, y: 4, button: 65)
+        try tmux.waitFor(text: "7/40")
+        let screen = try tmux.capture()
+        let footer = try #require(screen.split(separator: "\n").firstIndex { $0.contains("? help") })
+        let column = try #require(screen.split(separator: "\n")[footer].range(of: "? help")).lowerBound
+        let x = screen.split(separator: "\n")[footer][..<column].count
+        try tmux.click(x: x, y: footer)
+        try tmux.waitFor(text: "Keys: Vault")
+
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-mouse-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data("mouse = off\n".utf8).write(to: config)
+        let off = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock",
+                                  environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": config.path])
+        defer { off.close() }
+        try off.waitFor(text: "1/40")
+        try off.click(x: 4, y: 4)
+        usleep(500_000)
+        #expect(try off.capture().contains("1/40"))
+    }
+
     /// A locale that is not UTF-8: every cell ASCII, the four severities
     /// still four marks, the one-key mark and the keys still there.
     @Test func aNonUTF8LocaleGetsASCII() throws {

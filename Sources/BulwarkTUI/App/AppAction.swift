@@ -9,6 +9,8 @@ public enum AppAction: Sendable, Equatable {
     case resize(width: Int, height: Int)
     case tick(Date)
     case moveSelection(Int)
+    /// A row clicked in the list in charge.
+    case selectRow(ListID, Int)
     case selectFirst
     case selectLast
     case page(Int)

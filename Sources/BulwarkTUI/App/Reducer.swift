@@ -48,6 +48,11 @@ public enum Reducer {
         case .moveSelection(let delta):
             moveSelection(by: delta, &state)
             return .none
+        case .selectRow(let list, let row):
+            // Only the list in charge: not a row seen around a dialog, an upgrade or the form.
+            guard !state.isTooSmall, list == listInCharge(state) else { return .none }
+            moveSelection(by: row - selectedRow(state), &state)
+            return .none
         case .selectFirst:
             moveSelection(by: -Int.max / 2, &state)
             return .none
@@ -104,6 +109,27 @@ public enum Reducer {
         let whole = Int(seconds.rounded())
         if whole < 60 || whole % 60 != 0 { return "\(whole) \(whole == 1 ? "second" : "seconds")" }
         return "\(whole / 60) \(whole == 60 ? "minute" : "minutes")"
+    }
+
+    /// The list the arrows move now; nil while a dialog without one has the keys.
+    static func listInCharge(_ state: AppState) -> ListID? {
+        switch state.overlay {
+        case .messages?: return .messages
+        case .history?: return .history
+        case .signUp?: return state.signUp?.sheet == nil ? .signUp : nil
+        case nil: break
+        default: return nil
+        }
+        guard state.unlocked, state.editor == nil, state.upgrade == nil else { return nil }
+        return state.screen == .recommendations ? .recommendations : .vault
+    }
+
+    /// The selected row of the list `moveSelection` moves.
+    static func selectedRow(_ state: AppState) -> Int {
+        if state.overlay == .messages { return state.messageList.selected }
+        if state.overlay == .history { return state.history?.list.selected ?? 0 }
+        if state.overlay == .signUp { return state.signUp?.list.selected ?? 0 }
+        return state.screen == .recommendations ? state.recommendationList.selected : state.list.selected
     }
 
     static func moveSelection(by delta: Int, _ state: inout AppState) {

@@ -24,6 +24,11 @@ public struct Buffer: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Where clicks land (see `Hotspot`); not part of what is drawn.
+    public internal(set) var hotspots: [Hotspot] = []
+
+    /// Two frames are equal when they show the same cells.
+    public static func == (a: Buffer, b: Buffer) -> Bool { a.width == b.width && a.height == b.height && a.cells == b.cells }
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

@@ -135,6 +135,7 @@ enum RecommendationsScreen {
                     Span(DisplayWidth.truncate(shortReason(r), to: max(0, area.width - titleWidth - 10)), Theme.dim),
                 ])
                 text.render(into: &buffer, x: area.x, y: y, clip: area)
+                buffer.addHotspot(Rect(x: area.x, y: y, width: area.width, height: 1), .row(.recommendations, index))
                 if index == state.recommendationList.selected {
                     buffer.applyStyle(Theme.selection, to: Rect(x: area.x, y: y, width: area.width, height: 1))
                 }
@@ -182,6 +183,7 @@ enum RecommendationsScreen {
                 Line([Span(key, Theme.dim), Span(label + " (n/a)", Theme.dim)]).render(into: &buffer, x: area.x, y: y, clip: area)
             } else {
                 Line([Span(key, Theme.key), Span(label)]).render(into: &buffer, x: area.x, y: y, clip: area)
+                buffer.addHotspot(Rect(x: area.x, y: y, width: DisplayWidth.of(key + label), height: 1), .key(binding.keys[0]))
             }
             y += 1
         }

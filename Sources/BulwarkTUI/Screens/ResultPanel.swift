@@ -74,7 +74,7 @@ enum ResultPanel {
                          Span(DisplayWidth.truncate(item.reason, to: reasonWidth)),
                      ])
                  },
-                 scroll: scroll, selectionStyle: Theme.selection, emptyText: "No old passwords.")
+                 scroll: scroll, selectionStyle: Theme.selection, emptyText: "No old passwords.", clickable: .history)
             .render(into: &buffer, area: listArea)
         Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
                       hints: Keymaps.history(state).footerHints, keyStyle: Theme.key, pinned: 2)

@@ -55,12 +55,14 @@ enum UpgradeViews {
         }
         let fromVault = state.entry(id: upgrade.request.entryID)?.totpURI != nil && screen.method == .totp
         let count = state.snapshot.messages.count { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: screen.domain) == true }
-        action("f", "Fill from bulwark" + (fromVault ? " (\(screen.serviceName) code)" : "")).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 1
-        action("m", "Fill from Messages" + (count > 0 ? " (\(count) new)" : "")).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 1
-        action("r", "Send a new code").render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 1
+        // Each action line is a button too.
+        for (key, text) in [("f", "Fill from bulwark" + (fromVault ? " (\(screen.serviceName) code)" : "")),
+                            ("m", "Fill from Messages" + (count > 0 ? " (\(count) new)" : "")), ("r", "Send a new code")] {
+            let line = action(Character(key), text)
+            line.render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+            buffer.addHotspot(Rect(x: inner.x + 1, y: y, width: line.width, height: 1), .key(.char(Character(key))))
+            y += 1
+        }
         buffer.put("\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left", x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
         if let message = screen.message {
             y += 1
@@ -102,7 +104,7 @@ enum UpgradeViews {
             let message = messages[index]
             return Line([Span(DisplayWidth.pad(message.sender, to: 16), Theme.heading),
                          Span(message.body.split(separator: "\n").first.map(String.init) ?? "")])
-        }, scroll: state.messageList, selectionStyle: Theme.selection, emptyText: "No messages.").render(into: &buffer, area: listArea)
+        }, scroll: state.messageList, selectionStyle: Theme.selection, emptyText: "No messages.", clickable: .messages).render(into: &buffer, area: listArea)
         if messages.indices.contains(state.messageList.selected) {
             let body = Rect(x: inner.x, y: listArea.maxY + 1, width: inner.width, height: max(0, inner.maxY - listArea.maxY - 1))
             Paragraph(messages[state.messageList.selected].body, style: Theme.dim).render(into: &buffer, area: body)

@@ -40,6 +40,8 @@ public struct ListView {
     public var selectionStyle: Style
     public var focused: Bool
     public var emptyText: String
+    /// Which list the rows are, for clicks; nil: not clickable.
+    public var clickable: ListID?
 
     public init(rows: [Line], scroll: ListScroll, selectionStyle: Style = Style(reverse: true),
                 focused: Bool = true, emptyText: String = "Nothing here.") {
@@ -48,7 +50,8 @@ public struct ListView {
     }
 
     public init(count: Int, row: @escaping (Int) -> Line, scroll: ListScroll, selectionStyle: Style = Style(reverse: true),
-                focused: Bool = true, emptyText: String = "Nothing here.") {
+                focused: Bool = true, emptyText: String = "Nothing here.", clickable: ListID? = nil) {
+        self.clickable = clickable
         self.count = count
         self.row = row
         self.scroll = scroll
@@ -72,6 +75,7 @@ public struct ListView {
             let index = offset + visible
             let y = area.y + visible
             row(index).render(into: &buffer, x: content.x, y: y, clip: content)
+            if let clickable { buffer.addHotspot(Rect(x: content.x, y: y, width: content.width, height: 1), .row(clickable, index)) }
             if index == scroll.selected {
                 let style = focused ? selectionStyle : Style(bold: true)
                 buffer.applyStyle(style, to: Rect(x: content.x, y: y, width: content.width, height: 1))

@@ -7,6 +7,7 @@ public enum Modal {
                               style: Style = .plain) -> Rect {
         let area = screen.centered(width: width, height: height)
         buffer.fill(area, style: style)
+        buffer.addHotspot(area, .blocker)
         Block(title: title, rightTitle: rightTitle, border: border, borderStyle: style).render(into: &buffer, area: area)
         return Block.inner(area).inset(horizontal: 1, vertical: 0)
     }
@@ -34,8 +35,11 @@ public enum Footer {
             let gap = index == 0 ? 0 : 2
             if x + gap + width(hint) > area.maxX { break }
             x += gap
+            let start = x
             x += buffer.put(hint.key, x: x, y: area.y, style: keyStyle, clip: area)
             x += buffer.put(" " + hint.label, x: x, y: area.y, style: labelStyle, clip: area)
+            // A hint is a button: clicking it presses its key ("↑↓" names two, and is none).
+            if let key = Key(name: hint.key) { buffer.addHotspot(Rect(x: start, y: area.y, width: x - start, height: 1), .key(key)) }
         }
     }
 }

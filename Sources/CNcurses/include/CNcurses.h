@@ -35,6 +35,9 @@ void bw_refresh(void);
 void bw_clear_all(void);
 /* Waits up to timeout_ms for a key. */
 int bw_read_key(int timeout_ms, int *value);
+void bw_enable_mouse(int on);
+int bw_key_mouse(void);
+int bw_read_mouse(int *x, int *y);
 /* Key codes that are macros in curses.h. */
 int bw_key_resize(void);
 int bw_key_up(void);

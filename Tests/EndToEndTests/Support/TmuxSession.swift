@@ -49,6 +49,17 @@ final class TmuxSession {
         for key in keys { try tmux(["send-keys", "-t", name, key]) }
     }
 
+    /// Sends bytes as a terminal would (a mouse report, say), past tmux's key names.
+    func sendBytes(_ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-H"] + text.utf8.map { String(format: "%02x", $0) })
+    }
+
+    /// A click, as an xterm reports it in SGR mode (1-based cells; button 0
+    /// left, 64/65 the wheel): a press, and for a button its release.
+    func click(x: Int, y: Int, button: Int = 0) throws {
+        try sendBytes("\u{1b}[<\(button);\(x + 1);\(y + 1)M" + (button < 64 ? "\u{1b}[<\(button);\(x + 1);\(y + 1)m" : ""))
+    }
+
     func capture() throws -> String {
         try tmux(["capture-pane", "-p", "-t", name])
     }
