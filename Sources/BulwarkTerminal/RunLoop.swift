@@ -14,10 +14,10 @@ public enum RunLoop {
     public static func run(store: Store, terminal: CursesTerminal, autoplay: Autoplay? = nil, stay: Bool = false,
                            recorder: AsciicastRecorder? = nil, autoplayEnd: ((AutoplayEnd) -> Void)? = nil,
                            afterFirstFrame: (() -> Bool)? = nil) -> Int32 {
-        var clearAt: Date?
+        let clipboard = ClipboardKeeper(terminal: terminal)
         defer {
-            // A secret still on the clipboard is cleared on the way out.
-            if clearAt != nil { terminal.clearClipboard() }
+            // A secret still on the clipboard is taken back on the way out.
+            clipboard.takeBack()
             terminal.close()
         }
         var autoplay = autoplay
@@ -37,20 +37,13 @@ public enum RunLoop {
         if afterFirstFrame?() == true { return 0 }
         var copiedID = store.state.clipboard?.id
         while store.exitCode == nil {
-            // Clipboard writes the reducer asked for, and their clearing 30 s later.
+            // Clipboard writes the reducer asked for, and taking them back later, on lock and on quit.
             if let request = store.state.clipboard, request.id != copiedID {
                 copiedID = request.id
-                if terminal.canCopy {
-                    terminal.copyToClipboard(request.text)
-                    clearAt = Date().addingTimeInterval(request.clearAfter)
-                } else {
-                    store.send(.setStatus("This terminal cannot take a copy (no OSC 52 clipboard); nothing was copied."))
-                }
+                store.send(.setStatus(clipboard.copy(request)))
             }
-            if let deadline = clearAt, Date() >= deadline || !store.state.unlocked {
-                terminal.clearClipboard()
-                clearAt = nil
-                store.send(.setStatus("The clipboard was cleared."))
+            if let deadline = clipboard.clearAt, Date() >= deadline || !store.state.unlocked, let said = clipboard.takeBack() {
+                store.send(.setStatus(said))
             }
             if let signal = terminal.takeSignal() {
                 if signal == SIGINT {

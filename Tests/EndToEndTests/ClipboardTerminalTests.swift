@@ -43,6 +43,19 @@ import Testing
         #expect(Self.waitForBuffer(tmux, seconds: 1.5) { $0 == " " }, "locking left the password on the clipboard")
     }
 
+    /// tmux's default (set-clipboard external) drops a program's OSC 52: the
+    /// app asks tmux and says so, instead of claiming a copy.
+    @Test func tmuxThatDropsCopiesIsSaidPlainly() throws {
+        let tmux = try TmuxSession(width: 120, height: 30, command: "\(Binary.path) demo --no-lock",
+                                   environment: ["TERM": "xterm-256color", "TMUX": "$TMUX"])
+        defer { tmux.close() }
+        _ = try tmux.command("set-option", "-s", "set-clipboard", "external")
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("p")
+        try tmux.waitFor(text: "tmux passes no program's copy on (its set-clipboard is external)")
+        #expect(!Self.buffer(tmux).contains("gomzyp"))  // and no buffer holds the password
+    }
+
     @Test func quittingClearsTheClipboard() throws {
         let (tmux, config) = try Self.session(seconds: 600)
         defer { tmux.close(); try? FileManager.default.removeItem(at: config) }

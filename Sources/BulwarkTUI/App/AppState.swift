@@ -138,6 +138,8 @@ public struct ClipboardRequest: Sendable, Equatable {
     public let id: Int
     /// Seconds before the run loop clears it (sooner on lock or quit).
     public var clearAfter: TimeInterval = 30
+    /// What it is, for the status line: "the password of Shiny".
+    public var subject: String = "it"
 }
 
 /// Everything the screen shows is derived from this value; `render` is a

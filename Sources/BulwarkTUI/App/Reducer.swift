@@ -105,7 +105,7 @@ public enum Reducer {
     }
 
     /// "1 minute", "5 minutes", "30 seconds".
-    static func duration(_ seconds: TimeInterval) -> String {
+    public static func duration(_ seconds: TimeInterval) -> String {
         let whole = Int(seconds.rounded())
         if whole < 60 || whole % 60 != 0 { return "\(whole) \(whole == 1 ? "second" : "seconds")" }
         return "\(whole / 60) \(whole == 60 ? "minute" : "minutes")"

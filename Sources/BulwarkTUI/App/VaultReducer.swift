@@ -238,7 +238,7 @@ enum VaultReducer {
             return Effect.none
         }
         state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1,
-                                           clearAfter: state.clipboardFor)
+                                           clearAfter: state.clipboardFor, subject: "the \(field.rawValue) of \(entry.title)")
         // OSC 52 is a request: the terminal may refuse it without a word, so this says what was sent, not that it arrived.
         state.status = "Sent the \(field.rawValue) of \(entry.title) to the terminal's clipboard; cleared in \(Reducer.duration(state.clipboardFor)), on lock and on quit."
         return Effect.none

@@ -26,7 +26,8 @@ final class TmuxSession {
         let base = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "XDG_STATE_HOME": Binary.stateDirectory,
                     "LANG": "C.UTF-8"]
         let exports = base.merging(environment) { $1 }.sorted { $0.key < $1.key }
-            .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+            // "$TMUX" passes on the pane's own (the program then knows it runs in this tmux).
+            .map { $0.value == "$TMUX" ? "\($0.key)=\"$TMUX\"" : "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let line = "env -i \(exports) \(command); echo EXIT=$?; sleep 120"
         // The server that new-session forks keeps any pipe it inherits open:
         // give it none, or reading the client's output would never end.

@@ -1,0 +1,73 @@
+import BulwarkTUI
+import Foundation
+
+/// Carries out the app's copy requests and takes each secret back: through
+/// the desktop's clipboard tool when there is one (its earlier text put
+/// back), else with OSC 52 (a blank over it). Says which was used, and
+/// says so plainly when a copy cannot arrive (the Linux console, tmux set
+/// to drop programs' copies).
+final class ClipboardKeeper {
+    private let terminal: CursesTerminal
+    private let system: SystemClipboard?
+    /// Why OSC 52 cannot arrive here, found once; nil when it may.
+    private let oscBlocked: String?
+    private var held: (secret: String, previous: String?, via: SystemClipboard?)?
+    private(set) var clearAt: Date?
+
+    init(terminal: CursesTerminal, system: SystemClipboard? = SystemClipboard.find(),
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.terminal = terminal
+        self.system = system
+        oscBlocked = system != nil ? nil : Self.whyOSCCannotArrive(terminal: terminal, environment: environment)
+    }
+
+    /// Copies; returns the status line to show.
+    func copy(_ request: ClipboardRequest) -> String {
+        takeBack()  // one secret at a time
+        let seconds = Reducer.duration(request.clearAfter)
+        if let system {
+            let previous = system.read()
+            if system.write(request.text) {
+                held = (request.text, previous, system)
+                clearAt = Date().addingTimeInterval(request.clearAfter)
+                return "Copied \(request.subject) with \(system.name); after \(seconds), on lock and on quit the clipboard gets back what it had."
+            }
+        }
+        if let oscBlocked { return "\(oscBlocked) Nothing was copied." }
+        terminal.copyToClipboard(request.text)
+        held = (request.text, nil, nil)
+        clearAt = Date().addingTimeInterval(request.clearAfter)
+        // OSC 52 is a request: the terminal may refuse it without a word, so this says what was sent, not that it arrived.
+        return "Sent \(request.subject) to the terminal's clipboard (OSC 52); a blank replaces it after \(seconds), on lock and on quit."
+    }
+
+    /// Takes the secret off the clipboard, if one is on it; the status to show.
+    @discardableResult
+    func takeBack() -> String? {
+        guard let current = held else { return nil }
+        held = nil
+        clearAt = nil
+        guard let via = current.via else {
+            terminal.clearClipboard()
+            return "The clipboard was cleared."
+        }
+        switch via.takeBack(current.secret, previous: current.previous) {
+        case .restored: return "The clipboard was cleared: it has its earlier text back."
+        case .emptied: return "The clipboard was cleared."
+        case .leftAlone: return "The clipboard holds something else now; it was left as it is."
+        }
+    }
+
+    /// The Linux console and dumb terminals have no OSC 52; tmux passes a
+    /// program's copy on only with `set-clipboard on`.
+    static func whyOSCCannotArrive(terminal: CursesTerminal, environment: [String: String]) -> String? {
+        guard terminal.canCopy else { return "This terminal has no clipboard bulwark can reach (no OSC 52, no wl-copy, xclip or xsel)." }
+        guard !(environment["TMUX"] ?? "").isEmpty, let value = tmuxOption("set-clipboard"), value != "on" else { return nil }
+        return "tmux passes no program's copy on (its set-clipboard is \(value)); `tmux set -s set-clipboard on` lets them through."
+    }
+
+    private static func tmuxOption(_ name: String) -> String? {
+        guard let output = SystemClipboard.run(["tmux", "show-options", "-sv", name], input: nil) else { return nil }
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

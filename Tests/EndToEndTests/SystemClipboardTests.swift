@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// The desktop's clipboard through its tool (here a stand-in `xclip` that
+/// keeps the clipboard in a file, as the real one keeps it in the X
+/// server): the secret arrives, and after its time, on lock and on quit,
+/// what was there before comes back; a clipboard the person has changed
+/// since is left alone.
+@Suite(.serialized) struct SystemClipboardTests {
+    static let password = "gomzyp-Wacfi4-tezmur"  // Bookshop's, the first entry
+
+    struct Desktop {
+        let directory: URL
+        var clipboard: URL { directory.appendingPathComponent("clipboard") }
+        var contents: String { (try? String(contentsOf: clipboard, encoding: .utf8)) ?? "" }
+        func set(_ text: String) throws { try Data(text.utf8).write(to: clipboard) }
+
+        init(seconds: Int) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-desktop-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let tool = directory.appendingPathComponent("xclip")
+            try Data("""
+            #!/bin/sh
+            case "$*" in
+              *-in*) cat > "\(directory.path)/clipboard" ;;
+              *-out*) [ -f "\(directory.path)/clipboard" ] && cat "\(directory.path)/clipboard" || exit 1 ;;
+            esac
+
+            """.utf8).write(to: tool)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+            try Data("clipboard-seconds = \(seconds)\n".utf8).write(to: directory.appendingPathComponent("config"))
+        }
+
+        func app() throws -> TmuxSession {
+            try TmuxSession(width: 120, height: 30, command: "\(Binary.path) demo --no-lock",
+                            environment: ["TERM": "xterm-256color", "DISPLAY": ":99", "PATH": "\(directory.path):/usr/bin:/bin",
+                                          "BULWARK_CONFIG": directory.appendingPathComponent("config").path])
+        }
+
+        func waitFor(_ text: String, seconds: Double = 6) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if contents == text { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+    }
+
+    @Test func theEarlierTextComesBackAfterTheTimeAndOnQuit() throws {
+        let desktop = try Desktop(seconds: 2)
+        defer { try? FileManager.default.removeItem(at: desktop.directory) }
+        try desktop.set("the earlier text")
+        let tmux = try desktop.app()
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("p")
+        try tmux.waitFor(text: "Copied the password of Bookshop with xclip")
+        #expect(desktop.contents == Self.password)
+        try tmux.waitFor(text: "The clipboard was cleared: it has its earlier text back.")
+        #expect(desktop.contents == "the earlier text")
+
+        try tmux.send("p")
+        #expect(desktop.waitFor(Self.password))
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+        #expect(desktop.contents == "the earlier text")
+    }
+
+    @Test func aClipboardChangedSinceIsLeftAlone() throws {
+        let desktop = try Desktop(seconds: 600)
+        defer { try? FileManager.default.removeItem(at: desktop.directory) }
+        let tmux = try desktop.app()
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("p")
+        #expect(desktop.waitFor(Self.password))
+        try desktop.set("something the person copied")
+        try tmux.send("L")
+        try tmux.waitFor(text: "Unlock")
+        usleep(300_000)
+        #expect(desktop.contents == "something the person copied")
+
+        // With nothing there before, the secret is emptied away on lock.
+        try desktop.set("")
+        try tmux.send("d", "e", "m", "o", "Enter")
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("p")
+        #expect(desktop.waitFor(Self.password))
+        try tmux.send("L")
+        #expect(desktop.waitFor(""))
+    }
+}
