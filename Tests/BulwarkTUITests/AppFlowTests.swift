@@ -71,15 +71,30 @@ import Testing
         f.golden("vault-search")
         await f.press(.escape)
         #expect(f.state.visible.count == 40 && f.state.search == nil)
-        await f.press(.char("f"), .char("f"), .char("f"))  // email, identity, finance
+        // f: a list of the categories and tags in use, with their counts.
+        func choose(_ label: String) async {
+            await f.press(.char("f"))
+            let index = f.state.picker?.options.firstIndex { $0.label == label } ?? -1
+            await f.press(.char("g"))
+            for _ in 0..<max(0, index) { await f.press(.down) }
+            await f.press(.enter)
+        }
+        await f.press(.char("f"))
+        #expect(f.state.overlay == .filterPicker && f.state.picker?.options.first == .init(label: "Every account", category: nil, tag: nil, count: 40))
+        #expect(f.state.picker?.options.map(\.label).suffix(4) == ["#home", "#money", "#pin", "#work"])
+        #expect(f.state.picker?.options.first { $0.category == .finance }?.count == 4)
+        f.golden("filter-picker")
+        await f.press(.escape)
+        #expect(f.state.overlay == nil && f.state.filter.category == nil)
+        await choose("Finance")
         #expect(f.state.filter.category == .finance && f.state.visible.map { f.state.snapshot.entries[$0].title } ==
                 ["Broker", "Debit card PIN", "Insurance", "Northwind Bank"])
-        for _ in 0..<(AccountCategory.allCases.count - 2) { await f.press(.char("f")) }  // past the categories, to the first tag
+        await choose("#home")
         #expect(f.state.filter.tag == "home" && f.state.visible.map { f.state.snapshot.entries[$0].title } == ["Front door", "Home Wi-Fi"])
         #expect(f.state.status == "Showing accounts tagged home.")
-        for _ in 0..<4 { await f.press(.char("f")) }  // money, pin, work, then every account again
+        await choose("Every account")
         #expect(f.state.filter.tag == nil && f.state.filter.category == nil && f.state.visible.count == 40)
-        await f.press(.char("f"), .char("f"), .char("f"))
+        await choose("Finance")
         await f.press(.char("d"))
         f.golden("confirm-delete")
         await f.press(.char("n"))

@@ -154,7 +154,7 @@ import Testing
 
     @Test func footerHelpAndKeyHandlingComeFromOneTable() {
         let keymap = Keymaps.vault(Self.state())
-        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "v", "u", "a", "s", "Tab", "?", "q"])
+        #expect(keymap.footerHints.map(\.key) == ["↑↓", "/", "f", "v", "u", "a", "s", "Tab", "?", "q"])
         // Where no service covers the entry, sign-in is off and says why (nothing would be contacted).
         var real = Self.state()
         real.snapshot.catalog = ServiceCatalog(manifests: [])

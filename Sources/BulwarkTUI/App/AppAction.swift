@@ -35,7 +35,8 @@ public enum AppAction: Sendable, Equatable {
     case startSearch
     case endSearch(keep: Bool)
     case clearFilter
-    case cycleCategory
+    case openFilterPicker
+    case choosePickerOption
     case cycleOrder
     case toggleReveal
     case copy(CopyField)

@@ -24,6 +24,8 @@ public enum Overlay: Sendable, Hashable {
     case result
     /// An entry's old passwords.
     case history
+    /// `f`: the categories and tags to filter by.
+    case filterPicker
 }
 
 /// Signing up at a service with Apple: the services that offer it, then the
@@ -212,6 +214,8 @@ public struct AppState: Sendable {
     public var result: UpgradeResult?
     /// The old passwords being browsed (with `Overlay.history`).
     public var history: HistoryBrowser?
+    /// The categories and tags offered (with `Overlay.filterPicker`).
+    public var picker: FilterPicker?
 
     public init(width: Int = 80, height: Int = 24, unlocked: Bool = false, unlock: UnlockForm = UnlockForm(),
                 snapshot: SessionSnapshot = SessionSnapshot(), lockLabel: String = "unlocked", now: Date = Date()) {

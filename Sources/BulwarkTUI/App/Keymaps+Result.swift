@@ -12,6 +12,15 @@ extension Keymaps {
         ])
     }
 
+    static func filterPicker(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Filter", [B([.enter], .choosePickerOption, help: "Show these", hint: "show")]
+            + movement(state.picker?.options.count ?? 0, empty: "Nothing to filter by") + [
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.escape, .char("q")], .closeOverlay, help: "Keep the filter as it was", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func history(_ state: AppState) -> Keymap<AppAction> {
         let count = state.entry(id: state.history?.entryID)?.history.count ?? 0
         let shown = state.history?.revealed != nil && state.history?.revealed == state.history?.list.selected

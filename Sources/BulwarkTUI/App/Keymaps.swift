@@ -60,7 +60,7 @@ public enum Keymaps {
             B([.char("/")], .startSearch, help: "Search (the last query selected: typing replaces it)", hint: "search"),
             B([.escape], .clearFilter, help: "Clear the kept search and filter", hint: "clear filter",
               disabledReason: state.filter.query.isEmpty && state.filter.category == nil && state.filter.tag == nil ? "No search or filter is kept" : nil),
-            B([.char("f")], .cycleCategory, help: "Filter by category, then by tag (cycles)"),
+            B([.char("f")], .openFilterPicker, help: "Filter by a category or a tag (a list to choose from)", hint: "filter"),
             B([.char("o")], .cycleOrder, help: "Sort by title, site or age (cycles)"),
             B([.char("v")], .toggleReveal, help: state.revealed ? "Hide the password" : "Reveal the password", hint: state.revealed ? "hide" : "reveal",
               disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),
@@ -285,6 +285,7 @@ public enum Keymaps {
         case .signUp: return signUp(state)
         case .result: return result(state)
         case .history: return history(state)
+        case .filterPicker: return filterPicker(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

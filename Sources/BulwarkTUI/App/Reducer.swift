@@ -69,6 +69,7 @@ public enum Reducer {
             return .none
         case .closeOverlay:
             if state.overlay == .history { state.history = nil }
+            if state.overlay == .filterPicker { state.picker = nil }
             state.overlay = state.overlay == .help ? state.overlayUnderHelp : nil
             state.overlayUnderHelp = nil
             return .none
@@ -116,6 +117,7 @@ public enum Reducer {
         switch state.overlay {
         case .messages?: return .messages
         case .history?: return .history
+        case .filterPicker?: return .filterPicker
         case .signUp?: return state.signUp?.sheet == nil ? .signUp : nil
         case nil: break
         default: return nil
@@ -128,6 +130,7 @@ public enum Reducer {
     static func selectedRow(_ state: AppState) -> Int {
         if state.overlay == .messages { return state.messageList.selected }
         if state.overlay == .history { return state.history?.list.selected ?? 0 }
+        if state.overlay == .filterPicker { return state.picker?.list.selected ?? 0 }
         if state.overlay == .signUp { return state.signUp?.list.selected ?? 0 }
         return state.screen == .recommendations ? state.recommendationList.selected : state.list.selected
     }
@@ -137,6 +140,9 @@ public enum Reducer {
         defer { if let reveal = state.reveal, reveal.id != state.currentEntry?.id { state.reveal = nil } }
         if state.overlay == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
+        } else if state.overlay == .filterPicker, var picker = state.picker {
+            picker.list.move(by: delta, count: picker.options.count)
+            state.picker = picker
         } else if state.overlay == .history, var history = state.history {
             history.list.move(by: delta, count: state.entry(id: history.entryID)?.history.count ?? 0)
             history.revealed = nil  // a shown old password is for the row it was shown on

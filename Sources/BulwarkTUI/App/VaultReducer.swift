@@ -28,13 +28,17 @@ enum VaultReducer {
                 state.refilter()
             }
             return Effect.none
-        case .cycleCategory:
-            // Every account, then each category, then each tag the vault uses.
-            let tags = Set(state.snapshot.entries.flatMap(\.tags)).sorted()
-            let all: [(AccountCategory?, String?)] = [(nil, nil)] + AccountCategory.allCases.map { ($0, nil) } + tags.map { (nil, $0) }
-            let index = all.firstIndex { $0.0 == state.filter.category && $0.1 == state.filter.tag } ?? 0
-            (state.filter.category, state.filter.tag) = all[(index + 1) % all.count]
+        case .openFilterPicker:
+            state.picker = FilterPicker(entries: state.snapshot.entries, current: state.filter)
+            state.overlay = .filterPicker
+            return Effect.none
+        case .choosePickerOption:
+            guard let option = state.picker?.chosen else { return Effect.none }
+            state.overlay = nil
+            state.picker = nil
+            (state.filter.category, state.filter.tag) = (option.category, option.tag)
             state.refilter()
+            state.list.select(0, count: state.visible.count)
             state.status = "Showing " + (state.filter.category.map { "\($0.label) accounts" } ?? state.filter.tag.map { "accounts tagged \($0)" } ?? "every account") + "."
             return Effect.none
         case .cycleOrder:

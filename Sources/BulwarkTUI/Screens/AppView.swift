@@ -37,6 +37,7 @@ public enum AppView {
             case .signUp: Dialogs.renderSignUp(state, into: &buffer)
             case .result: ResultPanel.render(state, into: &buffer)
             case .history: ResultPanel.renderHistory(state, into: &buffer)
+            case .filterPicker: Dialogs.renderFilterPicker(state, into: &buffer)
             case nil: break
             }
             if let caption = state.caption {
