@@ -3,11 +3,12 @@ import Foundation
 
 /// The add and edit form: title, website, username, password, the
 /// verification code's set-up (an otpauth:// URL or the secret a site
-/// shows under its QR code), notes.
+/// shows under its QR code), category (empty: guessed from the title and
+/// site), tags (separated by commas), notes.
 public struct EntryEditor: Sendable, Equatable {
-    public static let labels = ["Title", "Website", "Username", "Password", "Code", "Notes"]
+    public static let labels = ["Title", "Website", "Username", "Password", "Code", "Category", "Tags", "Notes"]
     /// Where each field is in `fields`.
-    enum Field: Int { case title, website, username, password, code, notes }
+    enum Field: Int { case title, website, username, password, code, category, tags, notes }
     /// Nil for a new entry.
     public var id: String?
     public var fields: [TextField]
@@ -25,8 +26,29 @@ public struct EntryEditor: Sendable, Equatable {
             TextField(entry?.username ?? ""),
             TextField(entry?.password ?? "", masked: true, placeholder: "Ctrl-G makes a strong one"),
             TextField(entry?.totpURI ?? "", masked: true, placeholder: "otpauth://… or the secret under a QR code"),
+            TextField(entry.map { $0.categoryIsManual ? $0.category.label : "" } ?? "",
+                      placeholder: "guessed" + (entry.map { " (\($0.category.label))" } ?? "") + "; or " + AccountCategory.allCases.prefix(3).map(\.label).joined(separator: ", ") + "…"),
+            TextField(entry?.tags.joined(separator: ", ") ?? "", placeholder: "home, work"),
             TextField(entry?.notes ?? ""),
         ]
+    }
+
+    /// A category as typed: its name or the start of one, in any case; nil for empty (guessed).
+    static func category(_ text: String) throws(Problem) -> AccountCategory? {
+        let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !typed.isEmpty else { return nil }
+        let matches = AccountCategory.allCases.filter { $0.rawValue.hasPrefix(typed) }
+        if let exact = matches.first(where: { $0.rawValue == typed }) { return exact }
+        guard matches.count == 1 else {
+            throw Problem(message: "The category: one of " + AccountCategory.allCases.map(\.label).joined(separator: ", ") + ", or empty to let bulwark guess.")
+        }
+        return matches[0]
+    }
+
+    /// Tags as typed: separated by commas, trimmed, each once, in order.
+    static func tags(_ text: String) -> [String] {
+        var seen: Set<String> = []
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     public struct Problem: Error, Equatable { public let message: String }
@@ -43,6 +65,7 @@ public struct EntryEditor: Sendable, Equatable {
                 throw Problem(message: "The code: \(error).")
             }
         }
+        let category = try Self.category(fields[Field.category.rawValue].text)
         let url = fields[1].text.trimmingCharacters(in: .whitespaces)
         let password = fields[3].text.isEmpty ? nil : fields[3].text
         var entry = original ?? Entry(title: title, created: now)
@@ -51,7 +74,9 @@ public struct EntryEditor: Sendable, Equatable {
         entry.username = fields[2].text
         entry.totpURI = totp
         entry.notes = fields[Field.notes.rawValue].text
-        if !entry.categoryIsManual { entry.category = CategoryGuess.guess(title: entry.title, urls: entry.urls) }
+        entry.tags = Self.tags(fields[Field.tags.rawValue].text)
+        entry.categoryIsManual = category != nil
+        entry.category = category ?? CategoryGuess.guess(title: entry.title, urls: entry.urls)
         if original == nil { entry.password = password } else if password != entry.password {
             entry.changePassword(to: password, reason: "edited", at: now)
         }

@@ -88,6 +88,7 @@ enum VaultReducer {
             return Effect.none
         case .editorFocus(let delta):
             guard var editor = state.editor else { return Effect.none }
+            editor.fields[3].masked = true  // a generated password is shown only while its field has the focus
             editor.focus = (editor.focus + delta + EntryEditor.labels.count) % EntryEditor.labels.count
             state.editor = editor
             return Effect.none
@@ -98,8 +99,9 @@ enum VaultReducer {
             let site = state.editor?.fields[1].text ?? ""
             return .run { env in (env.session?.generatePassword(forSite: site)).map { .generated($0) } }
         case .generated(let password):
-            state.editor?.fields[3] = TextField(password, masked: true)
-            state.status = "Generated a strong password for this site's rules."
+            // Shown, so the person sees what was made; masked again when they leave the field.
+            state.editor?.fields[3] = TextField(password, masked: false)
+            state.status = "Generated a strong password for this site's rules (shown until you leave the field)."
             return Effect.none
         case .saveEntry:
             guard let editor = state.editor else { return Effect.none }

@@ -14,7 +14,7 @@ enum Dialogs {
     }
 
     static func renderEditor(_ editor: EntryEditor, into buffer: inout Buffer) {
-        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: 12,
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: min(buffer.height - 2, 14),
                                  title: Line(editor.id == nil ? "Add an entry" : "Edit the entry", Theme.title),
                                  rightTitle: Line("Esc cancel", Theme.dim))
         let fieldWidth = min(44, max(0, inner.width - 13))

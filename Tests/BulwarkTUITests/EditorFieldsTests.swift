@@ -1,0 +1,51 @@
+import BulwarkCore
+import Foundation
+import Testing
+@testable import BulwarkTUI
+
+/// The form's category and tags, and a generated password shown while its
+/// field has the focus.
+@Suite struct EditorFieldsTests {
+    @Test func aCategoryIsANameOrItsStartAndEmptyIsGuessed() throws {
+        #expect(try EntryEditor.category("") == nil)
+        #expect(try EntryEditor.category("  Finance ") == .finance)
+        #expect(try EntryEditor.category("gov") == .government)
+        #expect(throws: EntryEditor.Problem.self) { try EntryEditor.category("s") }  // shopping or social
+        #expect(throws: EntryEditor.Problem.self) { try EntryEditor.category("banking") }
+        #expect(EntryEditor.tags(" home, work,,home , pin ") == ["home", "work", "pin"])
+    }
+
+    @Test(arguments: [(80, 24), (60, 16)])
+    func addWithACategoryAndTagsThenEditThem(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.press(.char("n"))
+        await f.type("Garden Club")
+        await f.press(.tab, .tab, .tab, .ctrl("g"))
+        let generated = try #require(f.state.editor?.fields[3])
+        #expect(!generated.masked && f.state.status == "Generated a strong password for this site's rules (shown until you leave the field).")
+        await f.press(.tab)
+        #expect(f.state.editor?.fields[3].masked == true)
+        await f.press(.tab)
+        await f.type("fin")
+        await f.press(.tab)
+        await f.type("home, money")
+        f.golden("editor-category-tags")
+        await f.press(.enter)
+        let added = try #require(f.entry("Garden Club"))
+        #expect(added.category == .finance && added.categoryIsManual && added.tags == ["home", "money"])
+        #expect(added.password == generated.text)
+
+        await f.selectEntry("Garden Club")
+        await f.press(.char("e"))
+        #expect(f.state.editor?.fields[5].text == "Finance" && f.state.editor?.fields[6].text == "home, money")
+        await f.press(.tab, .tab, .tab, .tab, .tab, .ctrl("u"), .tab, .ctrl("u"))
+        await f.type("work")
+        await f.press(.enter)
+        let edited = try #require(f.entry("Garden Club"))
+        #expect(!edited.categoryIsManual && edited.category == CategoryGuess.guess(title: "Garden Club", urls: []) && edited.tags == ["work"])
+        await f.press(.char("e"), .tab, .tab, .tab, .tab, .tab)
+        await f.type("s")
+        await f.press(.enter)
+        #expect(f.state.editor?.error == "The category: one of Email, Identity, Finance, Government, Health, Work, Shopping, Social, Other, or empty to let bulwark guess.")
+    }
+}
