@@ -233,10 +233,38 @@ extension Vault {
         return bytes
     }
 
+    /// Natural order: runs of digits compare as numbers, so "Site 9" comes
+    /// before "Site 10" and "Site 1001" before "Site 10009" (then, for the
+    /// same number, fewer leading zeros first); everything else byte by byte.
     static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        let common = min(a.count, b.count)
-        let order = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common) } }
-        return order != 0 ? Int(order) : a.count - b.count
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in naturalOrder(x, y) } }
+    }
+
+    private static func naturalOrder(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+        @inline(__always) func digit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        var i = 0, j = 0
+        while i < x.count && j < y.count {
+            let c = x[i], d = y[j]
+            guard digit(c) && digit(d) else {
+                if c != d { return Int(c) - Int(d) }
+                i += 1
+                j += 1
+                continue
+            }
+            // Two numbers: the one with more significant digits is larger, else the first differing digit decides.
+            var si = i, sj = j
+            while si < x.count && x[si] == 0x30 { si += 1 }
+            while sj < y.count && y[sj] == 0x30 { sj += 1 }
+            var ei = si, ej = sj
+            while ei < x.count && digit(x[ei]) { ei += 1 }
+            while ej < y.count && digit(y[ej]) { ej += 1 }
+            if ei - si != ej - sj { return (ei - si) - (ej - sj) }
+            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return Int(x[si + k]) - Int(y[sj + k]) }
+            if ei - i != ej - j { return (ei - i) - (ej - j) }
+            i = ei
+            j = ej
+        }
+        return (x.count - i) - (y.count - j)
     }
 
     /// Puts the entry at `order[k]` at position k, by swapping along each

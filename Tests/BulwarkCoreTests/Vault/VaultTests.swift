@@ -232,3 +232,25 @@ import Testing
         }
     }
 }
+
+/// Titles in natural order: numbers as numbers, case ignored.
+@Suite struct NaturalTitleOrderTests {
+    @Test func numbersCompareAsNumbers() {
+        let titles = ["Site 10009", "site 2", "Site 1001", "Site 10", "Site 9", "Site 09", "Site", "Site 1001b", "Alpha", "site 2 a"]
+        let entries = titles.enumerated().map { Entry(id: String(format: "%02d", $0.offset), title: $0.element) }
+        #expect(Vault.sorted(entries).map(\.title) == ["Alpha", "Site", "site 2", "site 2 a", "Site 9", "Site 09", "Site 10", "Site 1001", "Site 1001b", "Site 10009"])
+    }
+
+    @Test func theOrderIsTotalAndConsistent() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "B", "0", "00", "7", "10", "x1", " ", "é", "99", "0100"]
+        let keys = (0..<300).map { _ in Vault.sortKey((0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()) }
+        for a in keys.prefix(60) {
+            #expect(Vault.compare(a, a) == 0)
+            for b in keys.prefix(60) {
+                #expect((Vault.compare(a, b) < 0) == (Vault.compare(b, a) > 0))
+                if Vault.compare(a, b) == 0 { #expect(a == b) }
+            }
+        }
+    }
+}
