@@ -12,7 +12,7 @@ enum ServicesCommand {
         if parsed.arguments.first == "enroll", parsed.options["--sign-in-with-apple"] != nil { return signUpWithApple(parsed) }
         if parsed.arguments.first == "enroll" {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
-            return UpgradeCommand.withServices(parsed) { vault, world, _ in
+            return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
                 let entry = try vault.find(parsed.arguments[1])
                 guard let manifest = try world.enroll(entry) else {
                     Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site), or the entry has no password.")
@@ -68,7 +68,7 @@ enum ServicesCommand {
             Output.error("a team id is ten capital letters and digits, as Apple's are (got \(team)).")
             return 2
         }
-        return UpgradeCommand.withServices(parsed) { vault, world, _ in
+        return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2
@@ -86,7 +86,7 @@ enum ServicesCommand {
     /// `services enroll SERVICE --sign-in-with-apple`: a new account that signs in with Apple from the start.
     static func signUpWithApple(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll SERVICE --sign-in-with-apple [--hide-email]"); return 2 }
-        return UpgradeCommand.withServices(parsed) { vault, world, _ in
+        return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2
@@ -110,7 +110,7 @@ enum ServicesCommand {
             Output.error("usage: bulwark services notify SERVICE EVENT ENTRY (EVENT: \(events.joined(separator: ", ")))")
             return 2
         }
-        return UpgradeCommand.withServices(parsed) { vault, world, _ in
+        return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2

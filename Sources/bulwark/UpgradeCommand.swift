@@ -21,14 +21,16 @@ enum UpgradeCommand {
 
     /// Opens the vault and its services, settles any upgrade a crash left
     /// staged, then runs `body`.
-    static func withServices(_ parsed: ParsedCommandLine, _ body: (Vault, ServiceWorld, PasswordInput) throws -> Int32) -> Int32 {
+    /// `keeping`: the command writes the services' state (sign-up, notifications, transfers), so it lives beside the vault.
+    static func withServices(_ parsed: ParsedCommandLine, keeping: Bool = false, _ body: (Vault, ServiceWorld, PasswordInput) throws -> Int32) -> Int32 {
         let catalog: ServiceCatalog
         switch Self.catalog(parsed) {
         case .failure(let exit): return exit.code
         case .success(let loaded): catalog = loaded
         }
         return VaultCommands.withVault(parsed) { vault, input in
-            let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vault.path), catalog: catalog)
+            let world = keeping ? try ServiceWorld(directory: ServiceWorld.directory(besideVault: vault.path), catalog: catalog)
+                                : try ServiceWorld.forVault(vault.path, entries: vault.entries, catalog: catalog)
             for outcome in try Reconciler.reconcile(vault: vault, world: world) {
                 Output.stderr("bulwark: \(describe(outcome))\n")
             }

@@ -18,6 +18,21 @@ import Testing
         return f
     }
 
+    /// A vault no service covers gains no services/ folder from commands
+    /// that find nothing to do at a service; signing up at one makes it.
+    @Test func aServicesFolderOnlyWhenAServiceIsInvolved() throws {
+        let f = try Fixture()
+        let services = f.dir.appendingPathComponent("services").path
+        #expect(try f.run(["add", "--title", "Bank", "--url", "https://bank.example.com", "--username", "jane", "--entry-password-stdin"],
+                          stdin: "master\nhunter2-hunter2\n").status == 0)
+        let upgrade = try f.run(["upgrade", "Bank", "--strong-password"])
+        #expect(upgrade.status != 0 && upgrade.stderr.contains("bulwark has no upgrade for bank.example.com"))
+        #expect(try f.run(["signin", "Bank"]).status != 0)
+        #expect(!FileManager.default.fileExists(atPath: services))
+        #expect(try f.run(["services", "enroll", "shiny", "--sign-in-with-apple"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: services))
+    }
+
     @Test func exitCodesOfEachOutcome() throws {
         let shiny = try Self.fixture("Shiny", "https://shiny.example")
         let done = try shiny.run(["upgrade", "Shiny", "--strong-password"])

@@ -13,3 +13,11 @@ public enum AccountCategory: String, Sendable, Hashable, CaseIterable, Codable {
 
     public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
+
+extension String {
+    /// The text as a sentence's start: its first letter capital, except
+    /// the product's name, which is always written "bulwark".
+    public var sentenceCased: String {
+        hasPrefix("bulwark") ? self : prefix(1).uppercased() + dropFirst()
+    }
+}

@@ -42,7 +42,7 @@ public enum Keymaps {
     static func upgrades(_ state: AppState, _ entry: Entry?, origin: UpgradeOrigin) -> [B] {
         func reason(_ kind: UpgradeKind) -> String? {
             guard let entry else { return "Nothing is selected" }
-            return state.offer(kind, for: entry).reason.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            return state.offer(kind, for: entry).reason.map(\.sentenceCased)
         }
         return [
             B([.char("u")], .startUpgrade(.strongPassword, origin), help: "Upgrade to a strong password", hint: "upgrade",
@@ -246,7 +246,7 @@ public enum Keymaps {
         let entry = state.entry(id: state.focusEntryID)
         let signedIn = state.appSession == nil ? "Still signing in" : nil
         func off(_ kind: UpgradeKind) -> String? {
-            signedIn ?? entry.flatMap { state.offer(kind, for: $0).reason }.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            signedIn ?? entry.flatMap { state.offer(kind, for: $0).reason }.map(\.sentenceCased)
         }
         return Keymap("App", [
             B([.char("u")], .startInApp(.strongPassword), help: "Upgrade to a strong password (in the app)", hint: "upgrade", disabledReason: off(.strongPassword)),

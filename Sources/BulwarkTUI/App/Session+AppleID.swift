@@ -22,8 +22,10 @@ extension AppSession {
 
     public func signUpWithApple(serviceID: String, hideEmail: Bool) -> SignUpResult {
         lock.withLock {
-            guard let vault, let world, let manifest = world.catalog.manifest(id: serviceID) else { return .refused("the vault is locked") }
+            guard let vault, var world, let manifest = world.catalog.manifest(id: serviceID) else { return .refused("the vault is locked") }
             do {
+                // The new account lives at the service from now on: its state beside the vault.
+                if world.isTemporary { world = try keepWorldBesideVault(vault) }
                 let outcome = try SignUpWithApple.run(manifest: manifest, vault: vault, world: world, appleID: appleID, hideEmail: hideEmail)
                 refresh([outcome.entry.id])  // the new entry joins the analysis
                 return .done(makeSnapshot(), entryID: outcome.entry.id, summary: outcome.summary)

@@ -110,7 +110,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
-        let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: baseCatalog, clock: clock, sleep: sleep)
+        let world = try ServiceWorld.forVault(vaultPath, entries: opened.entries, catalog: baseCatalog, clock: clock, sleep: sleep)
         catalog = world.catalog
         try Reconciler.reconcile(vault: opened, world: world)
         let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
@@ -130,6 +130,16 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         snapshot.newlyBreached = breached.filter { !seen.contains($0.id) }.map(\.entry.title)
         try? opened.setNote("seen-breaches", (seen.union(breached.map(\.id))).sorted().joined(separator: "\n"))
         return snapshot
+    }
+
+    /// Moves the services' state beside the vault (from a temporary world,
+    /// which holds nothing of an account yet). Called with the lock held.
+    func keepWorldBesideVault(_ vault: Vault) throws -> ServiceWorld {
+        let kept = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: baseCatalog, clock: clock, sleep: sleep)
+        world = kept
+        catalog = kept.catalog
+        engine = UpgradeEngine(vault: vault, world: kept, appleID: appleID, quirks: quirks, cancellation: cancellation)
+        return kept
     }
 
     /// Drops the decrypted vault from memory.

@@ -18,14 +18,35 @@ public final class ServiceWorld {
     public let sleep: @Sendable (Int) -> Void
     private var backends: [String: MockBackend] = [:]
 
+    /// Whether the directory is a private temporary one, removed with the world.
+    public let isTemporary: Bool
+
     public static func directory(besideVault vault: URL) -> URL {
         vault.deletingLastPathComponent().appendingPathComponent("services")
     }
 
+    /// A world for a vault: beside it once a service is involved (its
+    /// `services/` exists, or a manifest covers one of its entries); else in
+    /// a private temporary directory, removed with the world, so a vault no
+    /// service covers gains no `services/` folder from merely being opened.
+    public static func forVault(_ vault: URL, entries: [Entry], catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
+                                sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws -> ServiceWorld {
+        let beside = directory(besideVault: vault)
+        let involved = FileManager.default.fileExists(atPath: beside.path) || entries.contains { catalog.manifest(forHost: $0.site) != nil }
+        if involved { return try ServiceWorld(directory: beside, catalog: catalog, clock: clock, sleep: sleep) }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-services-\(getpid())-\(UUID().uuidString.prefix(8))")
+        return try ServiceWorld(directory: temporary, catalog: catalog, clock: clock, sleep: sleep, temporary: true)
+    }
+
+    deinit {
+        if isTemporary { try? FileManager.default.removeItem(at: directory) }
+    }
+
     public init(directory: URL, catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
-                sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws {
+                sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }, temporary: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         self.directory = directory
+        isTemporary = temporary
         self.clock = clock
         self.sleep = sleep
         identityProvider = try MockIdentityProvider(path: directory.appendingPathComponent("identity-provider.db").path, clock: clock)

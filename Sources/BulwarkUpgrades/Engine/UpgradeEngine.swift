@@ -51,7 +51,7 @@ public final class UpgradeEngine {
             manifest = found
         } else {
             switch catalog.availability(request.kind, for: entry) {
-            case .unavailable(let reason): return finish(.failed(reason: reason.prefix(1).uppercased() + reason.dropFirst() + "."))
+            case .unavailable(let reason): return finish(.failed(reason: reason.sentenceCased + "."))
             case .offered(let found): manifest = found
             }
         }

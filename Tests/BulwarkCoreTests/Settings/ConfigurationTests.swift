@@ -24,9 +24,17 @@ import Testing
         #expect(config.lockAfterMinutes == 2 && config.revealSeconds == 10 && config.clipboardSeconds == 5)
     }
 
+    @Test func symbolsAndMouse() throws {
+        let config = try Configuration.parse("symbols = ASCII\nmouse = off\n", file: "/c", home: "/h")
+        #expect(config.symbols == "ascii" && !config.mouse)
+        #expect(try Configuration.parse("", file: "/c", home: "/h").mouse)
+    }
+
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse)"),
+        ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
+        ("mouse = maybe", 1, "'mouse' must be on or off"),
         ("quirks =", 1, "'quirks' has no value"),
         ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
         ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),
