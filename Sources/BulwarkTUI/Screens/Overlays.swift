@@ -6,11 +6,30 @@ enum Overlays {
         let keymap = Keymaps.beneathHelp(state)
         let keyColumn = min(12, max(8, keymap.bindings.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0) + 2)
         let width = min(buffer.width - 4, 100)
-        // One column when it fits the window's height, else two.
+        // Each binding's help wrapped under itself (never cut), in one
+        // column when the rows fit the window, else in two.
         let rowsAvailable = max(1, buffer.height - 7)
-        let columns = keymap.bindings.count > rowsAvailable ? 2 : 1
-        let rows = (keymap.bindings.count + columns - 1) / columns
-        let height = min(buffer.height - 2, rows + 5)
+        func texts(_ binding: KeyBinding<AppAction>) -> String { binding.help + (binding.disabledReason.map { " (off: \($0))" } ?? "") }
+        func blocks(columnWidth: Int) -> [[String]] {
+            keymap.bindings.map { TextWrap.wrap(texts($0), width: max(1, columnWidth - keyColumn)) }
+        }
+        var columns = 1
+        var laid = blocks(columnWidth: width - 4)
+        if laid.reduce(0, { $0 + $1.count }) > rowsAvailable {
+            columns = 2
+            laid = blocks(columnWidth: (width - 4) / 2 - 2)
+        }
+        // Whole blocks per column: the first column takes blocks until it holds half the rows.
+        let total = laid.reduce(0) { $0 + $1.count }
+        var split = laid.count, running = 0
+        if columns == 2 {
+            for (index, block) in laid.enumerated() {
+                if running + block.count > (total + 1) / 2 { split = index; break }
+                running += block.count
+            }
+        }
+        let firstRows = laid.prefix(split).reduce(0) { $0 + $1.count }, secondRows = total - firstRows
+        let height = min(buffer.height - 2, max(firstRows, secondRows) + 5)
         let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
                                  title: Line("Keys: " + keymap.title, Theme.title),
                                  rightTitle: Line("Esc close", Theme.dim), style: .plain)
@@ -21,15 +40,22 @@ enum Overlays {
               Span(Theme.fixableMark, Theme.key), Span(" one key fixes it")])
             .render(into: &buffer, x: inner.x, y: inner.maxY - 1, clip: inner)
         let columnWidth = body.width / columns
+        var row = 0
         for (index, binding) in keymap.bindings.enumerated() {
-            let column = index / rows, row = index % rows
-            guard row < body.height else { continue }
+            if index == split { row = 0 }
+            let column = index < split ? 0 : 1
             let off = binding.disabledReason != nil
-            let help = binding.help + (binding.disabledReason.map { " (off: \($0))" } ?? "")
-            let cell = Rect(x: body.x + column * columnWidth, y: body.y + row, width: columnWidth - (column + 1 < columns ? 2 : 0), height: 1)
-            Line([Span(DisplayWidth.pad(binding.keyLabel, to: keyColumn), off ? Theme.dim : Theme.key),
-                  Span(DisplayWidth.truncate(help, to: max(0, cell.width - keyColumn)), off ? Theme.dim : .plain)])
-                .render(into: &buffer, x: cell.x, y: cell.y, clip: cell)
+            let x = body.x + column * columnWidth, cellWidth = columnWidth - (column + 1 < columns ? 2 : 0)
+            for (line, text) in laid[index].enumerated() {
+                guard row < body.height else { break }
+                let cell = Rect(x: x, y: body.y + row, width: cellWidth, height: 1)
+                // The last row that fits says when more was left out.
+                let cut = row == body.height - 1 && (line + 1 < laid[index].count || index + 1 < (column == 0 ? split : laid.count))
+                Line([Span(DisplayWidth.pad(line == 0 ? binding.keyLabel : "", to: keyColumn), off ? Theme.dim : Theme.key),
+                      Span(cut ? DisplayWidth.truncate(text + " …", to: max(0, cellWidth - keyColumn)) : text, off ? Theme.dim : .plain)])
+                    .render(into: &buffer, x: cell.x, y: cell.y, clip: cell)
+                row += 1
+            }
         }
     }
 

@@ -86,6 +86,11 @@ enum EntryDetail {
         y += 2
         func field(_ label: String, _ value: Line) {
             guard y < area.maxY else { return }
+            // A value longer than the pane ends in "…" rather than cut short without a sign.
+            var value = value
+            if value.width > area.width - labelWidth, value.spans.count == 1 {
+                value = Line(DisplayWidth.truncate(value.plainText, to: max(0, area.width - labelWidth)), value.spans[0].style)
+            }
             // A long custom field name is cut so that it never runs into its value.
             buffer.put(DisplayWidth.pad(DisplayWidth.truncate(label, to: labelWidth - 1), to: labelWidth), x: area.x, y: y, style: Theme.label, clip: area)
             value.render(into: &buffer, x: area.x + labelWidth, y: y, clip: area)
