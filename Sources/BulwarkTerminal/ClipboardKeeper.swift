@@ -11,6 +11,8 @@ final class ClipboardKeeper {
     private let system: SystemClipboard?
     /// Why OSC 52 cannot arrive here, found once; nil when it may.
     private let oscBlocked: String?
+    /// tmux drops programs' copies but passes wrapped ones to the terminal outside it.
+    private let throughTmux: Bool
     private var held: (secret: String, previous: String?, via: SystemClipboard?)?
     private(set) var clearAt: Date?
 
@@ -18,7 +20,9 @@ final class ClipboardKeeper {
          environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.terminal = terminal
         self.system = system
-        oscBlocked = system != nil ? nil : Self.whyOSCCannotArrive(terminal: terminal, environment: environment)
+        let route = system != nil ? (blocked: nil, passthrough: false) : Self.oscRoute(terminal: terminal, environment: environment)
+        oscBlocked = route.blocked
+        throughTmux = route.passthrough
     }
 
     /// Copies; returns the status line to show.
@@ -34,11 +38,11 @@ final class ClipboardKeeper {
             }
         }
         if let oscBlocked { return "\(oscBlocked) Nothing was copied." }
-        terminal.copyToClipboard(request.text)
+        terminal.copyToClipboard(request.text, tmuxPassthrough: throughTmux)
         held = (request.text, nil, nil)
         clearAt = Date().addingTimeInterval(request.clearAfter)
         // OSC 52 is a request: the terminal may refuse it without a word, so this says what was sent, not that it arrived.
-        return "Sent \(request.subject) to the terminal's clipboard (OSC 52); a blank replaces it after \(seconds), on lock and on quit."
+        return "Sent \(request.subject) to the terminal's clipboard (OSC 52\(throughTmux ? ", through tmux's passthrough" : "")); a blank replaces it after \(seconds), on lock and on quit."
     }
 
     /// Takes the secret off the clipboard, if one is on it; the status to show.
@@ -48,7 +52,7 @@ final class ClipboardKeeper {
         held = nil
         clearAt = nil
         guard let via = current.via else {
-            terminal.clearClipboard()
+            terminal.clearClipboard(tmuxPassthrough: throughTmux)
             return "The clipboard was cleared."
         }
         switch via.takeBack(current.secret, previous: current.previous) {
@@ -59,15 +63,17 @@ final class ClipboardKeeper {
     }
 
     /// The Linux console and dumb terminals have no OSC 52; tmux passes a
-    /// program's copy on only with `set-clipboard on`.
-    static func whyOSCCannotArrive(terminal: CursesTerminal, environment: [String: String]) -> String? {
-        guard terminal.canCopy else { return "This terminal has no clipboard bulwark can reach (no OSC 52, no wl-copy, xclip or xsel)." }
-        guard !(environment["TMUX"] ?? "").isEmpty, let value = tmuxOption("set-clipboard"), value != "on" else { return nil }
-        return "tmux passes no program's copy on (its set-clipboard is \(value)); `tmux set -s set-clipboard on` lets them through."
+    /// program's copy on with `set-clipboard on`, or wrapped with `allow-passthrough on`.
+    static func oscRoute(terminal: CursesTerminal, environment: [String: String]) -> (blocked: String?, passthrough: Bool) {
+        guard terminal.canCopy else { return ("This terminal has no clipboard bulwark can reach (no OSC 52, no wl-copy, xclip or xsel).", false) }
+        guard !(environment["TMUX"] ?? "").isEmpty, let value = tmuxOption("set-clipboard"), value != "on" else { return (nil, false) }
+        if let passthrough = tmuxOption("allow-passthrough", scope: "-Apv"), passthrough == "on" || passthrough == "all" { return (nil, true) }
+        return ("tmux passes no program's copy on (its set-clipboard is \(value)); `tmux set -s set-clipboard on` lets them through.", false)
     }
 
-    private static func tmuxOption(_ name: String) -> String? {
-        guard let output = SystemClipboard.run(["tmux", "show-options", "-sv", name], input: nil) else { return nil }
+    /// `scope`: the server's (`-sv`) or the pane's with what it inherits (`-Apv`).
+    private static func tmuxOption(_ name: String, scope: String = "-sv") -> String? {
+        guard let output = SystemClipboard.run(["tmux", "show-options", scope, name], input: nil) else { return nil }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

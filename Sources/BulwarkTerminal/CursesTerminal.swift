@@ -44,16 +44,19 @@ public final class CursesTerminal {
 
     /// Puts text on the terminal's clipboard with OSC 52 (written straight
     /// to the terminal: it moves no cursor, so curses' picture stays true).
-    public func copyToClipboard(_ text: String) {
-        let sequence = "\u{1b}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+    /// `tmuxPassthrough`: wrapped for tmux to hand to the terminal outside
+    /// it (its allow-passthrough), when tmux itself drops programs' copies.
+    public func copyToClipboard(_ text: String, tmuxPassthrough: Bool = false) {
+        let osc = "\u{1b}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        let sequence = tmuxPassthrough ? "\u{1b}Ptmux;" + osc.replacingOccurrences(of: "\u{1b}", with: "\u{1b}\u{1b}") + "\u{1b}\\" : osc
         fflush(nil)
         _ = sequence.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
     }
 
     /// Replaces a copied secret. An empty OSC 52 clears xterm's clipboard
     /// but tmux ignores it and keeps its buffer; a blank is taken by both.
-    public func clearClipboard() {
-        copyToClipboard(" ")
+    public func clearClipboard(tmuxPassthrough: Bool = false) {
+        copyToClipboard(" ", tmuxPassthrough: tmuxPassthrough)
     }
 
     /// Waits up to `timeoutMilliseconds` for a key or a resize.

@@ -41,9 +41,11 @@ public enum RunLoop {
             if let request = store.state.clipboard, request.id != copiedID {
                 copiedID = request.id
                 store.send(.setStatus(clipboard.copy(request)))
+                store.send(.clipboardHeld(until: clipboard.clearAt))
             }
             if let deadline = clipboard.clearAt, Date() >= deadline || !store.state.unlocked, let said = clipboard.takeBack() {
                 store.send(.setStatus(said))
+                store.send(.clipboardHeld(until: nil))
             }
             if let signal = terminal.takeSignal() {
                 if signal == SIGINT {

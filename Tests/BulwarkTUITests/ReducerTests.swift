@@ -266,3 +266,19 @@ import Testing
         #expect(store.exitCode == nil)
     }
 }
+
+/// While a secret is on the clipboard the status line counts down.
+@Suite struct ClipboardCountdownTests {
+    @Test func theStatusLineCountsDownUntilTheSecretIsTakenBack() {
+        var state = ReducerTests.state()
+        let store = Store(state: state)
+        store.send(.clipboardHeld(until: state.now.addingTimeInterval(22.4)))
+        #expect(AppView.statusLine(store.state).plainText == "The clipboard is cleared in 23 seconds (or on lock and quit).")
+        store.send(.tick(state.now.addingTimeInterval(21.5)))
+        #expect(AppView.statusLine(store.state).plainText == "The clipboard is cleared in 1 second (or on lock and quit).")
+        store.send(.clipboardHeld(until: nil))
+        #expect(!AppView.statusLine(store.state).plainText.contains("clipboard"))
+        state.status = "Something else."
+        #expect(AppView.statusLine(state).plainText == "Something else.")
+    }
+}

@@ -56,6 +56,21 @@ import Testing
         #expect(!Self.buffer(tmux).contains("gomzyp"))  // and no buffer holds the password
     }
 
+    /// With tmux's allow-passthrough on, the copy is wrapped for the
+    /// terminal outside tmux, and the status says so.
+    @Test func tmuxPassthroughCarriesTheCopyOut() throws {
+        let tmux = try TmuxSession(width: 120, height: 30, command: "\(Binary.path) demo --no-lock",
+                                   environment: ["TERM": "xterm-256color", "TMUX": "$TMUX"])
+        defer { tmux.close() }
+        _ = try tmux.command("set-option", "-s", "set-clipboard", "external")
+        _ = try tmux.command("set-option", "-g", "allow-passthrough", "on")
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("p")
+        try tmux.waitFor(text: "Sent the password of Bookshop to the terminal's clipboard (OSC 52, through tmux's passthrough)")
+        try tmux.send("j")
+        try tmux.waitFor(text: "The clipboard is cleared in ")
+    }
+
     @Test func quittingClearsTheClipboard() throws {
         let (tmux, config) = try Self.session(seconds: 600)
         defer { tmux.close(); try? FileManager.default.removeItem(at: config) }

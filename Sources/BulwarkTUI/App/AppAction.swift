@@ -20,6 +20,8 @@ public enum AppAction: Sendable, Equatable {
     case interrupt            // Ctrl-C: quits, asking first if an upgrade is in flight
     case confirmQuit(Bool)
     case setStatus(String?)
+    /// A secret is on the clipboard until then (nil: taken back), for the countdown.
+    case clipboardHeld(until: Date?)
     case setCaption(String?)
     case setPresenter(Presenter?)
     case switchScreen

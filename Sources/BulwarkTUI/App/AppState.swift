@@ -193,6 +193,8 @@ public struct AppState: Sendable {
     public var focusEntryID: String?
     public var appSession: String?
     public var clipboard: ClipboardRequest?
+    /// When the secret on the clipboard is taken back: the status line counts down.
+    public var clipboardClearsAt: Date?
     public var now: Date
     public var spinner = 0
     /// The lock state as the status line shows it.

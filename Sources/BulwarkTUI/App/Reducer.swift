@@ -85,6 +85,9 @@ public enum Reducer {
         case .setStatus(let message):
             state.status = message
             return .none
+        case .clipboardHeld(let until):
+            state.clipboardClearsAt = until
+            return .none
         case .setPresenter(let presenter):
             state.presenter = presenter
             return .none

@@ -68,6 +68,10 @@ public enum AppView {
         }
         if let status = state.status { return Line(status, Theme.status) }
         guard state.unlocked else { return Line("", Theme.dim) }
+        if let until = state.clipboardClearsAt, until > state.now {
+            let seconds = Int(until.timeIntervalSince(state.now).rounded(.up))
+            return Line("The clipboard is cleared in \(Reducer.duration(TimeInterval(seconds))) (or on lock and quit).", Theme.status)
+        }
         switch state.screen {
         case .vault:
             let position = state.visible.isEmpty ? "" : "\(Count.grouped(state.list.selected + 1))/\(Count.grouped(state.visible.count))  "
