@@ -34,7 +34,7 @@ final class ClipboardKeeper {
             if system.write(request.text) {
                 held = (request.text, previous, system)
                 clearAt = Date().addingTimeInterval(request.clearAfter)
-                return "Copied \(request.subject) with \(system.name); after \(seconds), on lock and on quit the clipboard gets back what it had."
+                return "Copied \(request.subject) with \(system.name) (what it replaced comes back in \(seconds), on lock, on quit)."
             }
         }
         if let oscBlocked { return "\(oscBlocked) Nothing was copied." }

@@ -37,15 +37,19 @@ public enum RunLoop {
         if afterFirstFrame?() == true { return 0 }
         var copiedID = store.state.clipboard?.id
         while store.exitCode == nil {
-            // Clipboard writes the reducer asked for, and taking them back later, on lock and on quit.
+            // Clipboard writes the reducer asked for, and taking them back later, on
+            // lock and on quit; what they say is drawn now, not at the next tick.
+            var clipboardSaid = false
             if let request = store.state.clipboard, request.id != copiedID {
                 copiedID = request.id
                 store.send(.setStatus(clipboard.copy(request)))
                 store.send(.clipboardHeld(until: clipboard.clearAt))
+                clipboardSaid = true
             }
             if let deadline = clipboard.clearAt, Date() >= deadline || !store.state.unlocked, let said = clipboard.takeBack() {
                 store.send(.setStatus(said))
                 store.send(.clipboardHeld(until: nil))
+                clipboardSaid = true
             }
             if let signal = terminal.takeSignal() {
                 if signal == SIGINT {
@@ -55,7 +59,7 @@ public enum RunLoop {
                 }
             }
             let busy = store.inbox.inFlight > 0 || store.state.upgradeWorking || store.state.busy || autoplay != nil
-            var changed = store.processInbox()
+            var changed = store.processInbox() || clipboardSaid
             if let player = autoplay {
                 changed = player.advance(store: store, now: Date(), screen: { AppView.render(store.state).textDump() }) || changed
                 if player.restartRequested {

@@ -58,36 +58,5 @@ public struct SystemClipboard: Sendable {
 
     /// Runs a tool with a time limit (a clipboard tool that hangs must not
     /// hang the app); its output, or nil when it failed.
-    static func run(_ command: [String], input: Data?) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let output = Pipe()
-        // Tools that stay behind to serve the selection (xclip, wl-copy) must not hold our pipe.
-        process.standardOutput = input == nil ? output : FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        do { try process.run() } catch { return nil }
-        // Read beside the wait, so neither a full pipe nor a hung tool blocks the other.
-        final class Collected: @unchecked Sendable { var data = Data() }  // written by the reader, read after it is done
-        let collected = Collected(), reading = DispatchGroup()
-        if input == nil {
-            let handle = output.fileHandleForReading
-            DispatchQueue.global().async(group: reading) { collected.data = (try? handle.readToEnd()) ?? Data() }
-        }
-        if let input {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            process.terminate()
-            return nil
-        }
-        guard reading.wait(timeout: .now() + 1) == .success else { return nil }
-        let data = collected.data
-        return process.terminationStatus == 0 ? data : nil
-    }
+    static func run(_ command: [String], input: Data?) -> Data? { ToolRunner.run(command, input: input) }
 }

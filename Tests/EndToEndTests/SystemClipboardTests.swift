@@ -55,7 +55,7 @@ import Testing
         defer { tmux.close() }
         try tmux.waitFor(text: "1/40")
         try tmux.send("p")
-        try tmux.waitFor(text: "Copied the password of Bookshop with xclip")
+        try tmux.waitFor(text: "Copied the password of Bookshop with xclip (what it replaced comes back in 2 seconds")
         #expect(desktop.contents == Self.password)
         try tmux.waitFor(text: "The clipboard was cleared: it has its earlier text back.")
         #expect(desktop.contents == "the earlier text")
@@ -89,5 +89,41 @@ import Testing
         #expect(desktop.waitFor(Self.password))
         try tmux.send("L")
         #expect(desktop.waitFor(""))
+    }
+
+    static let xvfb = ["/usr/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let xclip = ["/usr/bin/xclip"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The real thing: an X server (Xvfb) and the real xclip, which stays
+    /// behind to serve the selection as it does on a desktop.
+    @Test(.enabled(if: xvfb != nil && xclip != nil, "Xvfb or xclip is not installed (make test-deps installs Debian's xvfb and xclip)"))
+    func aRealXServerWithXclip() throws {
+        let display = ":\(70 + Int(getpid() % 20))"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.xvfb!)
+        server.arguments = [display, "-nolisten", "tcp"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(100_000) }
+        func clipboard(_ arguments: [String], _ input: String? = nil) throws -> String {
+            let result = try Binary.run(["-selection", "clipboard"] + arguments, stdin: input ?? "", environment: ["DISPLAY": display], program: Self.xclip!)
+            return result.stdout
+        }
+        _ = try clipboard(["-in"], "before bulwark")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-x11-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data("clipboard-seconds = 2\n".utf8).write(to: config)
+        let tmux = try TmuxSession(width: 120, height: 30, command: "\(Binary.path) demo --no-lock",
+                                   environment: ["TERM": "xterm-256color", "DISPLAY": display, "BULWARK_CONFIG": config.path])
+        defer { tmux.close() }
+        try tmux.waitFor(text: "1/40")
+        try tmux.send("p")
+        try tmux.waitFor(text: "Copied the password of Bookshop with xclip")
+        #expect(try clipboard(["-out"]) == Self.password)
+        try tmux.waitFor(text: "The clipboard was cleared: it has its earlier text back.")
+        #expect(try clipboard(["-out"]) == "before bulwark")
     }
 }

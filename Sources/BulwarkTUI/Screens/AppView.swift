@@ -69,7 +69,8 @@ public enum AppView {
         if let status = state.status { return Line(status, Theme.status) }
         guard state.unlocked else { return Line("", Theme.dim) }
         if let until = state.clipboardClearsAt, until > state.now {
-            let seconds = Int(until.timeIntervalSince(state.now).rounded(.up))
+            // `now` moves with the ticks: never more than the clipboard's time.
+            let seconds = min(Int(until.timeIntervalSince(state.now).rounded(.up)), Int(state.clipboardFor.rounded(.up)))
             return Line("The clipboard is cleared in \(Reducer.duration(TimeInterval(seconds))) (or on lock and quit).", Theme.status)
         }
         switch state.screen {
