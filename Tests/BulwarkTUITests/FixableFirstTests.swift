@@ -1,4 +1,5 @@
 import BulwarkCore
+import BulwarkUpgrades
 import Foundation
 import Testing
 @testable import BulwarkTUI
@@ -43,5 +44,23 @@ import Testing
         await f.press(.char("u"))  // Broker, no step-up
         #expect(f.state.result?.heading == "Broker: upgraded to a strong password")
         #expect(f.state.shownRecommendationCount == before - 1 && !f.state.shownRecommendations.contains { $0.entry.title == "Broker" })
+    }
+}
+
+/// The smallest window the app draws into, for the dialogs added with them.
+@Suite struct SmallestWindowDialogsTests {
+    @Test func theFilterPickerAndACancelledUpgradeAt60x16() async throws {
+        let f = try AppFixture(width: 60, height: 16)
+        await f.press(.char("f"))
+        #expect(f.state.overlay == .filterPicker)
+        f.golden("filter-picker")
+        await f.press(.escape)
+        var state = f.state
+        state.upgrade = UpgradeUI(request: UpgradeRequest(entryID: "d02", kind: .strongPassword, origin: .entry), title: "Shiny", state: .authorising)
+        state.upgrade?.before = state.snapshot.report.recommendation(forEntry: "d02")
+        let store = Store(state: state)
+        store.send(.key(.escape))
+        store.send(.upgradeStepped(.cancelled, store.state.snapshot))
+        Snapshot.assert(AppView.render(store.state), named: "upgrade-cancelled-while-working")
     }
 }
