@@ -3,7 +3,7 @@
 # otherwise print the exact apt-get line to run.
 
 SWIFT        ?= swift
-DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev tmux
+DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev tmux
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 
@@ -39,6 +39,9 @@ deps:
 
 test-deps:
 	$(call install-packages,$(TEST_DEB_PACKAGES))
+	@# py_webauthn, the independent relying party the passkey tests verify with (PyPI).
+	@python3 -c "import webauthn" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check 'webauthn>=2,<4' \
+	  || echo "py_webauthn could not be installed: the passkey verifier test says it is skipped"
 
 build: deps
 	$(SWIFT) build

@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CZip"),      // libzip: 1Password's 1PUX is a ZIP
         .systemLibrary(name: "CZlib"),     // zlib: KDBX's gzip
         .systemLibrary(name: "CSodium"),   // libsodium: only Salsa20 (KDBX 3.1's inner stream), which OpenSSL lacks
+        .systemLibrary(name: "CCbor"),     // libcbor: WebAuthn's attestation objects and COSE keys
 
         // Assets/ built into the binary by a build-tool plugin.
         .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
@@ -33,7 +34,7 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode"]),
+                                                           "CQRDecode", "CCbor"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

@@ -2,7 +2,7 @@
 # The layering rule, checked on every `make test`: the core knows nothing of
 # screens, the screens nothing of ncurses. Only the terminal target imports
 # the curses shim; only the core imports sqlite, OpenSSL, zxcvbn, libargon2, libzip, zlib,
-# libsodium and the QR reader (zbar, libpng, libjpeg).
+# libsodium, libcbor and the QR reader (zbar, libpng, libjpeg).
 set -u
 cd "$(dirname "$0")/.."
 failed=0
@@ -26,6 +26,7 @@ check "import CZip" '^\s*import\s+CZip' Sources/BulwarkCore
 check "import CZlib" '^\s*import\s+CZlib' Sources/BulwarkCore
 check "import CSodium" '^\s*import\s+CSodium' Sources/BulwarkCore
 check "import CQRDecode" '^\s*import\s+CQRDecode' Sources/BulwarkCore
+check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
 check "import CHardening" '^\s*import\s+CHardening' Sources/bulwark
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'

@@ -10,4 +10,7 @@
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/param_build.h>
+#include <openssl/x509.h>
+#include <openssl/bn.h>
 #endif

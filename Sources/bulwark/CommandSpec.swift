@@ -188,6 +188,18 @@ enum Commands {
                     transfer moves SERVICE's app to another developer team (TEAMID): Sign in with Apple users get transfer
                     identifiers, their accounts are migrated to the new team's ids, and the entries follow.
                     """),
+        CommandSpec(name: "passkey", summary: "Create and use passkeys as a WebAuthn authenticator (for testing a relying party).",
+                    usage: PasskeyCommand.usage,
+                    options: [OptionSpec(name: "--origin", valueName: "ORIGIN", help: "create, get: the page's origin (https://host[:port]; http only on localhost)"),
+                              OptionSpec(name: "--options", valueName: "FILE", help: "create: PublicKeyCredentialCreationOptionsJSON; get: PublicKeyCredentialRequestOptionsJSON"),
+                              OptionSpec(name: "--entry", valueName: "ENTRY", help: "create: keep the passkey in this entry (else a new entry for the RP)"),
+                              OptionSpec(name: "--credential", valueName: "ID", help: "get: the passkey to answer with, when several could"),
+                              OptionSpec(name: "--json", valueName: nil, help: "list: JSON")],
+                    details: """
+                    create prints the RegistrationResponseJSON (attestation "none", an ES256 key on P-256); get prints the
+                    AuthenticationResponseJSON (discoverable when allowCredentials is empty). Exit 1 for a bad origin, an
+                    excluded credential, no matching passkey or malformed options.
+                    """),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo on an embedded vault.",
             usage: "bulwark demo [--no-lock] [--keep | --dir DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]",

@@ -69,6 +69,7 @@ func runMain(_ args: [String]) -> Int32 {
     case "upgrade": return UpgradeCommand.run(parsed)
     case "signin": return UpgradeCommand.signIn(parsed)
     case "services": return ServicesCommand.services(parsed)
+    case "passkey": return PasskeyCommand.run(parsed)
     default:
         printError(Usage.main)
         return 2

@@ -117,6 +117,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var pendingChange: PendingChange?
     public var kind: EntryKind = .login
     public var fields: [CustomField] = []
+    /// WebAuthn credentials for the account (sealed in the box like the rest).
+    public var passkeys: [Passkey] = []
 
     public init(id: String = EntryID.random(), title: String, urls: [String] = [], username: String = "",
                 password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],

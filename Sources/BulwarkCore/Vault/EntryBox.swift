@@ -81,6 +81,23 @@ extension Vault {
                 writer.part(field.hidden ? "1" : "0")
             }
         }
+        // Only when there are passkeys: every other box stays as it was.
+        if !e.passkeys.isEmpty {
+            w.part { writer in
+                for passkey in e.passkeys {
+                    writer.part(Base64URL.encode(passkey.credentialID))
+                    writer.part(passkey.rpID)
+                    writer.part(Base64URL.encode(passkey.userHandle))
+                    writer.part(passkey.userName)
+                    writer.part(passkey.userDisplayName)
+                    writer.part(Base64URL.encode(passkey.privateKey))
+                    writer.part(FieldCoding.date(passkey.created))
+                    writer.part(String(passkey.signCount))
+                    writer.part(passkey.backupEligible ? "1" : "0")
+                    writer.part(passkey.backupState ? "1" : "0")
+                }
+            }
+        }
         return w.bytes
     }
 }

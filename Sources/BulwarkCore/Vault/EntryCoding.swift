@@ -11,8 +11,12 @@ extension Vault {
     enum Field: Int, CaseIterable { case title, username, password, urls, notes, totp, tags, history, details }
 
     /// Whether a box holds the parts an entry has: the nine fields, and
-    /// since the kinds and custom fields arrived, a tenth with them.
-    static func isEntryShape(_ count: Int) -> Bool { count == fields.count || count == fields.count + 1 }
+    /// since the kinds and custom fields arrived, a tenth with them, and an
+    /// eleventh with its passkeys when it has any.
+    static func isEntryShape(_ count: Int) -> Bool { (fields.count...fields.count + 2).contains(count) }
+
+    /// The parts of one passkey in the eleventh part.
+    static let passkeyParts = 10
 
     static func decode(id: String, _ v: [ArraySlice<UInt8>]) -> Entry? {
         func field(_ f: Field) -> ArraySlice<UInt8> { v[f.rawValue] }
@@ -57,6 +61,16 @@ extension Vault {
                   (extras.count - 1) % 3 == 0 else { return nil }
             entry.kind = kind
             entry.fields = stride(from: 1, to: extras.count, by: 3).map { CustomField(name: extras[$0], value: extras[$0 + 1], hidden: extras[$0 + 2] == "1") }
+        }
+        if v.count == fields.count + 2 {
+            guard let parts = FieldCoding.decode(v[fields.count + 1]), !parts.isEmpty, parts.count % passkeyParts == 0 else { return nil }
+            for start in stride(from: 0, to: parts.count, by: passkeyParts) {
+                let p = Array(parts[start..<start + passkeyParts])
+                guard let credential = Base64URL.decode(p[0]), let handle = Base64URL.decode(p[2]), let key = Base64URL.decode(p[5]),
+                      let created = FieldCoding.date(p[6]), let count = UInt32(p[7]) else { return nil }
+                entry.passkeys.append(Passkey(credentialID: credential, rpID: p[1], userHandle: handle, userName: p[3], userDisplayName: p[4],
+                                              privateKey: key, created: created, signCount: count, backupEligible: p[8] == "1", backupState: p[9] == "1"))
+            }
         }
         return entry
     }

@@ -254,3 +254,23 @@ import Testing
         }
     }
 }
+
+/// Passkeys kept in an entry's box: an eleventh part, only when there are any.
+@Suite struct PasskeyStorageTests {
+    @Test func aPasskeySurvivesTheVaultAndOthersAreUntouched() throws {
+        let dir = TemporaryDirectory()
+        let vault = try Vault.create(at: dir.file("v.db"), masterPassword: "m", parameters: testParameters)
+        var entry = Entry(title: "Shop", urls: ["https://shop.example"], username: "jane")
+        let plain = Vault.box(entry)  // ten parts: no passkeys, no eleventh
+        entry.passkeys = [Passkey(credentialID: Array(repeating: 5, count: 16), rpID: "shop.example", userHandle: [1, 2], userName: "jane",
+                                  userDisplayName: "Jane", privateKey: try P256PrivateKey.generate().pkcs8, created: Date(timeIntervalSince1970: 1_800_000_000.25))]
+        #expect(Vault.box(entry).count > plain.count)
+        var without = entry
+        without.passkeys = []
+        #expect(Vault.box(without) == plain)
+        try vault.save(entry)
+        vault.close()
+        let reopened = try Vault.open(at: dir.file("v.db"), masterPassword: "m")
+        #expect(reopened.entries.first?.passkeys == entry.passkeys)
+    }
+}

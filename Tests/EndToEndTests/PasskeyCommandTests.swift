@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `bulwark passkey` checked by an independent relying party: Duo Labs'
+/// py_webauthn (`Fixtures/webauthn-rp.py`), which server code uses, makes
+/// the options, and verifies what bulwark prints: registration (attestation
+/// "none") and authentication, user verification required.
+@Suite(.serialized) struct PasskeyCommandTests {
+    typealias Fixture = VaultCommandTests.Fixture
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/webauthn-rp.py").path
+    static let pyWebAuthn: Bool = (try? Spawn.run(["python3", "-c", "import webauthn"], capture: true).status) == 0
+
+    /// Runs the relying party script; its stdout, or the failure with its stderr.
+    static func relyingParty(_ arguments: [String]) throws -> (ok: Bool, output: String) {
+        let result = try Spawn.run(["python3", script] + arguments, capture: true)
+        return (result.status == 0, result.output)
+    }
+
+    @Test(.enabled(if: pyWebAuthn, "py_webauthn is not installed (make test-deps installs it from PyPI)"))
+    func anIndependentRelyingPartyAcceptsRegistrationAndAuthentication() throws {
+        let f = try Fixture()
+        let file = { (name: String) in f.dir.appendingPathComponent(name).path }
+        #expect(try Self.relyingParty(["register-options", "shop.example", "jane", file("create.json"), file("state.json")]).ok)
+        let created = try f.run(["passkey", "create", "--origin", "https://shop.example", "--options", file("create.json")])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stderr == "bulwark: saved the passkey for jane on shop.example in a new entry, Test RP.\n")
+        try Data(created.stdout.utf8).write(to: URL(fileURLWithPath: file("registration.json")))
+        let registered = try Self.relyingParty(["register-verify", "https://shop.example", file("state.json"), file("registration.json")])
+        #expect(registered.ok, "py_webauthn refused the registration: \(registered.output)")
+        #expect(registered.output.hasSuffix(" none CredentialDeviceType.MULTI_DEVICE True\n"))
+
+        #expect(try Self.relyingParty(["auth-options", "shop.example", file("state.json"), file("get.json")]).ok)
+        let asserted = try f.run(["passkey", "get", "--origin", "https://shop.example", "--options", file("get.json")])
+        #expect(asserted.status == 0, "\(asserted.stderr)")
+        try Data(asserted.stdout.utf8).write(to: URL(fileURLWithPath: file("authentication.json")))
+        let verified = try Self.relyingParty(["auth-verify", "https://shop.example", file("state.json"), file("authentication.json")])
+        #expect(verified.ok, "py_webauthn refused the assertion: \(verified.output)")
+        #expect(verified.output.hasSuffix(" 0 True\n"))
+
+        // The relying party refuses an assertion made for another origin (bulwark signs what it is told; the RP checks).
+        let elsewhere = try f.run(["passkey", "get", "--origin", "https://login.shop.example", "--options", file("get.json")])
+        #expect(elsewhere.status == 0)
+        try Data(elsewhere.stdout.utf8).write(to: URL(fileURLWithPath: file("elsewhere.json")))
+        #expect(try !Self.relyingParty(["auth-verify", "https://shop.example", file("state.json"), file("elsewhere.json")]).ok)
+    }
+
+    @Test func whatTheCommandRefuses() throws {
+        let f = try Fixture()
+        let options = f.dir.appendingPathComponent("options.json")
+        let challenge = "AAECAwQFBgcICQoLDA0ODw"
+        try Data(#"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"dXNlcg","name":"jane","displayName":"Jane"},"challenge":"\#(challenge)","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#.utf8).write(to: options)
+        let http = try f.run(["passkey", "create", "--origin", "http://shop.example", "--options", options.path])
+        #expect(http.status == 1 && http.stderr == "bulwark: http://shop.example is not https: WebAuthn needs a secure origin (http only on localhost).\n")
+        let other = try f.run(["passkey", "create", "--origin", "https://other.example", "--options", options.path])
+        #expect(other.status == 1 && other.stderr.contains("the RP ID shop.example is not other.example or a parent domain of it"))
+        let first = try f.run(["passkey", "create", "--origin", "https://shop.example", "--options", options.path])
+        #expect(first.status == 0)
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        try Data(#"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"dXNlcg","name":"jane"},"challenge":"\#(challenge)","pubKeyCredParams":[{"type":"public-key","alg":-7}],"excludeCredentials":[{"type":"public-key","id":"\#(id)"}]}"#.utf8).write(to: options)
+        let excluded = try f.run(["passkey", "create", "--origin", "https://shop.example", "--options", options.path])
+        #expect(excluded.status == 1 && excluded.stderr.contains("already holds a passkey for shop.example that the relying party excludes"))
+
+        let request = f.dir.appendingPathComponent("request.json")
+        try Data(#"{"challenge":"\#(challenge)","rpId":"bank.example"}"#.utf8).write(to: request)
+        let none = try f.run(["passkey", "get", "--origin", "https://bank.example", "--options", request.path])
+        #expect(none.status == 1 && none.stderr == "bulwark: bulwark holds no passkey for bank.example.\n")
+        try Data("{not json".utf8).write(to: request)
+        let malformed = try f.run(["passkey", "get", "--origin", "https://bank.example", "--options", request.path])
+        #expect(malformed.status == 1 && malformed.stderr == "bulwark: the options are not a JSON object.\n")
+
+        // Two passkeys for one RP: get asks which.
+        try Data(#"{"rp":{"name":"Shop"},"user":{"id":"b3RoZXI","name":"joe"},"challenge":"\#(challenge)","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#.utf8).write(to: options)
+        #expect(try f.run(["passkey", "create", "--origin", "https://shop.example", "--options", options.path, "--entry", "Shop"]).status == 0)
+        try Data(#"{"challenge":"\#(challenge)"}"#.utf8).write(to: request)
+        let two = try f.run(["passkey", "get", "--origin", "https://shop.example", "--options", request.path])
+        #expect(two.status == 1 && two.stderr.contains("2 passkeys for shop.example could answer; choose one with --credential ID"))
+        #expect(try f.run(["passkey", "get", "--origin", "https://shop.example", "--options", request.path, "--credential", id]).status == 0)
+
+        let listed = try f.run(["passkey", "list"])
+        #expect(listed.stdout.split(separator: "\n").count == 2 && listed.stdout.contains("\(id)  shop.example  jane  (Shop)"))
+        #expect(try f.run(["passkey", "rm", id]).stdout.hasPrefix("Removed the passkey \(id) from Shop."))
+        #expect(try f.run(["passkey", "list"]).stdout.split(separator: "\n").count == 1)
+        #expect(try f.run(["passkey", "rm", id]).status == 1)
+    }
+}
