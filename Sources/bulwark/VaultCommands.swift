@@ -186,6 +186,8 @@ enum VaultCommands {
                 if !field.hidden || reveal { object["value"] = field.value }
                 return object
             },
+            // Never the private key: that leaves the vault only in an export.
+            "passkeys": e.passkeys.map { ["id": $0.id, "rp_id": $0.rpID, "user_name": $0.userName, "created": iso.string(from: $0.created)] },
         ]
         if reveal {
             object["password"] = e.password.map { $0 as Any } ?? NSNull()

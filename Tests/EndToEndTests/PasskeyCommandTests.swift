@@ -37,6 +37,24 @@ import Testing
         #expect(verified.ok, "py_webauthn refused the assertion: \(verified.output)")
         #expect(verified.output.hasSuffix(" 0 True\n"))
 
+        // The entry shows the passkey, never its key.
+        let shown = try f.run(["show", "Test RP", "--json", "--reveal"])
+        let passkeys = (try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["passkeys"] as? [[String: Any]]
+        #expect(passkeys?.count == 1 && passkeys?.first?["rp_id"] as? String == "shop.example" && !shown.stdout.contains("PRIVATE"))
+        #expect(passkeys?.first?.keys.sorted() == ["created", "id", "rp_id", "user_name"])
+
+        // Moved through Bitwarden's JSON to another vault, the passkey still signs in.
+        let moved = f.dir.appendingPathComponent("bitwarden.json").path
+        #expect(try f.run(["export", "--format", "bitwarden-json", moved]).status == 0)
+        let other = try Fixture()
+        #expect(try other.run(["import", moved]).status == 0)
+        #expect(try Self.relyingParty(["auth-options", "shop.example", file("state.json"), file("get2.json")]).ok)
+        let fromOther = try other.run(["passkey", "get", "--origin", "https://shop.example", "--options", file("get2.json")])
+        #expect(fromOther.status == 0, "\(fromOther.stderr)")
+        try Data(fromOther.stdout.utf8).write(to: URL(fileURLWithPath: file("authentication2.json")))
+        let again = try Self.relyingParty(["auth-verify", "https://shop.example", file("state.json"), file("authentication2.json")])
+        #expect(again.ok, "py_webauthn refused the moved passkey: \(again.output)")
+
         // The relying party refuses an assertion made for another origin (bulwark signs what it is told; the RP checks).
         let elsewhere = try f.run(["passkey", "get", "--origin", "https://login.shop.example", "--options", file("get.json")])
         #expect(elsewhere.status == 0)

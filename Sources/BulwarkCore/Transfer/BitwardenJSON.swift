@@ -80,9 +80,11 @@ enum BitwardenJSON {
                 read.inTrash += 1  // Bitwarden's trash: not a live item
                 continue
             }
-            let entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &read.keptAside)
-            if let passkeys = (item["login"] as? [String: Any])?["fido2Credentials"] as? [Any], !passkeys.isEmpty {
-                read.notHeld.append("\(passkeys.count == 1 ? "the passkey" : "\(passkeys.count) passkeys") of \(entry.title) (bulwark holds no passkeys yet; the password is imported)")
+            var entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &read.keptAside)
+            if let login = item["login"] as? [String: Any] {
+                let (passkeys, notRead) = BitwardenPasskeys.read(login, title: entry.title)
+                entry.passkeys = passkeys
+                read.notHeld += notRead
             }
             read.entries.append(entry)
         }
@@ -227,7 +229,7 @@ enum BitwardenJSON {
         if e.kind.holdsPassword || !e.urls.isEmpty || !e.username.isEmpty {
             json.key("login")
             json.beginObject()
-            json.key("fido2Credentials"); json.strings([])
+            json.key("fido2Credentials"); BitwardenPasskeys.write(e.passkeys, entry: e, into: &json)
             json.key("uris")
             json.beginArray()
             for url in e.urls {

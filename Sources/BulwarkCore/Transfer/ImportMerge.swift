@@ -28,6 +28,8 @@ public enum ImportMerge {
         var fields = newer.fields
         for field in older.fields where !fields.contains(where: { $0.name == field.name }) { fields.append(field) }
         result.fields = fields
+        // Passkeys are credentials, never "newer wins": both sides' are kept.
+        result.passkeys = newer.passkeys + older.passkeys.filter { key in !newer.passkeys.contains { $0.credentialID == key.credentialID } }
         var history = newer.history
         for item in older.history where !history.contains(where: { $0.password == item.password }) { history.append(item) }
         if let old = older.password, !old.isEmpty, old != result.password, !history.contains(where: { $0.password == old }) {

@@ -65,7 +65,7 @@ public enum Importer {
             (candidates, result.inTrash, result.notHeld) = (read.entries, read.inTrash, read.notHeld)
         case .bitwardenJSON:
             let read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
-            (candidates, result.inTrash, result.keptAside, result.rowNotes) = (read.entries, read.inTrash, read.keptAside, read.skipped)
+            (candidates, result.inTrash, result.keptAside, result.rowNotes, result.notHeld) = (read.entries, read.inTrash, read.keptAside, read.skipped, read.notHeld)
         default:
             let (text, encodingNote) = try decodeText(data)
             let read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows).read(text)
@@ -189,6 +189,7 @@ public enum Importer {
     static func sameContent(_ a: Entry, _ b: Entry) -> Bool {
         a.kind == b.kind && a.title == b.title && a.username == b.username && a.password == b.password && a.notes == b.notes
             && a.totpURI == b.totpURI && a.urls == b.urls && a.tags == b.tags && a.fields == b.fields
+            && a.passkeys.map(\.credentialID) == b.passkeys.map(\.credentialID)
     }
 
     static func contentHash(_ e: Entry) -> Int {
@@ -202,6 +203,7 @@ public enum Importer {
         hasher.combine(e.urls)
         hasher.combine(e.tags)
         hasher.combine(e.fields)
+        for passkey in e.passkeys { hasher.combine(passkey.credentialID) }
         return hasher.finalize()
     }
 

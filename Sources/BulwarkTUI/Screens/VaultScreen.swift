@@ -123,6 +123,7 @@ enum EntryDetail {
                 field("Code", Line(spaced(config.code(at: seconds)), Theme.heading))
             }
         }
+        for passkey in entry.passkeys { field("Passkey", Line("\(passkey.userName) on \(passkey.rpID), \(Self.day(passkey.created))")) }
         if entry.kind != .login { field("Kind", Line(entry.kind.label)) }
         for custom in entry.fields {
             // Hidden fields stay masked: the reveal key shows the password only.
