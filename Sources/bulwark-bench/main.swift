@@ -49,7 +49,7 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 && !searching ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, writers, analysis, transfer, startup or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, transfer, passkeys, startup or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
@@ -78,6 +78,13 @@ if only == nil || only == "transfer" {
     TransferBench.run(bulwark: bulwark, directory: transferDirectory)
     KDBXBench.run(bulwark: bulwark, directory: transferDirectory)
     try? FileManager.default.removeItem(at: transferDirectory)
+    print("")
+}
+if only == nil || only == "passkeys" {
+    let passkeyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-passkeys-\(getpid())")
+    try! FileManager.default.createDirectory(at: passkeyDirectory, withIntermediateDirectories: true)
+    PasskeyBench.run(directory: passkeyDirectory)
+    try? FileManager.default.removeItem(at: passkeyDirectory)
     print("")
 }
 if only == nil || only == "startup" {
