@@ -14,7 +14,8 @@ enum PasskeyBench {
         var user = 0
         let create = Measure.repeated(200) {
             user += 1
-            let options = #"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"\#(Base64URL.encode(Array("user-\#(user)".utf8)))","name":"user\#(user)"},"challenge":"\#(challenge())","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#
+            let userID = Base64URL.encode(Array("user-\(user)".utf8))
+            let options = #"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"\#(userID)","name":"user\#(user)"},"challenge":"\#(challenge())","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#
             let parsed = try! CreationOptions.parse(Data(options.utf8))
             let created = try! PasskeyAuthenticator.create(parsed, origin: "https://shop.example", existing: [], now: Date())
             var entry = Entry(title: "Shop \(user)", urls: ["https://shop.example"], username: "user\(user)", password: nil)
