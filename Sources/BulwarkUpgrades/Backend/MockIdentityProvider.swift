@@ -187,20 +187,6 @@ public final class MockIdentityProvider {
     }
 }
 
-/// Base64 with the URL alphabet and no padding (the JWT encoding).
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map(Array.init)
-    }
-}
-
 /// Lower-case letters and digits for relay addresses.
 enum Base32Lower {
     static func encode(_ bytes: [UInt8]) -> String {
