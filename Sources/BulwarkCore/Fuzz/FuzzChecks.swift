@@ -16,6 +16,8 @@ public enum FuzzChecks {
         "kdbx-xml": kdbxXML,
         "terminal-text": terminalText,
         "qr-image": qrImage,
+        "cbor": cbor,
+        "webauthn-options": webAuthnOptions,
     ]
 
     /// Any bytes as an image file: refused with one of the reader's own
