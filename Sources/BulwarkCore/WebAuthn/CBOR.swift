@@ -98,8 +98,12 @@ public indirect enum CBOR: Sendable, Equatable {
     /// `bytes` it took when trailing bytes are allowed (authenticator data's
     /// COSE key is followed by extensions).
     public static func decode(_ bytes: [UInt8], allowTrailing: Bool = false) throws(DecodeError) -> (value: CBOR, consumed: Int) {
+        // libcbor allocates what a header declares before reading the items:
+        // nine bytes can ask for an array of four billion. Checked first.
+        let end = try Shape.end(of: bytes, at: 0, depth: 0)
+        guard allowTrailing || end == bytes.count else { throw DecodeError(description: "bytes after the CBOR item") }
         var result = cbor_load_result()
-        let item = bytes.withUnsafeBufferPointer { cbor_load($0.baseAddress, $0.count, &result) }
+        let item = bytes.withUnsafeBufferPointer { cbor_load($0.baseAddress, end, &result) }
         guard let item, result.error.code == CBOR_ERR_NONE else { throw DecodeError(description: "not well-formed CBOR") }
         defer { var owned: UnsafeMutablePointer<cbor_item_t>? = item; cbor_decref(&owned) }
         guard allowTrailing || result.read == bytes.count else { throw DecodeError(description: "bytes after the CBOR item") }
@@ -136,6 +140,44 @@ public indirect enum CBOR: Sendable, Equatable {
             return .map(pairs)
         default:
             throw DecodeError(description: "a CBOR type WebAuthn does not use")
+        }
+    }
+
+    /// A walk over the item's headers with no allocation: every declared
+    /// length fits in the bytes that follow (an item takes at least one
+    /// byte, a map's pair two), no indefinite lengths or tags (CTAP2's
+    /// canonical CBOR has neither), at most 16 levels deep.
+    enum Shape {
+        static func end(of bytes: [UInt8], at start: Int, depth: Int) throws(DecodeError) -> Int {
+            guard depth < 16 else { throw DecodeError(description: "CBOR nested too deeply") }
+            guard start < bytes.count else { throw DecodeError(description: "not well-formed CBOR") }
+            let major = bytes[start] >> 5, info = bytes[start] & 0x1F
+            var index = start + 1
+            var argument: UInt64 = UInt64(info)
+            switch info {
+            case 0..<24: break
+            case 24, 25, 26, 27:
+                let width = 1 << (info - 24)
+                guard bytes.count - index >= width else { throw DecodeError(description: "not well-formed CBOR") }
+                argument = bytes[index..<index + width].reduce(0) { $0 << 8 | UInt64($1) }
+                index += width
+            default:
+                throw DecodeError(description: major == 7 && info == 31 ? "not well-formed CBOR" : "an indefinite length or a reserved header in CBOR")
+            }
+            let remaining = UInt64(bytes.count - index)
+            switch major {
+            case 0, 1: return index
+            case 2, 3:
+                guard argument <= remaining else { throw DecodeError(description: "a CBOR string longer than its input") }
+                return index + Int(argument)
+            case 4, 5:
+                let items = major == 4 ? argument : argument.multipliedReportingOverflow(by: 2).partialValue
+                guard argument <= remaining, items <= remaining else { throw DecodeError(description: "a CBOR array or map longer than its input") }
+                for _ in 0..<items { index = try end(of: bytes, at: index, depth: depth + 1) }
+                return index
+            case 6: throw DecodeError(description: "a CBOR tag WebAuthn does not use")
+            default: return index  // simple values and floats: the decoder says what it holds of them
+            }
         }
     }
 }

@@ -31,4 +31,19 @@ import Testing
         #expect(throws: CBOR.DecodeError.self) { try CBOR.decode([0xf9, 0x3c, 0x00]) } // a float: not WebAuthn's
         #expect(throws: CBOR.DecodeError.self) { try CBOR.decode(Array(repeating: 0x81, count: 40) + [0x00]) }  // nested too deeply
     }
+
+    /// What the fuzzer found: a header that declares more than the input
+    /// holds made libcbor allocate it first (nine bytes asked for an array
+    /// of 2.4 billion items, gigabytes). Refused before libcbor sees it.
+    @Test(arguments: [
+        ([0xad, 0x9a, 0x8e, 0x8a, 0x9a, 0x91, 0x9c, 0x9a, 0x05], "a CBOR array or map longer than its input"),
+        ([0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], "a CBOR array or map longer than its input"),
+        ([0xbb, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00], "a CBOR array or map longer than its input"),
+        ([0x5a, 0xff, 0xff, 0xff, 0xff], "a CBOR string longer than its input"),
+        ([0x9f, 0x01, 0xff], "an indefinite length or a reserved header in CBOR"),
+        ([0xc1, 0x01], "a CBOR tag WebAuthn does not use"),
+    ] as [([UInt8], String)])
+    func declaredLengthsMustFitTheInput(bytes: [UInt8], reason: String) {
+        #expect(throws: CBOR.DecodeError(description: reason)) { try CBOR.decode(bytes) }
+    }
 }
