@@ -35,7 +35,7 @@ public enum PasskeyAuthenticator {
         guard scheme == "https" || (scheme == "http" && local) else {
             throw WebAuthnError("\(text) is not https: WebAuthn needs a secure origin (http only on localhost)")
         }
-        if host.first == "[" || host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy({ UInt8($0) != nil }) {
+        if host.first == "[" || host.contains(":") || host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy({ UInt8($0) != nil }) {
             throw WebAuthnError("\(host) is an IP address: an RP ID must be a domain")
         }
         let defaultPort = scheme == "https" ? 443 : 80

@@ -38,6 +38,7 @@ import Testing
         ("https://shop.example", "example", "is a public suffix"),
         ("https://evil-shop.example", "shop.example", "is not evil-shop.example or a parent domain"),
         ("https://192.168.1.10", nil, "is an IP address"),
+        ("https://[::1]:8443", nil, "is an IP address"),
         ("https://shop.example/login", nil, "is not an origin"),
         ("shop.example", nil, "is not an origin"),
     ])
