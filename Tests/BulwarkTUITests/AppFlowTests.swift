@@ -159,7 +159,8 @@ import Testing
         Snapshot.assert(AppView.render(verifying, colors: false), named: "step-up-verifying-nocolor")
         await f.press(.char("f"))  // fill from the vault's TOTP
         #expect(f.state.upgrade == nil)
-        #expect(f.state.banner == Banner(ok: true, text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history."))
+        #expect(f.state.banner == Banner(ok: true, text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history.",
+                                         short: "Northwind Bank now uses a strong password, saved in bulwark."))
         let entry = try #require(f.entry("Northwind Bank"))
         #expect(entry.password != old && entry.history.first?.password == old)
         #expect(f.session.signIn(id: entry.id) != .refused("wrong password"))

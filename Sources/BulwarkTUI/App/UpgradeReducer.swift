@@ -24,7 +24,8 @@ enum UpgradeReducer {
                 let prefix = upgrade.request.origin == .inApp ? "\(outcome.serviceName) app: " : ""
                 state.banner = Banner(ok: true, text: prefix + outcome.headline
                                       + (outcome.kind == .strongPassword ? " The old one is kept in history." : "")
-                                      + (outcome.alsoUpdatedLine.map { " " + $0 } ?? ""))
+                                      + (outcome.alsoUpdatedLine.map { " " + $0 } ?? ""),
+                                      short: prefix + outcome.headline)
                 state.upgrade = nil
                 show(.completed(outcome, title: upgrade.title, before: upgrade.before,
                                 after: state.snapshot.report.recommendation(forEntry: outcome.entryID),
