@@ -170,15 +170,17 @@ enum Commands {
             password as the next line (an empty line cancels).
             """),
         CommandSpec(name: "signin", summary: "Sign in to an entry's (mock) service with the stored credential.",
-                    usage: "bulwark signin ENTRY [--sign-in-with-apple]",
+                    usage: "bulwark signin ENTRY [--sign-in-with-apple | --with password|passkey]",
                     options: [OptionSpec(name: "--sign-in-with-apple", valueName: nil,
-                                         help: "Sign in with Apple again, after the account was signed out (authorization stopped)")],
+                                         help: "Sign in with Apple again, after the account was signed out (authorization stopped)"),
+                              OptionSpec(name: "--with", valueName: "password|passkey", help: "Sign in with the entry's passkey (WebAuthn) instead of its password")],
                     details: "Exit 0 when the service accepts the credential, 1 when it refuses (with its reason)."),
         CommandSpec(name: "services", summary: "List the service manifests, sign an account up, or send a Sign in with Apple notification.",
                     usage: ServicesCommand.servicesUsage,
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association"),
                               OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "enroll: sign up at SERVICE with Apple (no password)"),
-                              OptionSpec(name: "--hide-email", valueName: nil, help: "enroll: give the service a private relay address")],
+                              OptionSpec(name: "--hide-email", valueName: nil, help: "enroll: give the service a private relay address"),
+                              OptionSpec(name: "--passkey", valueName: nil, help: "enroll: register a passkey for the entry's account (services that accept them)")],
                     details: """
                     enroll creates the entry's account at its mock service with its current credential (and TOTP secret);
                     with --sign-in-with-apple it creates a new account at SERVICE that signs in with Apple, and its entry.

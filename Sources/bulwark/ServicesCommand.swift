@@ -10,6 +10,10 @@ enum ServicesCommand {
         if parsed.arguments.first == "notify" { return notify(parsed) }
         if parsed.arguments.first == "transfer" { return transfer(parsed) }
         if parsed.arguments.first == "enroll", parsed.options["--sign-in-with-apple"] != nil { return signUpWithApple(parsed) }
+        if parsed.arguments.first == "enroll", parsed.options["--passkey"] != nil {
+            guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY --passkey"); return 2 }
+            return PasskeyAtService.enroll(parsed, name: parsed.arguments[1])
+        }
         if parsed.arguments.first == "enroll" {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
             return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
@@ -41,7 +45,7 @@ enum ServicesCommand {
                         "upgrades": UpgradeKind.allCases.filter { $0 == .strongPassword ? m.supportsStrongPassword : m.supportsSignInWithApple }.map(\.rawValue),
                         "password_rules": m.passwordRules.map { $0 as Any } ?? NSNull(), "two_factor": m.twoFactor.rawValue,
                         "change_password_url": SiteRequirements(services: catalog).changePasswordURL(for: m.primaryDomain).url,
-                        "behaviour": behaviour]
+                        "passkeys": m.acceptsPasskeys, "behaviour": behaviour]
             })
             return 0
         }
@@ -52,12 +56,13 @@ enum ServicesCommand {
                 return state == .verified ? domain : "\(domain) [\(state.rawValue)]"
             }
             print("\(m.id.padding(toLength: 16, withPad: " ", startingAt: 0))\(m.name) (\(domains.joined(separator: ", "))): "
-                  + (upgrades.isEmpty ? "no upgrades" : upgrades.joined(separator: " and ")) + "; 2FA \(m.twoFactor.rawValue)")
+                  + (upgrades.isEmpty ? "no upgrades" : upgrades.joined(separator: " and ")) + "; 2FA \(m.twoFactor.rawValue)"
+                  + (m.acceptsPasskeys ? "; passkeys" : ""))
         }
         return 0
     }
 
-    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
+    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY [--passkey] | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
 
     /// `services transfer SERVICE TEAMID`: the service's app moves to another
     /// developer team; its Sign in with Apple accounts are migrated.

@@ -101,3 +101,27 @@ import Testing
         #expect(try f.run(["passkey", "rm", id]).status == 1)
     }
 }
+
+/// Passkeys at a mock service that accepts them (Shiny): registered through
+/// its relying party, then a sign-in with the passkey; refused where the
+/// service takes none or the entry holds none.
+@Suite struct PasskeyAtServiceTests {
+    @Test func registerThenSignInWithThePasskey() throws {
+        let shiny = try UpgradeCommandTests.fixture("Shiny", "https://shiny.example")
+        let before = try shiny.run(["signin", "Shiny", "--with", "passkey"])
+        #expect(before.status == 1 && before.stderr == "bulwark: Shiny holds no passkey that Shiny knows; `bulwark services enroll Shiny --passkey` registers one.\n")
+        let enrolled = try shiny.run(["services", "enroll", "Shiny", "--passkey"])
+        #expect(enrolled.status == 0 && enrolled.stdout == "Registered a passkey for jane at Shiny (mock); it is kept in Shiny.\n", "\(enrolled.stderr)")
+        let signedIn = try shiny.run(["signin", "Shiny", "--with", "passkey"])
+        #expect(signedIn.status == 0 && signedIn.stdout == "Signed in to Shiny with a passkey (as jane).\n", "\(signedIn.stderr)")
+        #expect(try shiny.run(["signin", "Shiny"]).stdout == "Signed in to Shiny.\n")  // the password still works beside it
+        // A second registration for the same account is excluded by the service: bulwark already holds one.
+        let again = try shiny.run(["services", "enroll", "Shiny", "--passkey"])
+        #expect(again.status == 1 && again.stderr.contains("already holds a passkey for shiny.example that the relying party excludes"))
+
+        let grocer = try UpgradeCommandTests.fixture("Grocer", "https://grocer.example")
+        let refused = try grocer.run(["services", "enroll", "Grocer", "--passkey"])
+        #expect(refused.status == 1 && refused.stderr == "bulwark: Grocer does not accept passkeys.\n")
+        #expect(try grocer.run(["signin", "Grocer", "--with", "fingerprint"]).status == 2)
+    }
+}

@@ -17,6 +17,7 @@ public final class ServiceWorld {
     /// Waits a manifest's latency (tests pass one that does not wait).
     public let sleep: @Sendable (Int) -> Void
     private var backends: [String: MockBackend] = [:]
+    private var relyingParties: [String: MockRelyingParty] = [:]
 
     /// Whether the directory is a private temporary one, removed with the world.
     public let isTemporary: Bool
@@ -64,6 +65,19 @@ public final class ServiceWorld {
         backends[manifest.id] = backend
         restrictModes()
         return backend
+    }
+
+    /// The service's WebAuthn relying party, when it accepts passkeys: its
+    /// RP ID the service's primary domain, its origins its associated domains.
+    public func relyingParty(for manifest: ServiceManifest) throws -> MockRelyingParty? {
+        guard manifest.acceptsPasskeys else { return nil }
+        if let existing = relyingParties[manifest.id] { return existing }
+        let origins = manifest.domains.filter { !$0.hasPrefix("*.") }.map { "https://\($0)" }
+        let rp = try MockRelyingParty(rpID: manifest.primaryDomain, rpName: manifest.name, origins: origins,
+                                      path: directory.appendingPathComponent("\(manifest.id)-webauthn.db").path, clock: clock)
+        relyingParties[manifest.id] = rp
+        restrictModes()
+        return rp
     }
 
     /// A fresh extension for one request.

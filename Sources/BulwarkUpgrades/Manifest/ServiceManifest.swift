@@ -35,6 +35,9 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
     public var associatedDomains: [String]
     public var supportsStrongPassword: Bool
     public var supportsSignInWithApple: Bool
+    /// The service is a WebAuthn relying party (absent: false).
+    public var supportsPasskeys: Bool?
+    public var acceptsPasskeys: Bool { supportsPasskeys == true }
     public var passwordRules: String?
     public var changePasswordURL: String?
     public var twoFactor: TwoFactor

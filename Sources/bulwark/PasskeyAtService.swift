@@ -1,0 +1,62 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+/// Passkeys at the mock services that accept them (`supportsPasskeys` in a
+/// manifest): `services enroll ENTRY --passkey` registers one for the
+/// entry's account through the service's relying party, and `signin ENTRY
+/// --with passkey` signs in with it, both through the WebAuthn ceremonies
+/// a browser would run at the service's own origin.
+enum PasskeyAtService {
+    static func enroll(_ parsed: ParsedCommandLine, name: String) -> Int32 {
+        UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+            let entry = try vault.find(name)
+            guard let (manifest, rp) = try relyingParty(for: entry, world: world) else { return 1 }
+            // The account's handle: the one its passkeys there already use, else a new random one.
+            let handle = entry.passkeys.first { $0.rpID == rp.rpID }?.userHandle ?? SecureRandom.bytes(16)
+            let options = try CreationOptions.parse(try rp.registrationOptions(user: entry.username, userHandle: handle))
+            let created: PasskeyAuthenticator.Created
+            do {
+                created = try PasskeyAuthenticator.create(options, origin: "https://\(rp.rpID)", existing: entry.passkeys, now: Date())
+                try rp.finishRegistration(created.response)
+            } catch {
+                Output.error("\(manifest.name) did not take the passkey: \(error). Nothing was changed.")
+                return 1
+            }
+            _ = try vault.update(entry.id) { $0.passkeys.append(created.passkey) }
+            print("Registered a passkey for \(entry.username) at \(manifest.name) (mock); it is kept in \(entry.title).")
+            return 0
+        }
+    }
+
+    static func signIn(_ entry: Entry, world: ServiceWorld) throws -> Int32 {
+        guard let (manifest, rp) = try relyingParty(for: entry, world: world) else { return 1 }
+        let options = try RequestOptions.parse(try rp.authenticationOptions(user: entry.username))
+        let found = try? PasskeyAuthenticator.candidates(options, origin: "https://\(rp.rpID)", among: entry.passkeys)
+        guard let found, let passkey = found.passkeys.first else {
+            Output.error("\(entry.title) holds no passkey that \(manifest.name) knows; `bulwark services enroll \(entry.title) --passkey` registers one.")
+            return 1
+        }
+        do {
+            let user = try rp.finishAuthentication(try PasskeyAuthenticator.assert(options, origin: found.origin, with: passkey).response)
+            print("Signed in to \(entry.title) with a passkey (as \(user)).")
+            return 0
+        } catch {
+            Output.error("\(entry.title) refused the sign-in: \(error).")
+            return 1
+        }
+    }
+
+    /// The entry's service and its relying party; nil (with the reason said) when there is none.
+    static func relyingParty(for entry: Entry, world: ServiceWorld) throws -> (ServiceManifest, MockRelyingParty)? {
+        guard let manifest = world.catalog.manifest(forHost: entry.site) else {
+            Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site).")
+            return nil
+        }
+        guard let rp = try world.relyingParty(for: manifest) else {
+            Output.error("\(manifest.name) does not accept passkeys.")
+            return nil
+        }
+        return (manifest, rp)
+    }
+}
