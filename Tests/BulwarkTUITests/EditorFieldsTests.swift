@@ -49,3 +49,20 @@ import Testing
         #expect(f.state.editor?.error == "The category: one of Email, Identity, Finance, Government, Health, Work, Shopping, Social, Other, or empty to let bulwark guess.")
     }
 }
+
+/// An entry that holds a passkey shows it in the detail (never its key).
+@Suite struct PasskeyDetailTests {
+    @Test func theDetailNamesThePasskey() throws {
+        var state = ReducerTests.state()
+        var entries = state.snapshot.entries
+        let index = try #require(entries.firstIndex { $0.title == "Shiny" })
+        entries[index].passkeys = [Passkey(credentialID: Array(repeating: 1, count: 16), rpID: "shiny.example", userHandle: [1], userName: "jane@mail.example",
+                                           userDisplayName: "Jane", privateKey: [0x30, 0x00], created: AppFixture.now)]
+        state.snapshot.entries = entries
+        state.refilter()
+        state.list.select(state.visible.firstIndex { state.snapshot.entries[$0].title == "Shiny" }!, count: state.visible.count)
+        let screen = AppView.render(state)
+        #expect(screen.textDump().contains("Passkey    shiny.example · jane@mail.example"))
+        Snapshot.assert(screen, named: "entry-passkey")
+    }
+}

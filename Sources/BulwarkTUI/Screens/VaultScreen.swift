@@ -123,7 +123,8 @@ enum EntryDetail {
                 field("Code", Line(spaced(config.code(at: seconds)), Theme.heading))
             }
         }
-        for passkey in entry.passkeys { field("Passkey", Line("\(passkey.userName) on \(passkey.rpID), \(Self.day(passkey.created))")) }
+        // The site first: at 80 columns a long user name is what gets cut.
+        for passkey in entry.passkeys { field("Passkey", Line("\(passkey.rpID) · \(passkey.userName)")) }
         if entry.kind != .login { field("Kind", Line(entry.kind.label)) }
         for custom in entry.fields {
             // Hidden fields stay masked: the reveal key shows the password only.
