@@ -170,6 +170,12 @@ extension TransferCommands {
                 return 1
             }
             print("Exported \(vault.entries.count) entries to \(file), a KeePass database (KDBX 4, Argon2id, \(cipher == "aes" ? "AES-256" : "ChaCha20")) sealed with its password.")
+            // KeePassXC keeps one passkey per entry: the first of each is written.
+            let left = vault.entries.filter { $0.passkeys.count > 1 }
+            if !left.isEmpty {
+                Output.warning("KeePass holds one passkey per entry: only the first was written for " + left.prefix(5).map(\.title).joined(separator: ", ")
+                               + (left.count > 5 ? " and \(left.count - 5) more" : "") + " (bitwarden-json carries them all).")
+            }
             return 0
         }
     }

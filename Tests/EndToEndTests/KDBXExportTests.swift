@@ -60,4 +60,24 @@ import Testing
             #expect(try match.map(Self.canonical) == Self.canonical(entry), "\(entry["title"] ?? "")")
         }
     }
+
+    /// A passkey made here, in a KDBX: KeePassXC shows it as its own passkey
+    /// attributes (the PEM key, the relying party), and bulwark reads it back.
+    @Test(.enabled(if: KeePassXCImportTests.keepassxc != nil, "keepassxc-cli is not installed (make test-deps installs Debian's keepassxc)"))
+    func aPasskeyTravelsAsKeePassXCsAttributes() throws {
+        let f = try VaultCommandTests.Fixture()
+        let options = f.dir.appendingPathComponent("options.json")
+        try Data(#"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"dXNlcg","name":"jane"},"challenge":"AAECAwQFBgcICQoLDA0ODw","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#.utf8).write(to: options)
+        #expect(try f.run(["passkey", "create", "--origin", "https://shop.example", "--options", options.path]).status == 0)
+        let kdbx = f.dir.appendingPathComponent("passkey.kdbx").path
+        #expect(try f.run(["export", "--format", "kdbx", kdbx], stdin: "master\nkeepass-pw\n").status == 0)
+        let xml = try Binary.run(["export", "-q", "-f", "xml", kdbx], stdin: "keepass-pw\n", program: KeePassXCImportTests.keepassxc).stdout
+        for expected in ["<Key>KPEX_PASSKEY_RELYING_PARTY</Key>", "<Value>shop.example</Value>", "<Key>KPEX_PASSKEY_PRIVATE_KEY_PEM</Key>",
+                         "-----BEGIN PRIVATE KEY-----", "<Key>KPEX_PASSKEY_CREDENTIAL_ID</Key>", "<Key>KPEX_PASSKEY_USER_HANDLE</Key>"] {
+            #expect(xml.contains(expected), "keepassxc-cli's XML lacks \(expected)")
+        }
+        let g = try VaultCommandTests.Fixture()
+        #expect(try g.run(["import", kdbx], stdin: "master\nkeepass-pw\n").status == 0)
+        #expect(try f.run(["passkey", "list"]).stdout == (try g.run(["passkey", "list"]).stdout))
+    }
 }

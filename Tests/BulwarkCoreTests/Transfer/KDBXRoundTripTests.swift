@@ -36,8 +36,24 @@ import Testing
         #expect(read.entries.map(\.notes) == entries.map(\.notes))
     }
 
+    /// KeePassXC's passkey (its KPEX_PASSKEY_ strings) becomes the entry's,
+    /// and bulwark writes one back the same way.
+    @Test func keepassXCPasskeysBothWays() throws {
+        let key = try P256PrivateKey.generate()
+        let passkey = Passkey(credentialID: Array(repeating: 3, count: 16), rpID: "site.example", userHandle: [1, 2, 3], userName: "jane",
+                              userDisplayName: "jane", privateKey: key.pkcs8, created: Date(timeIntervalSince1970: 1_700_000_000))
+        var entry = Entry(title: "Site", urls: ["https://site.example"], username: "jane", password: "p", created: passkey.created)
+        entry.passkeys = [passkey]
+        let read = try KDBXImport.read(try KDBXExport.write([entry], password: "pw", settings: Self.cheap), password: "pw", keyFile: nil, now: Date())
+        #expect(read.entries.first?.passkeys == [passkey])
+        #expect(read.entries.first?.fields.isEmpty == true)
+        let pem = KeePassXCPasskey.pem(key.pkcs8)
+        #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----\n") && pem.split(separator: "\n").dropFirst().dropLast().allSatisfy { $0.count <= 64 })
+        #expect(KeePassXCPasskey.fromPEM(pem) == key.pkcs8)
+    }
+
     /// KeePass 2.47's own TOTP and HOTP fields become the entry's code;
-    /// KeePassXC's passkey attributes are hidden fields.
+    /// KeePassXC's passkey attributes that make no whole passkey stay hidden fields.
     @Test func keepassOTPFieldsAndPasskeyAttributes() throws {
         var item = KDBXDocument.Item()
         item.strings = [("Title", "Site", false), ("UserName", "jane", false), ("Password", "p", true),

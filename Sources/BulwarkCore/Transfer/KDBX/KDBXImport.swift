@@ -49,7 +49,11 @@ enum KDBXImport {
         // The code's own fields are the code now; any other string is a custom field.
         let codeKeys = entry.totpURI == nil ? [] : codeFields.union(item.strings.map(\.key).filter { $0.hasPrefix("TimeOtp-") || $0.hasPrefix("HmacOtp-") })
         let ours: Set<String> = [KDBXXMLWriter.kindField, KDBXXMLWriter.categoryField, KDBXXMLWriter.passwordChangedField]
+        // KeePassXC's passkey becomes the entry's; attributes that do not make a whole one stay fields.
+        let passkey = KeePassXCPasskey.read(strings, created: created)
+        if let passkey { entry.passkeys = [passkey] }
         for string in item.strings where !standard.contains(string.key) && !codeKeys.contains(string.key) && !ours.contains(string.key)
+            && !(passkey != nil && KeePassXCPasskey.keys.contains(string.key))
             && string.key != "KP2A_URL" && !string.key.hasPrefix("KP2A_URL_") {
             // KeePassXC's passkey attributes are secrets whether or not the file protects each one.
             entry.fields.append(CustomField(name: string.key, value: string.value, hidden: string.protected || string.key.hasPrefix("KPEX_PASSKEY_")))

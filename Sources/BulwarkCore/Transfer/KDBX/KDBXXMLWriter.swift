@@ -52,6 +52,7 @@ struct KDBXXMLWriter {
         for (index, url) in e.urls.dropFirst().enumerated() { strings.append((index == 0 ? "KP2A_URL" : "KP2A_URL_\(index)", url, false)) }
         if let totp = e.totpURI { strings.append(("otp", totp, true)) }
         for field in e.fields { strings.append((field.name, field.value, field.hidden)) }
+        if let passkey = e.passkeys.first { strings += KeePassXCPasskey.strings(passkey) }
         if e.kind != .login { strings.append((Self.kindField, e.kind.rawValue, false)) }
         if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
         if e.password != nil { strings.append((Self.passwordChangedField, ISODate.string(e.passwordChanged), false)) }
