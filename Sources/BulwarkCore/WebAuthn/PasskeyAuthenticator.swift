@@ -116,7 +116,7 @@ public enum PasskeyAuthenticator {
     }
 
     /// The JSON-compatible serialisation of CollectedClientData (§5.8.1.1), members in its order.
-    static func clientDataJSON(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
+    public static func clientDataJSON(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
         Array(#"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
     }
 

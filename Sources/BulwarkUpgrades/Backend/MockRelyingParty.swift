@@ -176,10 +176,15 @@ public final class MockRelyingParty {
 
     private func newChallenge(ceremony: String, user: String?, handle: [UInt8]?) throws -> String {
         let challenge = Base64URL.encode(SecureRandom.bytes(32))
+        try issue(challenge, ceremony: ceremony, user: user, handle: handle)
+        return challenge
+    }
+
+    /// Keeps a challenge for one answer (the tests give WebAuthn's test vectors' own).
+    func issue(_ challenge: String, ceremony: String, user: String?, handle: [UInt8]?) throws {
         try db.query("INSERT INTO webauthn_challenges VALUES (?, ?, ?, ?, ?)",
                      [.text(challenge), .text(ceremony), user.map { .text($0) } ?? .null, handle.map { .text(Base64URL.encode($0)) } ?? .null,
                       .real(clock().timeIntervalSince1970 + Self.challengeLifetime)])
-        return challenge
     }
 
     private func credentials(of user: String) throws -> [String] {
