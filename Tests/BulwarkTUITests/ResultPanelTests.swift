@@ -33,9 +33,13 @@ import Testing
         store.send(.key(.escape))
         let screen = StepUpScreen(serviceName: "Shiny", method: .totp, prompt: "Enter the code.", attemptsLeft: 5,
                                   expiresAt: store.state.now.addingTimeInterval(60), message: nil, canResend: true, domain: "shiny.example")
-        store.send(.upgradeStepped(.stepUp(screen), store.state.snapshot))
-        // The screen's own Cancel was sent (no session here to answer it): the step-up screen is not left waiting for a code.
-        #expect(store.state.upgrade?.cancelling == true && store.state.overlay == nil)
+        var state = store.state
+        // The screen's own Cancel is the effect (no session here to answer it): the step-up screen is not left waiting for a code.
+        let effect = Reducer.reduce(into: &state, action: .upgradeStepped(.stepUp(screen), state.snapshot))
+        #expect(!effect.isNone && state.upgrade?.cancelling == true)
+        // Without Esc the same step shows the screen and waits.
+        var calm = Self.working().state
+        #expect(Reducer.reduce(into: &calm, action: .upgradeStepped(.stepUp(screen), calm.snapshot)).isNone)
     }
 
     @Test func escAfterTheServiceCommittedSaysTheChangeStands() {

@@ -114,8 +114,8 @@ import Testing
     @Test func aCounterThatDoesNotMoveIsRefused() throws {
         let w = try World()
         // bulwark's passkeys count 0 (see Passkey.signCount); one that counts is made here by hand.
-        let reoptions = try CreationOptions.parse(try w.rp.registrationOptions(user: "jane", userHandle: [1]))
-        let counted = try PasskeyAuthenticator.create(reoptions, origin: "https://shop.example", existing: [], now: w.clock.now)
+        let options = try CreationOptions.parse(try w.rp.registrationOptions(user: "jane", userHandle: [1]))
+        let counted = try PasskeyAuthenticator.create(options, origin: "https://shop.example", existing: [], now: w.clock.now)
         var counting = counted.passkey
         try w.rp.finishRegistration(counted.response)  // stored at 0
         counting.signCount = 3

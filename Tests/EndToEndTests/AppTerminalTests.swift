@@ -104,13 +104,14 @@ import Testing
         try tmux.waitFor(text: "HIGH PRIORITY (16)")
         try Self.selectRecommendation(tmux, "Northwind Bank")
         try tmux.send("u")
-        let stepUp = try tmux.waitFor(text: "Confirm it's you")
+        // Waited for whole: a capture can land while curses is still writing the frame.
+        let stepUp = try tmux.waitFor("the step-up screen") { $0.contains("Confirm it's you") && $0.contains("5 attempts left") }
         #expect(stepUp.contains("┌ Northwind Bank") && stepUp.contains("Esc Cancel") && stepUp.contains("5 attempts left"))
         try tmux.send("f")
         let after = try tmux.waitFor(text: "Northwind Bank now uses a strong password, saved in bulwark. The old one is kept in history.")
         #expect(!after.contains("Northwind Bank  ") || !after.contains("! HIGH  Northwind"))  // no longer recommended
         try Self.search(tmux, "northwind", expect: "Northwind Bank")
-        try tmux.waitFor(text: "History    1 old password, last ")
+        try tmux.waitFor(text: "History    1 old password  h shows it")
         try tmux.send("v")
         let revealed = try tmux.waitFor("the password revealed") { screen in
             screen.split(separator: "\n").contains { $0.contains("Password   ") && !$0.contains("••••") }

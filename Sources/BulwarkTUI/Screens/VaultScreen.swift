@@ -135,10 +135,10 @@ enum EntryDetail {
         field("Changed", Line(Self.day(entry.passwordChanged)))
         if !entry.notes.isEmpty { field("Notes", Line(entry.notes.split(separator: "\n").first.map(String.init) ?? "")) }
         if !entry.history.isEmpty {
-            let last = entry.history[0]
-            // Short enough for an 80-column detail; the reasons are in the history view.
-            field("History", Line([Span("\(entry.history.count) old password\(entry.history.count == 1 ? "" : "s"), last \(Self.day(last.changedAt))  "),
-                                   Span("h", Theme.key), Span(" shows them", Theme.dim)]))
+            // Short enough for an 80-column detail: the dates and reasons are in the history view.
+            let count = entry.history.count
+            field("History", Line([Span("\(count) old password\(count == 1 ? "" : "s")  "), Span("h", Theme.key),
+                                   Span(" shows \(count == 1 ? "it" : "them")", Theme.dim)]))
         }
         if let recommendation = state.snapshot.report.recommendation(forEntry: entry.id) {
             y += 1
