@@ -44,17 +44,26 @@ public struct SignInWithAppleLink: Sendable, Equatable, Codable {
 /// service accepts: on the next start the change is settled or dropped
 /// after asking the service (see BulwarkUpgrades' reconciler).
 public struct PendingChange: Sendable, Equatable {
-    public enum Kind: String, Sendable { case strongPassword = "strong-password", signInWithApple = "sign-in-with-apple" }
+    public enum Kind: String, Sendable {
+        case strongPassword = "strong-password", signInWithApple = "sign-in-with-apple", passkey
+    }
     public var kind: Kind
     /// The proposed password (strong-password upgrades only).
     public var newPassword: String?
+    /// The staged passkey's credential id (passkey upgrades, once the person
+    /// saved it on the sheet; the passkey itself is already in `passkeys`).
+    public var passkeyID: String?
     public var startedAt: Date
 
-    public init(kind: Kind, newPassword: String?, startedAt: Date) {
+    public init(kind: Kind, newPassword: String?, passkeyID: String? = nil, startedAt: Date) {
         self.kind = kind
         self.newPassword = newPassword
+        self.passkeyID = passkeyID
         self.startedAt = startedAt
     }
+
+    /// The second part a box keeps for it: the password, or the passkey's id.
+    var detail: String { (kind == .passkey ? passkeyID : newPassword) ?? "" }
 }
 
 /// What an entry holds: a login, or one of the other kinds other password
@@ -161,6 +170,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
         password = newPassword
         passwordChanged = date
         modified = date
+    }
+
+    /// Takes the password away but keeps it in history: an account that now
+    /// signs in with a passkey refuses it, and the history says why.
+    public mutating func retirePassword(reason: String, at date: Date = Date()) {
+        changePassword(to: nil, reason: reason, at: date)
     }
 
     /// Takes the password away with every old one: an account that now signs

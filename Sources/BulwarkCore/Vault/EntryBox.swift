@@ -69,7 +69,7 @@ extension Vault {
             if link?.emailForwarding == false { writer.part("0") }
             if let pending = e.pendingChange {
                 writer.part(pending.kind.rawValue)
-                writer.part(pending.newPassword ?? "")
+                writer.part(pending.detail)
                 writer.part(FieldCoding.date(pending.startedAt))
             }
         }

@@ -53,9 +53,11 @@ extension Vault {
         if hasForwarding { entry.signInWithApple?.emailForwarding = details[11] != "0" }
         if details.count >= 14, !details[pendingAt].isEmpty {
             guard let kind = PendingChange.Kind(rawValue: details[pendingAt]), let started = FieldCoding.date(details[pendingAt + 2]) else { return nil }
-            entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? details[pendingAt + 1] : nil, startedAt: started)
+            let detail = details[pendingAt + 1]
+            entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? detail : nil,
+                                                passkeyID: kind == .passkey && !detail.isEmpty ? detail : nil, startedAt: started)
         }
-        if v.count == fields.count + 1 {
+        if v.count >= fields.count + 1 {
             // The kind, then (name, value, hidden) for each custom field.
             guard let extras = FieldCoding.decode(v[fields.count]), let first = extras.first, let kind = EntryKind(rawValue: first),
                   (extras.count - 1) % 3 == 0 else { return nil }

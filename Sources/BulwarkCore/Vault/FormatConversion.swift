@@ -56,7 +56,18 @@ extension Vault {
 
     /// Rewrites the loaded entries as format 3, every row at version 1. A
     /// second process that converted first wins: this one then reads its work.
+    /// Format 3 becomes 4 with no row rewritten: only the version and the header.
     func convert(from schema: Int, kek: [UInt8], salt: [UInt8]) throws {
+        if schema == 3 {
+            try guarded {
+                try db().transaction {
+                    guard Int(try db().query("PRAGMA user_version").first?.first?.integer ?? 0) == 3 else { return }
+                    try db().execute("PRAGMA user_version = \(Vault.schemaVersion)")
+                    try writeHeader(kek: kek, salt: salt)
+                }
+            }
+            return
+        }
         try guarded {
             try db().transaction {
                 let current = Int(try db().query("PRAGMA user_version").first?.first?.integer ?? 0)

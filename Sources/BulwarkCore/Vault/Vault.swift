@@ -19,7 +19,11 @@ import Glibc
 /// `Vault+Writing.swift`); this object's `entries` follow the file after
 /// every read and write, other processes' changes included.
 public final class Vault {
-    public static let schemaVersion = 3
+    /// 4: the same tables as 3; entry boxes may hold the parts formats 3
+    /// grew without a bump (kinds and custom fields, the relay's
+    /// forwarding flag, passkeys, a staged passkey), so that an older
+    /// bulwark says "written by a newer bulwark" instead of "damaged".
+    public static let schemaVersion = 4
 
     public let path: URL
     public internal(set) var parameters: ScryptParameters

@@ -55,7 +55,7 @@ public struct VaultInspection: Sendable {
         let (header, key) = try unwrap(database, masterPassword: masterPassword, into: &report)
         report.parameters = header.parameters
         report.schema = header.schema
-        guard header.schema == Vault.schemaVersion else {
+        guard header.schema >= 3 else {
             // Formats 1 and 2 have no versions to inspect: opening converts them, or says what is wrong.
             do { try Vault.open(at: path, masterPassword: masterPassword).close() } catch { report.problems.append(.file("\(error)")) }
             return report

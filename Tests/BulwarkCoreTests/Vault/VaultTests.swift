@@ -220,9 +220,9 @@ import Testing
         let reopened = try Vault.open(at: path, masterPassword: "fixture")
         #expect(reopened.entries == expected)
         reopened.close()
-        // Now format 3: a version beside each sealed box, every row at version 1.
+        // Now format 4 (3's tables): a version beside each sealed box, every row at version 1.
         let db = try SQLiteDatabase(path: path.path, create: false)
-        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 3)
+        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 4)
         #expect(try db.query("SELECT name FROM pragma_table_info('entries')").compactMap { $0.first?.text } == ["id", "version", "sealed"])
         #expect(try db.query("SELECT DISTINCT version FROM entries").compactMap { $0.first?.integer } == [1])
         if fixture == "vault-v2.db" {
@@ -260,7 +260,9 @@ import Testing
     @Test func aPasskeySurvivesTheVaultAndOthersAreUntouched() throws {
         let dir = TemporaryDirectory()
         let vault = try Vault.create(at: dir.file("v.db"), masterPassword: "m", parameters: testParameters)
-        var entry = Entry(title: "Shop", urls: ["https://shop.example"], username: "jane")
+        // A card with custom fields: the tenth part must survive beside the eleventh.
+        var entry = Entry(title: "Shop", urls: ["https://shop.example"], username: "jane", kind: .identity,
+                          fields: [CustomField(name: "PIN", value: "4321", hidden: true)])
         let plain = Vault.box(entry)  // ten parts: no passkeys, no eleventh
         entry.passkeys = [Passkey(credentialID: Array(repeating: 5, count: 16), rpID: "shop.example", userHandle: [1, 2], userName: "jane",
                                   userDisplayName: "Jane", privateKey: try P256PrivateKey.generate().pkcs8, created: Date(timeIntervalSince1970: 1_800_000_000.25))]
@@ -272,5 +274,51 @@ import Testing
         vault.close()
         let reopened = try Vault.open(at: dir.file("v.db"), masterPassword: "m")
         #expect(reopened.entries.first?.passkeys == entry.passkeys)
+        #expect(reopened.entries.first?.kind == .identity)
+        #expect(reopened.entries.first?.fields == entry.fields)
+    }
+}
+
+/// Format 4 has format 3's tables; the number rose so that an older bulwark
+/// says "newer" of boxes it cannot read (passkeys, kinds) instead of "damaged".
+@Suite struct FormatFourTests {
+    /// Rewrites a fresh vault's header and version as format `schema` (the checksum kept right).
+    static func relabel(_ path: URL, as schema: Int) throws {
+        let db = try SQLiteDatabase(path: path.path, create: false)
+        defer { db.close() }
+        var (header, _) = try Vault.Header.readUnchecked(from: db)
+        header.schema = schema
+        try db.query("UPDATE meta SET value = ? WHERE key = 'schema'", [.blob(Array(String(schema).utf8))])
+        try db.query("UPDATE meta SET value = ? WHERE key = 'header_sha256'", [.blob(header.checksum)])
+        try db.execute("PRAGMA user_version = \(schema)")
+    }
+
+    @Test func aFormatThreeVaultBecomesFourWithNoRowRewritten() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("v.db")
+        let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        try vault.save(Entry(title: "Shop", urls: ["https://shop.example"], username: "jane", password: "p"))
+        let expected = vault.entries
+        vault.close()
+        try Self.relabel(path, as: 3)
+        let before = try SQLiteDatabase(path: path.path, create: false)
+        let rows = try before.query("SELECT id, version, sealed FROM entries")
+        before.close()
+        let reopened = try Vault.open(at: path, masterPassword: "m")
+        #expect(reopened.entries == expected)
+        reopened.close()
+        let db = try SQLiteDatabase(path: path.path, create: false)
+        defer { db.close() }
+        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 4)
+        #expect(try db.query("SELECT id, version, sealed FROM entries") == rows)  // the boxes as they were
+        #expect(try Vault.open(at: path, masterPassword: "m").entries == expected)
+    }
+
+    @Test func aNewerFormatIsRefusedAsNewer() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("v.db")
+        try Vault.create(at: path, masterPassword: "m", parameters: testParameters).close()
+        try Self.relabel(path, as: 5)
+        #expect(throws: VaultError.newerFormat(5)) { try Vault.open(at: path, masterPassword: "m") }
     }
 }
