@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CZlib"),     // zlib: KDBX's gzip
         .systemLibrary(name: "CSodium"),   // libsodium: only Salsa20 (KDBX 3.1's inner stream), which OpenSSL lacks
         .systemLibrary(name: "CCbor"),     // libcbor: WebAuthn's attestation objects and COSE keys
+        .systemLibrary(name: "CFido2"),    // libfido2: USB security keys
 
         // Assets/ built into the binary by a build-tool plugin.
         .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
@@ -34,7 +35,7 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode", "CCbor"]),
+                                                           "CQRDecode", "CCbor", "CFido2"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.
@@ -52,7 +53,7 @@ let package = Package(
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
 
         .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"]),
-        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore"], exclude: ["FuzzCorpus"]),
+        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore", "CFido2"], exclude: ["FuzzCorpus"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI", "BulwarkUpgrades", "BulwarkCore"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "EndToEndTests", dependencies: []),

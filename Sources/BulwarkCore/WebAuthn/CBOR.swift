@@ -13,6 +13,8 @@ public indirect enum CBOR: Sendable, Equatable {
     case text(String)
     case array([CBOR])
     case map([(CBOR, CBOR)])
+    /// CTAP2's options maps ({"up": true}) carry booleans.
+    case bool(Bool)
 
     public static func == (a: CBOR, b: CBOR) -> Bool {
         switch (a, b) {
@@ -22,6 +24,7 @@ public indirect enum CBOR: Sendable, Equatable {
         case (.text(let x), .text(let y)): x == y
         case (.array(let x), .array(let y)): x == y
         case (.map(let x), .map(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.bool(let x), .bool(let y)): x == y
         default: false
         }
     }
@@ -85,6 +88,7 @@ public indirect enum CBOR: Sendable, Equatable {
                 cbor_decref(&v)
             }
             return map
+        case .bool(let flag): return cbor_build_bool(flag)
         }
     }
 
@@ -138,6 +142,9 @@ public indirect enum CBOR: Sendable, Equatable {
                 pairs.append((try value(of: handle![index].key, depth: depth + 1), try value(of: handle![index].value, depth: depth + 1)))
             }
             return .map(pairs)
+        // A simple value only (libcbor asserts on asking a float whether it is a bool).
+        case CBOR_TYPE_FLOAT_CTRL where cbor_float_get_width(item) == CBOR_FLOAT_0 && cbor_is_bool(item):
+            return .bool(cbor_get_bool(item))
         default:
             throw DecodeError(description: "a CBOR type WebAuthn does not use")
         }

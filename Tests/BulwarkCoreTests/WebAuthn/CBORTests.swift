@@ -17,6 +17,7 @@ import Testing
         (.array([.int(1), .array([.int(2), .int(3)]), .array([.int(4), .int(5)])]), "8301820203820405"),
         (.map([]), "a0"), (.map([(.int(1), .int(2)), (.int(3), .int(4))]), "a201020304"),
         (.map([(.text("a"), .int(1)), (.text("b"), .array([.int(2), .int(3)]))]), "a26161016162820203"),
+        (.bool(false), "f4"), (.bool(true), "f5"), (.map([(.text("up"), .bool(true))]), "a1627570f5"),
     ])
     func rfc8949AppendixA(value: CBOR, encoding: String) throws {
         #expect(Self.hex(value.encoded) == encoding)
@@ -45,5 +46,13 @@ import Testing
     ] as [([UInt8], String)])
     func declaredLengthsMustFitTheInput(bytes: [UInt8], reason: String) {
         #expect(throws: CBOR.DecodeError(description: reason)) { try CBOR.decode(bytes) }
+    }
+
+    /// Floats and other simple values are refused, never asked whether they
+    /// are booleans (libcbor aborts on that question for a float).
+    @Test(arguments: ["f93c00", "fa47c35000", "fb3ff199999999999a", "f6", "f7"])
+    func floatsAndOtherSimpleValuesAreRefused(hex: String) {
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+        #expect(throws: CBOR.DecodeError(description: "a CBOR type WebAuthn does not use")) { try CBOR.decode(bytes) }
     }
 }
