@@ -80,6 +80,7 @@ enum AnalyzeCommand {
             object["changed"] = VaultCommands.iso.string(from: changed)
             object["days"] = days
         case .noTwoFactor(let method): object["method"] = method
+        case .passkeyAvailable(let rpID): object["rp_id"] = rpID
         }
         return object
     }

@@ -152,21 +152,23 @@ enum Commands {
         CommandSpec(name: "unhide", summary: "Show an entry's recommendations again.", usage: "bulwark unhide ENTRY",
                     options: [], details: ""),
         CommandSpec(
-            name: "upgrade", summary: "Upgrade an account: a strong password, or Sign in with Apple.",
-            usage: "bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code-stdin | --code-from-vault | --code-from-messages] | bulwark upgrade --all-high-priority",
+            name: "upgrade", summary: "Upgrade an account: a strong password, Sign in with Apple, or a passkey.",
+            usage: "bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] | --passkey [--code-stdin | --code-from-vault | --code-from-messages | --security-key-from-vault] | bulwark upgrade --all-high-priority",
             options: [
                 OptionSpec(name: "--strong-password", valueName: nil, help: "Change the password to a strong one the service accepts"),
                 OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "Convert the account to Sign in with Apple (its password is removed)"),
                 OptionSpec(name: "--hide-email", valueName: nil, help: "Give the service a private relay address instead of your e-mail"),
+                OptionSpec(name: "--passkey", valueName: nil, help: "Sign in with a passkey kept in the entry instead (the password stops working there)"),
                 OptionSpec(name: "--code-stdin", valueName: nil, help: "Read the verification code from standard input, after the master password"),
                 OptionSpec(name: "--code", valueName: "CODE", help: "The code as an argument (visible to other users; warns)"),
                 OptionSpec(name: "--code-from-vault", valueName: nil, help: "Fill the code from the entry's TOTP"),
                 OptionSpec(name: "--code-from-messages", valueName: nil, help: "Fill the code from a text message bound to the site"),
+                OptionSpec(name: "--security-key-from-vault", valueName: nil, help: "Answer a security-key step-up with the entry's passkey for the service"),
                 OptionSpec(name: "--all-high-priority", valueName: nil, help: "Upgrade every eligible High Priority account in turn"),
             ],
             details: """
             Exit status: 0 completed, 3 failed (the reason on standard error), 4 the service asks for a
-            code and none was given, 5 cancelled. With --password-stdin a code may follow the master
+            code or a security key and none was given, 5 cancelled. With --password-stdin a code may follow the master
             password as the next line (an empty line cancels).
             """),
         CommandSpec(name: "signin", summary: "Sign in to an entry's (mock) service with the stored credential.",

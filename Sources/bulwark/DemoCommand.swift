@@ -94,12 +94,14 @@ enum DemoCommand {
         let session = AppSession(vaultPath: VaultCommands.path(parsed), catalog: context.catalog, breaches: context.breaches,
                                  quirks: context.quirks, settings: context.config.analysis,
                                  freshness: .standard(), backupPolicy: context.config.backups)
-        var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
+        let state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
         return runApp(state: state, session: session, parsed: parsed)
     }
 
     static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,
                        autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
+        // USB security keys through libfido2; an autoplay stays the same whatever is plugged in.
+        if autoplay == nil { session.securityKeyProvider = FIDO2Keys() }
         // The config file's times apply to the demo as to your own vault.
         var state = initial
         let config = try? Output.configuration(parsed).get()

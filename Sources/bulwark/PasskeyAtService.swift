@@ -30,19 +30,16 @@ enum PasskeyAtService {
     }
 
     static func signIn(_ entry: Entry, world: ServiceWorld) throws -> Int32 {
-        guard let (manifest, rp) = try relyingParty(for: entry, world: world) else { return 1 }
-        let options = try RequestOptions.parse(try rp.authenticationOptions(user: entry.username))
-        let found = try? PasskeyAuthenticator.candidates(options, origin: "https://\(rp.rpID)", among: entry.passkeys)
-        guard let found, let passkey = found.passkeys.first else {
+        guard let (manifest, _) = try relyingParty(for: entry, world: world) else { return 1 }
+        switch try SignInSimulator.signInWithPasskey(entry, world: world) {
+        case .accepted:
+            print("Signed in to \(entry.title) with a passkey (as \(entry.username)).")
+            return 0
+        case .refused(let reason) where reason.hasPrefix("the entry holds no passkey"):
             Output.error("\(entry.title) holds no passkey that \(manifest.name) knows; `bulwark services enroll \(entry.title) --passkey` registers one.")
             return 1
-        }
-        do {
-            let user = try rp.finishAuthentication(try PasskeyAuthenticator.assert(options, origin: found.origin, with: passkey).response)
-            print("Signed in to \(entry.title) with a passkey (as \(user)).")
-            return 0
-        } catch {
-            Output.error("\(entry.title) refused the sign-in: \(error).")
+        case .refused(let reason):
+            Output.error("\(entry.title) refused the sign-in: \(reason).")
             return 1
         }
     }

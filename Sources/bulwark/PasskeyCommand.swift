@@ -6,7 +6,7 @@ import Foundation
 /// files are what server libraries emit; the responses are what a browser's
 /// `PublicKeyCredential.toJSON()` gives back.
 enum PasskeyCommand {
-    static let usage = "bulwark passkey create --origin ORIGIN --options FILE [--entry ENTRY] | get --origin ORIGIN --options FILE [--credential ID] | list [--json] | rm ID"
+    static let usage = "bulwark passkey create --origin ORIGIN --options FILE [--entry ENTRY] | get --origin ORIGIN --options FILE [--credential ID] | list [--json] | rm [--] ID"
 
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         switch parsed.arguments.first {

@@ -42,7 +42,7 @@ enum ServicesCommand {
                 // Each domain the manifest claims, and whether the site's apple-app-site-association agrees.
                 let verification = m.domains.map { ["domain": $0, "association": catalog.associationState(of: m, domain: $0).rawValue] }
                 return ["id": m.id, "name": m.name, "app_id": m.appID, "associated_domains": m.associatedDomains, "domains": verification,
-                        "upgrades": UpgradeKind.allCases.filter { $0 == .strongPassword ? m.supportsStrongPassword : m.supportsSignInWithApple }.map(\.rawValue),
+                        "upgrades": UpgradeKind.allCases.filter { m.supports($0) }.map(\.rawValue),
                         "password_rules": m.passwordRules.map { $0 as Any } ?? NSNull(), "two_factor": m.twoFactor.rawValue,
                         "change_password_url": SiteRequirements(services: catalog).changePasswordURL(for: m.primaryDomain).url,
                         "passkeys": m.acceptsPasskeys, "behaviour": behaviour]
@@ -50,16 +50,21 @@ enum ServicesCommand {
             return 0
         }
         for m in catalog.manifests {
-            let upgrades = [m.supportsStrongPassword ? "strong password" : nil, m.supportsSignInWithApple ? "Sign in with Apple" : nil].compactMap { $0 }
+            let upgrades = [m.supportsStrongPassword ? "strong password" : nil, m.supportsSignInWithApple ? "Sign in with Apple" : nil,
+                            m.acceptsPasskeys ? "passkey" : nil].compactMap { $0 }
             let domains = m.domains.map { domain in
                 let state = catalog.associationState(of: m, domain: domain)
                 return state == .verified ? domain : "\(domain) [\(state.rawValue)]"
             }
             print("\(m.id.padding(toLength: 16, withPad: " ", startingAt: 0))\(m.name) (\(domains.joined(separator: ", "))): "
-                  + (upgrades.isEmpty ? "no upgrades" : upgrades.joined(separator: " and ")) + "; 2FA \(m.twoFactor.rawValue)"
-                  + (m.acceptsPasskeys ? "; passkeys" : ""))
+                  + (upgrades.isEmpty ? "no upgrades" : Self.list(upgrades)) + "; 2FA \(m.twoFactor.rawValue)")
         }
         return 0
+    }
+
+    /// "a", "a and b", "a, b and c".
+    static func list(_ items: [String]) -> String {
+        items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
     static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY [--passkey] | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"

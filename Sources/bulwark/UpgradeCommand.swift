@@ -45,7 +45,10 @@ enum UpgradeCommand {
         case .settledNewPassword(let title): "settled an interrupted upgrade of \(title): the service has the new password."
         case .keptOldPassword(let title): "dropped an interrupted upgrade of \(title): the service kept the old password."
         case .settledSignInWithApple(let title): "settled an interrupted conversion of \(title) to Sign in with Apple."
-        case .keptPassword(let title): "dropped an interrupted conversion of \(title): the service kept the password."
+        case .keptPassword(let title): "dropped an interrupted upgrade of \(title): the service kept the password."
+        case .settledPasskey(let title): "settled an interrupted upgrade of \(title) to a passkey."
+        case .keptPasskeyBesidePassword(let title):
+            "settled an interrupted upgrade of \(title): the service keeps the new passkey and still takes the password, so both stay."
         }
     }
 
@@ -54,23 +57,27 @@ enum UpgradeCommand {
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         let all = parsed.options["--all-high-priority"] != nil
         let strong = parsed.options["--strong-password"] != nil, apple = parsed.options["--sign-in-with-apple"] != nil
-        let codeSources = ["--code", "--code-stdin", "--code-from-vault", "--code-from-messages"].filter { parsed.options[$0] != nil }
-        guard codeSources.count <= 1 else { Output.error("give at most one of --code, --code-stdin, --code-from-vault and --code-from-messages."); return 2 }
+        let passkey = parsed.options["--passkey"] != nil
+        let codeSources = ["--code", "--code-stdin", "--code-from-vault", "--code-from-messages", "--security-key-from-vault"].filter { parsed.options[$0] != nil }
+        guard codeSources.count <= 1 else {
+            Output.error("give at most one of --code, --code-stdin, --code-from-vault, --code-from-messages and --security-key-from-vault.")
+            return 2
+        }
         if parsed.options["--code"] != nil {
             Output.warning("--code puts the code in the command line, where other users of this machine can read it until it is used; --code-stdin reads it from standard input.")
         }
         if all {
-            guard parsed.arguments.isEmpty, !apple else { Output.error("usage: bulwark upgrade --all-high-priority"); return 2 }
+            guard parsed.arguments.isEmpty, !apple, !passkey else { Output.error("usage: bulwark upgrade --all-high-priority"); return 2 }
             return allHighPriority(parsed)
         }
-        guard parsed.arguments.count == 1, strong != apple else {
-            Output.error("usage: bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] [--code-stdin | --code-from-vault | --code-from-messages]")
+        guard parsed.arguments.count == 1, [strong, apple, passkey].filter({ $0 }).count == 1 else {
+            Output.error("usage: bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] | --passkey [--code-stdin | --code-from-vault | --code-from-messages | --security-key-from-vault]")
             return 2
         }
         return withServices(parsed) { vault, world, input in
             let entry = try vault.find(parsed.arguments[0])
             let engine = UpgradeEngine(vault: vault, world: world)
-            let request = UpgradeRequest(entryID: entry.id, kind: strong ? .strongPassword : .signInWithApple, origin: .entry)
+            let request = UpgradeRequest(entryID: entry.id, kind: strong ? .strongPassword : apple ? .signInWithApple : .passkey, origin: .entry)
             return finish(drive(engine, request, parsed, input))
         }
     }
@@ -90,6 +97,14 @@ enum UpgradeCommand {
                 }
                 if let message = screen.message { Output.stderr("bulwark: \(screen.serviceName): \(message)\n") }
                 triedCode = true
+                if screen.method == .securityKey {
+                    guard parsed.options["--security-key-from-vault"] != nil else {
+                        _ = engine.cancel()
+                        return .stepUp(screen)
+                    }
+                    state = engine.useVaultPasskey()
+                    continue
+                }
                 switch code(for: screen, engine: engine, parsed, input) {
                 case .code(let code): state = engine.submitCode(code)
                 case .cancel: state = engine.cancel()
@@ -100,6 +115,9 @@ enum UpgradeCommand {
             case .sheet:
                 _ = engine.chooseEmail(hide: parsed.options["--hide-email"] != nil)
                 state = engine.continueWithApple()
+            case .passkeySheet:
+                // --passkey on the command line is the person's Save.
+                state = engine.savePasskey()
             default:
                 return state
             }
@@ -139,6 +157,9 @@ enum UpgradeCommand {
         case .cancelled:
             Output.error("upgrade cancelled; nothing was changed.")
             return cancelled
+        case .stepUp(let screen) where screen.method == .securityKey:
+            Output.error("\(screen.serviceName) asks for a security key. Run again with --security-key-from-vault to use the entry's passkey for \(screen.domain). Nothing was changed.")
+            return needsCode
         case .stepUp(let screen):
             Output.error("\(screen.serviceName) asks for a verification code: \(screen.prompt) Run again with --code-stdin "
                          + "or " + (screen.method == .totp ? "--code-from-vault" : "--code-from-messages") + ". Nothing was changed.")

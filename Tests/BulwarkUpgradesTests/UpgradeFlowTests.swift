@@ -267,7 +267,7 @@ import Testing
         #expect(f.world.catalog.availability(.signInWithApple, for: f.entry("bank")) == .unavailable("Northwind Bank does not support Sign in with Apple"))
         #expect(f.world.catalog.availability(.strongPassword, for: f.entry("tax")) == .unavailable("bulwark has no upgrade for tax.gov.example"))
         #expect(f.start("forum", .strongPassword) == .failed(reason: "Forum does not support upgrading to a strong password."))
-        #expect(f.world.catalog.offeredUpgrades(for: f.entry("shiny")) == [.strongPassword, .signInWithApple])
+        #expect(f.world.catalog.offeredUpgrades(for: f.entry("shiny")) == [.passkey, .strongPassword, .signInWithApple])
         #expect(f.world.catalog.offeredUpgrades(for: f.entry("forum")) == [])
     }
 

@@ -25,10 +25,11 @@ import Testing
         let shiny = try demo.json(["show", "Shiny", "--json", "--reveal"]) as! [String: Any]
         #expect(store["password"] as? String == shiny["password"] as? String)
         #expect((store["history"] as? [[String: Any]])?.first?["reason"] as? String == "upgraded to a strong password (the same account as Shiny)")
-        // Neither is a recommendation any more.
+        // Neither has a finding left, only the opportunity of a passkey (Shiny takes one).
         let report = try demo.json(["analyze", "--json"]) as! [String: Any]
-        let titles = (report["recommendations"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
-        #expect(!titles.contains("Shiny") && !titles.contains("Shiny Store"))
+        let rows = (report["recommendations"] as? [[String: Any]] ?? []).filter { ["Shiny", "Shiny Store"].contains($0["title"] as? String) }
+        #expect(rows.count == 2 && rows.allSatisfy { $0["severity"] as? String == "low" })
+        #expect(rows.allSatisfy { ($0["warnings"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == ["passkey-available"] })
     }
 
     @Test func aConversionLeavesNoPasswordBehind() throws {

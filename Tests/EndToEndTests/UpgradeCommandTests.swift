@@ -39,7 +39,8 @@ import Testing
         #expect(done.status == 0 && done.stdout == "Shiny now uses a strong password, saved in bulwark.\n")
         #expect(try shiny.run(["signin", "Shiny"]).stdout == "Signed in to Shiny.\n")
         let shown = try shiny.json(["show", "Shiny", "--json", "--reveal"]) as! [String: Any]
-        #expect(shown["upgrades"] as? [String] == ["strong-password", "sign-in-with-apple"])
+        // A passkey first: Shiny takes one, and it leaves nothing to leak.
+        #expect(shown["upgrades"] as? [String] == ["passkey", "strong-password", "sign-in-with-apple"])
         #expect((shown["history"] as? [[String: Any]])?.first?["password"] as? String == "old-password-1")
         #expect(!done.stdout.contains(shown["password"] as! String))
 
@@ -116,10 +117,39 @@ import Testing
     @Test func servicesListsEveryManifest() throws {
         let result = try Binary.run(["services", "--json"])
         let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
-        #expect(list.map { $0["id"] as! String } == ["broker", "chirp", "city-health", "cloudnotes", "forum", "grocer", "northwind-bank", "oldgame", "scooters", "shiny"])
+        #expect(list.map { $0["id"] as! String } == ["broker", "chirp", "city-health", "cloudnotes", "forum", "grocer", "harbor", "northwind-bank", "oldgame", "scooters", "shiny"])
+        let harbor = list.first { $0["id"] as? String == "harbor" }!
+        #expect(harbor["upgrades"] as? [String] == ["strong-password", "passkey"] && harbor["two_factor"] as? String == "security-key")
         let bank = list.first { $0["id"] as? String == "northwind-bank" }!
         #expect(bank["upgrades"] as? [String] == ["strong-password"] && bank["two_factor"] as? String == "totp")
         #expect(bank["change_password_url"] as? String == "https://northwind.example/.well-known/change-password")
+    }
+
+    @Test func upgradeToAPasskeyThenSignInWithIt() throws {
+        let shiny = try Self.fixture("Shiny", "https://shiny.example")
+        let done = try shiny.run(["upgrade", "Shiny", "--passkey"])
+        #expect(done.status == 0 && done.stdout == "Shiny now signs in with a passkey, saved in bulwark. Its password no longer works (kept in history).\n")
+        #expect(try shiny.run(["signin", "Shiny"]).stdout == "Signed in to Shiny.\n")
+        #expect(try shiny.run(["signin", "Shiny", "--with", "passkey"]).status == 0)
+        let shown = try shiny.json(["show", "Shiny", "--json", "--reveal"]) as! [String: Any]
+        #expect(shown["has_password"] as? Bool == false && (shown["passkeys"] as? [[String: Any]])?.first?["rp_id"] as? String == "shiny.example")
+        #expect((shown["history"] as? [[String: Any]])?.first?["reason"] as? String == "upgraded to a passkey")
+        let again = try shiny.run(["upgrade", "Shiny", "--passkey"])
+        #expect(again.status == 3 && again.stderr == "bulwark: This account already signs in with a passkey.\n")
+        let none = try Self.fixture("Chirp", "https://chirp.example")
+        let refused = try none.run(["upgrade", "Chirp", "--passkey"])
+        #expect(refused.status == 3 && refused.stderr == "bulwark: Chirp does not accept passkeys.\n")
+    }
+
+    @Test func aSecurityKeyStepUpFromTheCommandLine() throws {
+        let f = try Self.fixture("Harbor Credit Union", "https://harbor.example")
+        let asked = try f.run(["upgrade", "Harbor Credit Union", "--strong-password"])
+        #expect(asked.status == 4 && asked.stderr == "bulwark: Harbor Credit Union asks for a security key. Run again with --security-key-from-vault to use the entry's passkey for harbor.example. Nothing was changed.\n")
+        let noKey = try f.run(["upgrade", "Harbor Credit Union", "--strong-password", "--security-key-from-vault"])
+        #expect(noKey.status == 3 && noKey.stderr == "bulwark: Harbor Credit Union: Harbor Credit Union holds no passkey for harbor.example that Harbor Credit Union asked for. Nothing was changed.\n")
+        #expect(try f.run(["services", "enroll", "Harbor Credit Union", "--passkey"]).status == 0)
+        let done = try f.run(["upgrade", "Harbor Credit Union", "--strong-password", "--security-key-from-vault"])
+        #expect(done.status == 0 && done.stdout == "Harbor Credit Union now uses a strong password, saved in bulwark.\n", "\(done.stderr)")
     }
 
     @Test func badManifestsAreRefusedWithTheFile() throws {
@@ -134,6 +164,8 @@ import Testing
     /// The upgrade killed with SIGKILL at each kill point of each flow;
     /// after restart (which reconciles) the stored credential signs in.
     static let flows: [(title: String, url: String, args: [String], totp: String?)] = [
+            ("Shiny", "https://shiny.example", ["--passkey"], nil),
+            ("Harbor Credit Union", "https://harbor.example", ["--strong-password", "--security-key-from-vault"], nil),
             ("Shiny", "https://shiny.example", ["--strong-password"], nil),
             ("Northwind Bank", "https://bank.northwind.example", ["--strong-password", "--code-from-vault"], Self.totp),
             ("Chirp", "https://chirp.example", ["--strong-password", "--code-from-messages"], nil),
@@ -142,15 +174,20 @@ import Testing
             ("City Health Portal", "https://health.city.example", ["--sign-in-with-apple", "--hide-email"], nil),
     ]
 
-    /// One flow per case, so the six run in parallel.
-    @Test(arguments: 0..<6)
+    /// One flow per case, so they run in parallel.
+    @Test(arguments: 0..<8)
     func killedAtEveryStepTheVaultStillSignsIn(flowIndex: Int) throws {
         let flow = Self.flows[flowIndex]
         let points = ["staged", "backend-authorised", "backend-committed", "linked", "settled"]
+            + (flow.args.contains("--passkey") ? ["passkey-staged", "passkey-registered"] : [])
         var killed = 0, runs = 0
         do {
             for point in points {
                 let f = try Self.fixture(flow.title, flow.url, totp: flow.totp)
+                if flow.title == "Harbor Credit Union" {
+                    // Its step-up asks for a security key: one registered there, kept in the entry.
+                    #expect(try f.run(["services", "enroll", flow.title, "--passkey"]).status == 0)
+                }
                 var args = ["upgrade", flow.title] + flow.args
                 if flow.title == "Chirp" && point != "staged" {
                     // The first SMS comes when the step-up starts; the second run fills it.
@@ -167,7 +204,8 @@ import Testing
                 #expect(signIn.status == 0, "\(flow.title) \(flow.args) killed at \(point): \(signIn.stderr)")
                 // Nothing stays staged.
                 let shown = try f.json(["show", flow.title, "--json"]) as! [String: Any]
-                #expect((shown["upgrades"] as? [String])?.isEmpty == false || shown["sign_in_with_apple"] is [String: Any])
+                let passkeyOnly = shown["has_password"] as? Bool == false && (shown["passkeys"] as? [[String: Any]])?.isEmpty == false
+                #expect((shown["upgrades"] as? [String])?.isEmpty == false || shown["sign_in_with_apple"] is [String: Any] || passkeyOnly)
             }
         }
         print("crash test: \(flow.title) \(flow.args.joined(separator: " ")): \(runs) runs at \(points.count) kill points, \(killed) killed mid-upgrade")

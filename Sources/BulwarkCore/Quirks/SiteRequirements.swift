@@ -10,10 +10,13 @@ public protocol ServiceRequirementsProvider: Sendable {
     func changePasswordURL(for host: String) -> String?
     /// The two-factor method the service offers ("totp", "sms"), if any.
     func twoFactorMethod(for host: String) -> String?
+    /// The relying party (RP ID) of a service that accepts passkeys, if it does.
+    func passkeyRelyingParty(for host: String) -> String?
 }
 
 extension ServiceRequirementsProvider {
     public func twoFactorMethod(for host: String) -> String? { nil }
+    public func passkeyRelyingParty(for host: String) -> String? { nil }
 }
 
 /// Looks up what a site asks of passwords and where to change one: the

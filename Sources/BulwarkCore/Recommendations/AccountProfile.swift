@@ -11,6 +11,8 @@ struct AccountProfile: Sendable {
     let isSensitive: Bool
     let insecureURL: String?
     let twoFactorMethod: String?
+    /// The RP ID when the account's service accepts passkeys.
+    let passkeyRelyingParty: String?
 
     init(_ entry: Entry, sharing: SharedCredentials, services: ServiceRequirementsProvider?) {
         let site = entry.site
@@ -22,5 +24,6 @@ struct AccountProfile: Sendable {
         isSensitive = entry.category.isSensitive
         insecureURL = entry.urls.first(where: SecurityAnalyzer.isInsecure)
         twoFactorMethod = site.isEmpty ? nil : services?.twoFactorMethod(for: site)
+        passkeyRelyingParty = site.isEmpty ? nil : services?.passkeyRelyingParty(for: site)
     }
 }

@@ -69,7 +69,8 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
             kind = r.warnings[0].kind.rank
             sensitive = r.category.isSensitive
             breachCount = r.breachCount ?? -1
-            warningCount = r.warnings.count
+            // An opportunity (a passkey the service would take) is no extra risk: it does not rank.
+            warningCount = r.warnings.count { $0.kind != .passkeyAvailable }
             titleKey = r.titleKey
             id = r.id
         }

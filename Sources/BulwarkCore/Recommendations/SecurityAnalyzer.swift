@@ -233,6 +233,9 @@ public final class SecurityAnalyzer {
             if entry.totpURI == nil, let method = profile.twoFactorMethod, method == "totp" {
                 warnings.append(.noTwoFactor(method: method))
             }
+            if let rpID = profile.passkeyRelyingParty, !entry.passkeys.contains(where: { Domain.normalize($0.rpID) == rpID }) {
+                warnings.append(.passkeyAvailable(rpID: rpID))
+            }
         }
         guard let severity = SeverityRules.severity(of: warnings, sensitiveAccount: profile.isSensitive,
                                                     sensitiveGroup: sensitiveGroup) else { return nil }

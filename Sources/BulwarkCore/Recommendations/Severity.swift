@@ -18,18 +18,19 @@ public enum Severity: Int, Sendable, CaseIterable, Comparable {
 
 /// The severity rules (the README's table, tested row by row):
 /// 1. Each warning has a base: breached high; reused, weak medium;
-///    insecure-url, old, no-2fa low.
+///    insecure-url, old, no-2fa low; passkey-available (an opportunity) low.
 /// 2. A breached password that is also reused is critical.
 /// 3. Every warning is raised one step when the account is e-mail, identity,
 ///    finance, government or health; a reuse warning also when any account
 ///    in its group is.
+///    An opportunity (passkey-available) is never raised: alone it stays low.
 /// 4. The recommendation takes its worst warning's severity.
 public enum SeverityRules {
     public static func base(_ kind: WarningKind) -> Severity {
         switch kind {
         case .breached: .high
         case .reused, .weak: .medium
-        case .insecureURL, .old, .noTwoFactor: .low
+        case .insecureURL, .old, .noTwoFactor, .passkeyAvailable: .low
         }
     }
 
@@ -37,7 +38,7 @@ public enum SeverityRules {
         guard !warnings.isEmpty else { return nil }
         let kinds = Set(warnings.map(\.kind))
         let each = warnings.map { warning -> Severity in
-            let raise = sensitiveAccount || (warning.kind == .reused && sensitiveGroup)
+            let raise = warning.kind != .passkeyAvailable && (sensitiveAccount || (warning.kind == .reused && sensitiveGroup))
             return raise ? base(warning.kind).raised : base(warning.kind)
         }
         let worst = each.max()!

@@ -7,6 +7,8 @@ public enum WarningKind: String, Sendable, CaseIterable, Comparable {
     case insecureURL = "insecure-url"
     case old
     case noTwoFactor = "no-2fa"
+    /// An opportunity rather than a risk: the service takes a passkey.
+    case passkeyAvailable = "passkey-available"
 
     /// The order of the cases above (a switch: `allCases.firstIndex` builds
     /// an array on every comparison).
@@ -18,6 +20,7 @@ public enum WarningKind: String, Sendable, CaseIterable, Comparable {
         case .insecureURL: 3
         case .old: 4
         case .noTwoFactor: 5
+        case .passkeyAvailable: 6
         }
     }
     public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
@@ -62,6 +65,8 @@ public enum Warning: Sendable, Equatable {
     case old(changed: Date, days: Int)
     /// The service offers this 2FA method, but the vault holds no code.
     case noTwoFactor(method: String)
+    /// The service (this relying party) accepts passkeys and the entry holds none for it.
+    case passkeyAvailable(rpID: String)
 
     public var kind: WarningKind {
         switch self {
@@ -71,6 +76,7 @@ public enum Warning: Sendable, Equatable {
         case .insecureURL: .insecureURL
         case .old: .old
         case .noTwoFactor: .noTwoFactor
+        case .passkeyAvailable: .passkeyAvailable
         }
     }
 
@@ -92,6 +98,8 @@ public enum Warning: Sendable, Equatable {
             "This password has not been changed in \(days / 365 == 1 ? "over a year" : "over \(days / 365) years")."
         case .noTwoFactor(let method):
             "The service offers two-factor authentication (\(method)) but no verification code is set up here."
+        case .passkeyAvailable(let rpID):
+            "\(rpID) accepts passkeys: one would replace this password with nothing to phish, reuse or leak."
         }
     }
 

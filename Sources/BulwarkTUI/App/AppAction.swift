@@ -78,6 +78,11 @@ public enum AppAction: Sendable, Equatable {
     case revealHistoryItem
     case toggleEmail
     case continueSheet
+    case savePasskey
+    case confirmPasskeySignIn
+    case useVaultPasskey
+    case useUSBKey
+    case securityKeysFound([String])
     case showChangePasswordURL
     case askHide
     case confirmHide

@@ -15,7 +15,7 @@ extension AppState {
     /// Whether an upgrade is offered for the recommendation's account now.
     public func isFixable(_ recommendation: Recommendation) -> Bool {
         guard let entry = entry(id: recommendation.id) else { return false }
-        return offer(.strongPassword, for: entry).reason == nil || offer(.signInWithApple, for: entry).reason == nil
+        return UpgradeKind.allCases.contains { offer($0, for: entry).reason == nil }
     }
 
     /// Worked out again when the snapshot, the toggles or the hidden list change (not per frame).

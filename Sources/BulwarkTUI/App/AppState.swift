@@ -26,6 +26,8 @@ public enum Overlay: Sendable, Hashable {
     case history
     /// `f`: the categories and tags to filter by.
     case filterPicker
+    /// Signing in with the entry's passkey: the sheet that asks first.
+    case passkeySignIn
 }
 
 /// Signing up at a service with Apple: the services that offer it, then the
@@ -102,6 +104,8 @@ public struct UpgradeUI: Sendable, Equatable {
     public var cancelling = false
     /// The account's findings when the upgrade began, for the result.
     public var before: Recommendation?
+    /// USB security keys libfido2 found for a security-key step-up (nil: still looking).
+    public var securityKeys: [String]?
 
     public init(request: UpgradeRequest, title: String, state: UpgradeState) {
         self.request = request
@@ -332,6 +336,12 @@ public struct AppState: Sendable {
 
     /// Whether an upgrade is offered for an entry, and if not, why.
     public func offer(_ kind: UpgradeKind, for entry: Entry) -> Availability { snapshot.catalog.availability(kind, for: entry) }
+
+    /// The RP ID of the entry's service when the entry holds a passkey for it.
+    public func passkeyRelyingParty(for entry: Entry) -> String? {
+        guard let rpID = snapshot.catalog.passkeyRelyingParty(for: entry.site) else { return nil }
+        return entry.passkeys.contains { Domain.normalize($0.rpID) == rpID } ? rpID : nil
+    }
 
     /// Where to change an entry's password by hand; nil without a website.
     public func changePasswordURL(for entry: Entry) -> String? {

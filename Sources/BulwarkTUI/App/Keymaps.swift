@@ -44,12 +44,17 @@ public enum Keymaps {
             guard let entry else { return "Nothing is selected" }
             return state.offer(kind, for: entry).reason.map(\.sentenceCased)
         }
-        return [
-            B([.char("u")], .startUpgrade(.strongPassword, origin), help: "Upgrade to a strong password", hint: "upgrade",
-              disabledReason: reason(.strongPassword)),
-            B([.char("a")], .startUpgrade(.signInWithApple, origin), help: "Use Sign in with Apple", hint: "Sign in with Apple",
-              disabledReason: reason(.signInWithApple)),
+        let bindings: [UpgradeKind: B] = [
+            .strongPassword: B([.char("u")], .startUpgrade(.strongPassword, origin), help: "Upgrade to a strong password", hint: "upgrade",
+                               disabledReason: reason(.strongPassword)),
+            .signInWithApple: B([.char("a")], .startUpgrade(.signInWithApple, origin), help: "Use Sign in with Apple", hint: "Sign in with Apple",
+                                disabledReason: reason(.signInWithApple)),
+            .passkey: B([.char("P")], .startUpgrade(.passkey, origin), help: "Upgrade to a passkey", hint: "passkey",
+                        disabledReason: reason(.passkey)),
         ]
+        // A passkey, where the service takes one, is the first fix offered.
+        let passkeyFirst = bindings[.passkey]?.disabledReason == nil
+        return (passkeyFirst ? UpgradeKind.preference : [.strongPassword, .signInWithApple, .passkey]).compactMap { bindings[$0] }
     }
 
     public static func vault(_ state: AppState) -> Keymap<AppAction> {
@@ -123,6 +128,7 @@ public enum Keymaps {
 
     static func stepUp(_ state: AppState, _ screen: StepUpScreen) -> Keymap<AppAction> {
         let entry = state.entry(id: state.upgrade?.request.entryID)
+        if screen.method == .securityKey { return securityKey(state, screen, entry) }
         let vaultCode = screen.method == .totp && entry?.totpURI != nil ? nil : "The vault holds no code for \(screen.serviceName)"
         let arrived = state.snapshot.messages.contains { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: entry?.site ?? screen.domain) == true }
         return Keymap(screen.serviceName, [
@@ -131,6 +137,38 @@ public enum Keymaps {
             B([.char("m")], .openMessages, help: "Fill the code from Messages", hint: "Messages",
               disabledReason: arrived ? nil : "No text message for \(screen.domain) has arrived"),
             B([.char("r")], .resendCode, help: "Send a new code", hint: "resend"),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
+        ])
+    }
+
+    /// A step-up that asks for a security key: the vault's passkey for the service, or a USB key.
+    static func securityKey(_ state: AppState, _ screen: StepUpScreen, _ entry: Entry?) -> Keymap<AppAction> {
+        let holds = entry?.passkeys.contains { Domain.normalize($0.rpID) == screen.domain } == true
+        let keys = state.upgrade?.securityKeys
+        return Keymap(screen.serviceName, [
+            B([.enter], .useVaultPasskey, help: "Use the passkey bulwark keeps for \(screen.domain)", hint: "use passkey",
+              disabledReason: holds ? nil : "\(entry?.title ?? "The entry") holds no passkey for \(screen.domain)"),
+            B([.char("s")], .useUSBKey, help: "Use a USB security key (touch it when it blinks)", hint: "USB key",
+              disabledReason: keys == nil ? "Still looking for USB keys" : keys!.isEmpty ? "No USB security key is plugged in" : nil),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
+        ])
+    }
+
+    static func passkeySignIn(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Sign in with a passkey", [
+            B([.enter], .confirmPasskeySignIn, help: "Sign in with the passkey", hint: "sign in"),
+            B([.escape], .closeOverlay, help: "Cancel", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
+    static func passkeySheet(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Passkey", [
+            B([.enter], .savePasskey, help: "Save the passkey", hint: "save"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
@@ -286,6 +324,7 @@ public enum Keymaps {
         case .result: return result(state)
         case .history: return history(state)
         case .filterPicker: return filterPicker(state)
+        case .passkeySignIn: return passkeySignIn(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }
@@ -293,6 +332,7 @@ public enum Keymaps {
         switch state.upgrade?.state {
         case .stepUp(let screen)?: return stepUp(state, screen)
         case .sheet?: return sheet(state)
+        case .passkeySheet?: return passkeySheet(state)
         case .authorising?, .verifying?, .exchanging?: return working(state)
         default: break
         }

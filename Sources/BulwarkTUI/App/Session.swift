@@ -70,6 +70,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// and the throwaway demo), and the backups to take.
     private let freshness: FreshnessRecord?
     private let backupPolicy: BackupPolicy
+    /// Where USB security keys are found (libfido2 in the app).
+    public var securityKeyProvider: SecurityKeyProvider = NoSecurityKeys()
 
     public init(vaultPath: URL, catalog: ServiceCatalog, breaches: BreachCorpus, quirks: QuirksDirectory? = nil,
                 settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount = .demo,
@@ -268,6 +270,25 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     public func chooseEmail(hide: Bool) -> UpgradeStep { step { $0.chooseEmail(hide: hide) } }
     public func continueWithApple() -> UpgradeStep { step { $0.continueWithApple() } }
     public func cancelUpgrade() -> UpgradeStep { step { $0.cancel() } }
+    public func savePasskey() -> UpgradeStep { step { $0.savePasskey() } }
+    public func useVaultPasskey() -> UpgradeStep { step { $0.useVaultPasskey() } }
+
+    /// The USB security keys plugged in now, by name.
+    public func securityKeys() -> [String] { securityKeyProvider.devices().map(\.name) }
+
+    /// Answers a security-key step-up with a USB key (the person touches it).
+    public func useSecurityKey(_ name: String) -> UpgradeStep {
+        step { engine in
+            guard case .stepUp(let screen)? = engine.state, let text = screen.securityKeyOptions,
+                  let device = securityKeyProvider.devices().first(where: { $0.name == name }) else { return engine.state ?? .cancelled }
+            do {
+                let options = try RequestOptions.parse(Data(text.utf8))
+                return engine.submitAssertion(try device.assert(options, origin: "https://\(screen.domain)"))
+            } catch {
+                return engine.refuseSecurityKey("The USB key did not answer: \(error).")
+            }
+        }
+    }
     /// Asks the step under way to stop (it answers through its own effect).
     public func requestCancel() { cancellation.request() }
 

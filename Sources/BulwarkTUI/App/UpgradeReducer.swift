@@ -52,8 +52,14 @@ enum UpgradeReducer {
                 }
             default:
                 if case .stepUp = next { upgrade.code.clear() }
+                // A security key is asked for: look for USB keys once (libfido2 lists them off the screen's thread).
+                let lookForKeys: Bool
+                if case .stepUp(let screen) = next, screen.method == .securityKey, upgrade.securityKeys == nil { lookForKeys = true } else { lookForKeys = false }
                 upgrade.state = next
                 state.upgrade = upgrade
+                if lookForKeys && !upgrade.cancelling {
+                    return .run { env in .securityKeysFound(env.session?.securityKeys() ?? []) }
+                }
                 // Esc came while the step ran and the step ended at a screen:
                 // cancel from there, as the screen's own Cancel would.
                 if upgrade.cancelling { return apply(.cancelUpgrade, &state) }
@@ -110,6 +116,24 @@ enum UpgradeReducer {
             guard case .sheet? = state.upgrade?.state else { return Effect.none }
             state.upgrade?.state = .exchanging
             return .run { env in env.session.map { let step = $0.continueWithApple(); return .upgradeStepped(step.state, step.snapshot) } }
+        case .savePasskey:
+            guard case .passkeySheet? = state.upgrade?.state else { return Effect.none }
+            state.upgrade?.state = .exchanging
+            return .run { env in env.session.map { let step = $0.savePasskey(); return .upgradeStepped(step.state, step.snapshot) } }
+        case .useVaultPasskey:
+            guard case .stepUp(let screen)? = state.upgrade?.state, screen.method == .securityKey else { return Effect.none }
+            state.upgrade?.state = .verifying(screen)
+            return .run { env in env.session.map { let step = $0.useVaultPasskey(); return .upgradeStepped(step.state, step.snapshot) } }
+        case .useUSBKey:
+            guard case .stepUp(let screen)? = state.upgrade?.state, screen.method == .securityKey,
+                  let device = state.upgrade?.securityKeys?.first else { return Effect.none }
+            state.upgrade?.state = .verifying(screen)
+            state.status = "Touch the security key when it blinks."
+            return .run { env in env.session.map { let step = $0.useSecurityKey(device); return .upgradeStepped(step.state, step.snapshot) } }
+        case .securityKeysFound(let keys):
+            guard state.upgrade != nil else { return Effect.none }
+            state.upgrade?.securityKeys = keys
+            return Effect.none
         default:
             return nil
         }

@@ -47,6 +47,8 @@ public final class UpgradeResult: Sendable, Equatable {
             }
         case .signInWithApple:
             now.insert("No password to steal: the account signs in with Apple", at: 0)
+        case .passkey:
+            now.insert("Nothing to phish or reuse: the account signs in with a passkey", at: 0)
         }
         var vault: [String]
         switch outcome.kind {
@@ -55,13 +57,19 @@ public final class UpgradeResult: Sendable, Equatable {
         case .signInWithApple:
             vault = ["The password and its history were removed; the entry records the sign-in with Apple"
                      + (outcome.email.map { " (\($0)\(outcome.isPrivateRelay ? ", hidden" : ""))" } ?? "") + "."]
+        case .passkey:
+            vault = ["The passkey is saved in the entry; the password it replaced is kept in history (h shows it)."]
         }
         if let also = outcome.alsoUpdatedLine { vault.append(also) }
         if cancelledTooLate { vault.insert("Esc came after \(outcome.serviceName) had made the change, so it stands.", at: 0) }
         return UpgradeResult(ending: .upgraded, entryID: outcome.entryID,
-                             heading: "\(title): \(outcome.kind == .strongPassword ? "upgraded to a strong password" : "converted to Sign in with Apple")",
+                             heading: "\(title): \(headings[outcome.kind] ?? "")",
                              before: findings(before), after: now, service: outcome.headline, vault: vault)
     }
+
+    static let headings: [UpgradeKind: String] = [
+        .strongPassword: "upgraded to a strong password", .signInWithApple: "converted to Sign in with Apple", .passkey: "upgraded to a passkey",
+    ]
 
     /// An upgrade the service refused or could not finish. `kept`: the rare
     /// case where a change the service made is kept staged to settle later.
@@ -95,6 +103,7 @@ public final class UpgradeResult: Sendable, Equatable {
         case .insecureURL: "The sign-in page is not encrypted (http)"
         case .old(_, let days): "Not changed in over \(days / 365 <= 1 ? "a year" : "\(days / 365) years")"
         case .noTwoFactor(let method): "No verification code set up (\(method))"
+        case .passkeyAvailable: "Could sign in with a passkey instead"
         }
     }
 }

@@ -193,10 +193,16 @@ enum VaultReducer {
         case .signIn:
             guard let entry = state.currentEntry else { return Effect.none }
             state.focusEntryID = entry.id
-            state.busy = true
-            state.status = "Signing in to \(entry.title)…"
-            let id = entry.id
-            return .run { env in env.session.map { .signedIn(entryID: id, $0.signIn(id: id)) } }
+            // An account that signs in with a passkey: the sheet asks first, as a browser's does.
+            if entry.password == nil, state.passkeyRelyingParty(for: entry) != nil {
+                state.overlay = .passkeySignIn
+                return Effect.none
+            }
+            return signIn(entry, &state)
+        case .confirmPasskeySignIn:
+            guard state.overlay == .passkeySignIn, let entry = state.entry(id: state.focusEntryID) else { return Effect.none }
+            state.overlay = nil
+            return signIn(entry, &state)
         case .signedIn(let id, let result):
             state.busy = false
             state.status = nil
@@ -254,5 +260,12 @@ enum VaultReducer {
     static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: [Entry]) -> String {
         guard entry.totpURI != original?.totpURI, let (issuer, others) = CodeOwner.misplaced(entry, in: entries), !others.isEmpty else { return "" }
         return " The code says it is \(issuer)'s: entries that look like it: \(others.joined(separator: ", "))."
+    }
+
+    static func signIn(_ entry: Entry, _ state: inout AppState) -> Effect {
+        state.busy = true
+        state.status = "Signing in to \(entry.title)…"
+        let id = entry.id
+        return .run { env in env.session.map { .signedIn(entryID: id, $0.signIn(id: id)) } }
     }
 }

@@ -38,6 +38,7 @@ public enum AppView {
             case .result: ResultPanel.render(state, into: &buffer)
             case .history: ResultPanel.renderHistory(state, into: &buffer)
             case .filterPicker: Dialogs.renderFilterPicker(state, into: &buffer)
+            case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
             case nil: break
             }
             if let caption = state.caption {

@@ -9,15 +9,21 @@ enum Overlays {
         // Each binding's help wrapped under itself (never cut), in one
         // column when the rows fit the window, else in two.
         let rowsAvailable = max(1, buffer.height - 7)
-        func texts(_ binding: KeyBinding<AppAction>) -> String { binding.help + (binding.disabledReason.map { " (off: \($0))" } ?? "") }
-        func blocks(columnWidth: Int) -> [[String]] {
-            keymap.bindings.map { TextWrap.wrap(texts($0), width: max(1, columnWidth - keyColumn)) }
+        // Why a key is off, unless even two columns cannot hold that: then
+        // only "(off)" (pressing the key says why in the status line).
+        func texts(_ binding: KeyBinding<AppAction>, why: Bool) -> String {
+            binding.help + (binding.disabledReason.map { why ? " (off: \($0))" : " (off)" } ?? "")
         }
+        func blocks(columnWidth: Int, why: Bool = true) -> [[String]] {
+            keymap.bindings.map { TextWrap.wrap(texts($0, why: why), width: max(1, columnWidth - keyColumn)) }
+        }
+        func rows(_ laid: [[String]], columns: Int) -> Int { (laid.reduce(0) { $0 + $1.count } + columns - 1) / columns }
         var columns = 1
         var laid = blocks(columnWidth: width - 4)
-        if laid.reduce(0, { $0 + $1.count }) > rowsAvailable {
+        if rows(laid, columns: 1) > rowsAvailable {
             columns = 2
             laid = blocks(columnWidth: (width - 4) / 2 - 2)
+            if rows(laid, columns: 2) > rowsAvailable { laid = blocks(columnWidth: (width - 4) / 2 - 2, why: false) }
         }
         // Whole blocks per column: the first column takes blocks until it holds half the rows.
         let total = laid.reduce(0) { $0 + $1.count }

@@ -102,6 +102,7 @@ enum RecommendationsScreen {
             case .insecureURL: "insecure (http)"
             case .old(_, let days): days >= 730 ? "old (\(days / 365) years)" : "old (\(days / 30) months)"
             case .noTwoFactor: "no 2FA code"
+            case .passkeyAvailable: "passkey available"
             }
         }
         return words.joined(separator: ", ")
@@ -170,10 +171,11 @@ enum RecommendationsScreen {
             y += 1
         }
         // The actions, from the same table that handles the keys.
-        let actions = Keymaps.recommendations(state).bindings.filter { [.char("u"), .char("a"), .char("w"), .char("h"), .enter].contains($0.keys[0]) }
+        let actions = Keymaps.recommendations(state).bindings.filter { [.char("P"), .char("u"), .char("a"), .char("w"), .char("h"), .enter].contains($0.keys[0]) }
 
         y = max(y, area.maxY - actions.count)
-        let labels: [Key: String] = [.enter: "Open the entry", .char("u"): "Upgrade to strong password", .char("a"): "Use Sign in with Apple",
+        let labels: [Key: String] = [.enter: "Open the entry", .char("P"): "Upgrade to a passkey", .char("u"): "Upgrade to strong password",
+                                     .char("a"): "Use Sign in with Apple",
                                      .char("w"): "Change password on website", .char("h"): r.hidden ? "Show it again" : "Hide this recommendation"]
         for binding in actions where y < area.maxY {
             let key = "[\(binding.keys[0].description)] "

@@ -7,15 +7,23 @@ import Foundation
 enum UpgradeViews {
     static func render(_ upgrade: UpgradeUI, _ state: AppState, into buffer: inout Buffer) {
         switch upgrade.state {
-        case .authorising: progress(upgrade.request.kind == .strongPassword ? "Upgrading to a strong password…" : "Asking to use Sign in with Apple…", upgrade, state, into: &buffer)
+        case .authorising: progress(working[upgrade.request.kind] ?? "", upgrade, state, into: &buffer)
+        case .verifying(let screen) where screen.method == .securityKey: SecurityKeyView.render(screen, upgrade, state, verifying: true, into: &buffer)
         case .verifying(let screen): stepUp(screen, upgrade, state, verifying: true, into: &buffer)
-        case .exchanging: progress("Finishing Sign in with Apple…", upgrade, state, into: &buffer)
+        case .exchanging:
+            progress(upgrade.request.kind == .passkey ? "Registering the passkey with the service…" : "Finishing Sign in with Apple…", upgrade, state, into: &buffer)
+        case .stepUp(let screen) where screen.method == .securityKey: SecurityKeyView.render(screen, upgrade, state, verifying: false, into: &buffer)
         case .stepUp(let screen): stepUp(screen, upgrade, state, verifying: false, into: &buffer)
+        case .passkeySheet(let sheet): PasskeySheetView.render(sheet, into: &buffer)
         case .sheet(let sheet):
             self.sheet(sheet, purpose: "Use your Apple ID to upgrade your \(sheet.serviceName) account.", relay: upgrade.relay, into: &buffer)
         case .completed, .failed, .cancelled: break
         }
     }
+
+    static let working: [UpgradeKind: String] = [
+        .strongPassword: "Upgrading to a strong password…", .signInWithApple: "Asking to use Sign in with Apple…", .passkey: "Asking to use a passkey…",
+    ]
 
     static func progress(_ text: String, _ upgrade: UpgradeUI, _ state: AppState, into buffer: inout Buffer) {
         let text = upgrade.cancelling ? "Cancelling: asking the service to stop…" : text
@@ -28,17 +36,7 @@ enum UpgradeViews {
     /// The step-up screen: the service's content in a frame bulwark draws,
     /// titled with the service's name, Esc is Cancel.
     static func stepUp(_ screen: StepUpScreen, _ upgrade: UpgradeUI, _ state: AppState, verifying: Bool, into buffer: inout Buffer) {
-        let width = min(buffer.width - 4, 78), height = min(buffer.height - 2, 14)
-        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
-                                 title: Line(screen.serviceName, Theme.title), rightTitle: Line("Esc Cancel", Theme.dim), border: .square)
-        var y = inner.y + 1
-        buffer.put("Confirm it's you", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
-        y += 1
-        for text in TextWrap.wrap(screen.prompt, width: max(1, inner.width - 2)).prefix(2) {
-            buffer.put(text, x: inner.x + 1, y: y, clip: inner)
-            y += 1
-        }
-        y += 1
+        var (inner, y) = stepUpFrame(screen, heading: "Confirm it's you", height: 14, promptLines: 2, into: &buffer)
         var cells = Array(upgrade.code.text).map(String.init)
         while cells.count < 6 { cells.append("_") }
         buffer.put("Code  [ " + cells.joined(separator: " ") + " ]", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
@@ -68,6 +66,22 @@ enum UpgradeViews {
             y += 1
             buffer.put(message, x: inner.x + 1, y: y, style: Theme.warning, clip: inner)
         }
+    }
+
+    /// The frame bulwark draws around a service's step-up screen (titled with
+    /// the service, Esc is Cancel), its heading and prompt; returns the inner
+    /// area and the row after the prompt's blank line.
+    static func stepUpFrame(_ screen: StepUpScreen, heading: String, height: Int, promptLines: Int, into buffer: inout Buffer) -> (Rect, Int) {
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 78), height: min(buffer.height - 2, height),
+                                 title: Line(screen.serviceName, Theme.title), rightTitle: Line("Esc Cancel", Theme.dim), border: .square)
+        var y = inner.y + 1
+        buffer.put(heading, x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
+        y += 1
+        for text in TextWrap.wrap(screen.prompt, width: max(1, inner.width - 2)).prefix(promptLines) {
+            buffer.put(text, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+        }
+        return (inner, y + 1)
     }
 
     /// The host's Sign in with Apple sheet.

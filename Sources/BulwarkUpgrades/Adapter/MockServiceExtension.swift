@@ -4,13 +4,15 @@ import Foundation
 /// The extension of one mock service: it speaks the modification protocol
 /// to the host and its backend's API behind it, as a real adapter would
 /// speak to a service's HTTP API.
-public final class MockServiceExtension: AccountModificationExtension {
+public final class MockServiceExtension: PasskeyModificationExtension {
     public let manifest: ServiceManifest
     private let backend: MockBackend
+    /// The service's WebAuthn relying party, when it accepts passkeys.
+    private let relyingParty: MockRelyingParty?
     private let sleep: @Sendable (Int) -> Void
 
     // One request's state.
-    private enum Goal { case password(String), signInWithApple }
+    private enum Goal { case password(String), signInWithApple, passkey }
     private var user = ""
     private var password: String?
     private var session: String?
@@ -18,9 +20,10 @@ public final class MockServiceExtension: AccountModificationExtension {
     private var challenge: MockBackend.Challenge?
     private var expected: (state: String, nonce: String)?
 
-    init(manifest: ServiceManifest, backend: MockBackend, sleep: @escaping @Sendable (Int) -> Void) {
+    init(manifest: ServiceManifest, backend: MockBackend, relyingParty: MockRelyingParty?, sleep: @escaping @Sendable (Int) -> Void) {
         self.manifest = manifest
         self.backend = backend
+        self.relyingParty = relyingParty
         self.sleep = sleep
     }
 
@@ -115,6 +118,13 @@ public final class MockServiceExtension: AccountModificationExtension {
             let state = SecureRandom.bytes(16).hex, nonce = SecureRandom.bytes(16).hex
             expected = (state, nonce)
             context.requestSignInWithAppleAuthorization(state: state, nonce: nonce)
+        case .passkey:
+            // The relying party's creation options; its challenge is the request's proof.
+            guard let relyingParty, let options = try? relyingParty.registrationOptions(user: user, userHandle: relyingParty.userHandle(of: user)) else {
+                context.cancelRequest(withError: .failed(reason: "\(manifest.name) does not accept passkeys."))
+                return
+            }
+            context.requestPasskeyRegistration(options: String(decoding: options, as: UTF8.self))
         }
     }
 
@@ -132,6 +142,12 @@ public final class MockServiceExtension: AccountModificationExtension {
         return startChallenge(fresh: false, message: nil)
     }
 
+    public func prepareInterfaceToUpgradeToPasskey(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                   userInfo: [String: String]?) -> StepUpScreen {
+        begin(credential, userInfo, .passkey)
+        return startChallenge(fresh: false, message: nil)
+    }
+
     private func startChallenge(fresh: Bool, message: String?) -> StepUpScreen {
         network()
         challenge = try? backend.challenge(user: user, fresh: fresh)
@@ -140,12 +156,19 @@ public final class MockServiceExtension: AccountModificationExtension {
 
     private func screen(message: String?) -> StepUpScreen {
         let method = challenge?.method ?? (manifest.twoFactor == .sms ? .sms : .totp)
-        let prompt = method == .sms
-            ? "\(manifest.name) sent a code to your phone\(challenge?.phoneHint.map { " (\($0))" } ?? ""). Enter it to continue."
-            : "Enter the 6-digit code from your authenticator for \(manifest.name)."
-        return StepUpScreen(serviceName: manifest.name, method: method, prompt: prompt, attemptsLeft: challenge?.attemptsLeft ?? 0,
-                            expiresAt: challenge?.expiresAt ?? Date(), message: message, canResend: true,
-                            domain: manifest.primaryDomain)
+        let prompt = switch method {
+        case .sms: "\(manifest.name) sent a code to your phone\(challenge?.phoneHint.map { " (\($0))" } ?? ""). Enter it to continue."
+        case .totp: "Enter the 6-digit code from your authenticator for \(manifest.name)."
+        case .securityKey: "\(manifest.name) asks for your security key: the passkey bulwark keeps for \(manifest.primaryDomain), or a USB key."
+        }
+        var screen = StepUpScreen(serviceName: manifest.name, method: method, prompt: prompt, attemptsLeft: challenge?.attemptsLeft ?? 0,
+                                  expiresAt: challenge?.expiresAt ?? Date(), message: message, canResend: method != .securityKey,
+                                  domain: manifest.primaryDomain)
+        if method == .securityKey, let relyingParty {
+            // A fresh ceremony for each try: a relying party's challenge is answered once.
+            screen.securityKeyOptions = (try? relyingParty.authenticationOptions(user: user, secondFactor: true)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return screen
     }
 
     public func submitStepUpCode(_ code: String, context: ModificationContext) -> StepUpScreen? {
@@ -173,6 +196,34 @@ public final class MockServiceExtension: AccountModificationExtension {
         }
     }
 
+    public func submitStepUpAssertion(_ response: String, context: ModificationContext) -> StepUpScreen? {
+        guard let current = challenge, let relyingParty else {
+            context.cancelRequest(withError: .failed(reason: nil))
+            return nil
+        }
+        network(context)
+        guard !stopIfCancelled(context) else { return nil }
+        var refusal = "it is not one this account registered"
+        let asserted: String?
+        do { asserted = try relyingParty.finishAuthentication(response) } catch {
+            asserted = nil
+            refusal = error.reason
+        }
+        switch (try? backend.verifySecurityKey(challenge: current.id, assertedUser: asserted)) ?? .expired {
+        case .passed(let grant):
+            authorise(context, grant: grant)
+            return nil
+        case .wrong(let left), .reused(let left):
+            challenge = MockBackend.Challenge(id: current.id, method: current.method, attemptsLeft: left, expiresAt: current.expiresAt, phoneHint: nil)
+            return screen(message: "The security key was refused: \(refusal). \(left) \(left == 1 ? "attempt" : "attempts") left.")
+        case .locked(let until):
+            context.cancelRequest(withError: .failed(reason: backend.lockedMessage(until)))
+            return nil
+        case .expired:
+            return startChallenge(fresh: true, message: "That request expired; try the key again.")
+        }
+    }
+
     public func resendStepUpCode() -> StepUpScreen {
         startChallenge(fresh: true, message: manifest.twoFactor == .sms ? "A new code is on its way." : "Use the code your authenticator shows now.")
     }
@@ -197,6 +248,39 @@ public final class MockServiceExtension: AccountModificationExtension {
                 context.completeUpgradeToSignInWithApple()
             } catch let refusal as MockBackend.Refusal {
                 context.cancelRequest(withError: .failed(reason: refusal.reason))
+            } catch {
+                context.cancelRequest(withError: .failed(reason: nil))
+            }
+        }
+    }
+
+    // MARK: Passkey
+
+    public func upgradeToPasskeyWithoutUserInteraction(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                       userInfo: [String: String]?, context: ModificationContext) {
+        begin(credential, userInfo, .passkey)
+        guard serves(service, context) else { return }
+        authorise(context, grant: nil)
+    }
+
+    /// The host made the passkey: the relying party verifies and keeps it
+    /// (§7.1), then the account stops taking its password.
+    public func passkeyRegistrationFinished(_ result: Result<String, ModificationError>, context: ModificationContext) {
+        switch result {
+        case .failure(.userCanceled):
+            context.cancelRequest(withError: .userCanceled)
+        case .failure(let error):
+            context.cancelRequest(withError: error)
+        case .success(let response):
+            network(context)
+            guard !stopIfCancelled(context), let relyingParty else { return }
+            do {
+                try relyingParty.finishRegistration(response)
+                KillPoint.reach("passkey-registered")
+                try backend.turnOffPasswordSignIn(user: user)
+                context.completeUpgradeToPasskey()
+            } catch let refusal as MockRelyingParty.Refusal {
+                context.cancelRequest(withError: .failed(reason: "\(manifest.name) did not take the passkey: \(refusal.reason)."))
             } catch {
                 context.cancelRequest(withError: .failed(reason: nil))
             }

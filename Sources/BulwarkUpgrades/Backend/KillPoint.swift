@@ -7,7 +7,7 @@ import Glibc
 /// Only debug builds (the ones `make test` runs) honour
 /// `BULWARK_KILL_AT=NAME`; a release build compiles this to nothing.
 public enum KillPoint {
-    public static let all = ["staged", "backend-authorised", "backend-committed", "linked", "settled"]
+    public static let all = ["staged", "backend-authorised", "backend-committed", "linked", "passkey-staged", "passkey-registered", "settled"]
 
     public static func reach(_ name: String) {
         #if DEBUG

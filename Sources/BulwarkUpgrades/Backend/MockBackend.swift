@@ -77,6 +77,8 @@ public final class MockBackend {
             -- Sign in with Apple after linking: events received, revoked links, refresh tokens.
             CREATE TABLE IF NOT EXISTS apple_events(id INTEGER PRIMARY KEY, apple_user TEXT NOT NULL, kind TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS apple_state(apple_user TEXT PRIMARY KEY, revoked INTEGER NOT NULL);
+            -- Accounts that sign in with a passkey only (their password hash dropped).
+            CREATE TABLE IF NOT EXISTS passkey_only(user TEXT PRIMARY KEY);
             CREATE TABLE IF NOT EXISTS apple_tokens(apple_user TEXT PRIMARY KEY, refresh_token TEXT NOT NULL, checked REAL NOT NULL,
                                                     real_user_status INTEGER NOT NULL DEFAULT 1);
             """)
@@ -126,6 +128,7 @@ public final class MockBackend {
     public func signIn(user: String, password: String) throws -> SignIn {
         guard try hasAccount(user) else { return .refused("no account with that username") }
         if try link(of: user) != nil { return .refused("this account signs in with Apple; its password no longer works") }
+        if try isPasskeyOnly(user) { return .refused("this account signs in with a passkey; its password no longer works") }
         guard try passwordMatches(user: user, password: password) else { return .refused("wrong password") }
         return .accepted(sessionToken: try issueSession(user: user))
     }
@@ -173,6 +176,7 @@ public final class MockBackend {
         if let failure = manifest.behaviour.failure { return .refused(failure.reason) }
         guard try hasAccount(user) else { return .refused("\(manifest.name) has no account named \(user).") }
         if try link(of: user) != nil { return .refused("This account already signs in with Apple.") }
+        if try isPasskeyOnly(user) { return .refused("This account already signs in with a passkey.") }
         if let until = try lockedUntil(user) { return .refused(lockedMessage(until)) }
         if let sessionToken {
             guard try sessionUser(sessionToken) == user else { return .refused("Your session has expired. Sign in again.") }
@@ -215,7 +219,11 @@ public final class MockBackend {
     /// The running challenge for this person, or a new one (an SMS is sent
     /// only for a new one, so a code stays good across tries until it expires).
     public func challenge(user: String, fresh: Bool = false) throws -> Challenge {
-        let method: StepUpScreen.Method = manifest.twoFactor == .sms ? .sms : .totp
+        let method: StepUpScreen.Method = switch manifest.twoFactor {
+        case .sms: .sms
+        case .securityKey: .securityKey
+        case .none, .totp: .totp
+        }
         if !fresh, let row = try db.query("SELECT id, expires, attempts_left FROM challenges WHERE user = ? AND passed = 0 AND attempts_left > 0 AND expires > ? ORDER BY expires DESC LIMIT 1",
                                           [.text(user), .real(now)]).first,
            let id = row[0].text, case .real(let expires) = row[1], let attempts = row[2].integer {
@@ -266,7 +274,7 @@ public final class MockBackend {
         return try fail(user, reused: false)
     }
 
-    private func pass(challenge id: String, user: String) throws -> Verification {
+    func pass(challenge id: String, user: String) throws -> Verification {
         try db.query("UPDATE challenges SET passed = 1 WHERE id = ?", [.text(id)])
         try db.query("DELETE FROM code_failures WHERE user = ?", [.text(user)])
         let grant = "g" + SecureRandom.bytes(16).hex
@@ -275,7 +283,7 @@ public final class MockBackend {
     }
 
     /// A wrong (or reused) code counts against the account, not the challenge.
-    private func fail(_ user: String, reused: Bool) throws -> Verification {
+    func fail(_ user: String, reused: Bool) throws -> Verification {
         let failures = (try db.query("SELECT count FROM code_failures WHERE user = ?", [.text(user)]).first?.first?.integer ?? 0) + 1
         let lockedUntil = failures >= Int64(Self.maxAttempts) ? now + coolDown : 0
         try db.query("INSERT OR REPLACE INTO code_failures(user, count, locked_until) VALUES (?, ?, ?)",

@@ -58,7 +58,7 @@ public final class MockRelyingParty {
     public func finishRegistration(_ json: String) throws(Refusal) -> String {
         let (id, body) = try Self.credential(json)
         let clientData = try checkClientData(body, type: "webauthn.create")
-        let (user, handle) = try takeChallenge(clientData.challenge, ceremony: "create")
+        let (user, handle, _) = try takeChallenge(clientData.challenge, ceremonies: ["create"])
         guard let attestationText = body["attestationObject"] as? String, let attestationBytes = Base64URL.decode(attestationText) else {
             throw Refusal(reason: "the response has no attestationObject")
         }
@@ -66,7 +66,7 @@ public final class MockRelyingParty {
               case .bytes(let authData)? = attestation[.text("authData")], let statement = attestation[.text("attStmt")] else {
             throw Refusal(reason: "the attestation object is not CBOR of fmt, attStmt and authData")
         }
-        let flags = try checkAuthenticatorData(authData)
+        let flags = try checkAuthenticatorData(authData, requireVerified: requireUserVerification)
         guard flags & 0x40 != 0, authData.count >= 55 else { throw Refusal(reason: "the authenticator data has no attested credential") }
         guard format == "none", statement == .map([]) else { throw Refusal(reason: "attestation \(format) is not one this service accepts (none)") }
         let length = Int(authData[53]) << 8 | Int(authData[54])
@@ -94,12 +94,16 @@ public final class MockRelyingParty {
     // MARK: Authentication (§7.2)
 
     /// `PublicKeyCredentialRequestOptionsJSON`: for an account (its credentials
-    /// allowed), or discoverable (none named) when `user` is nil.
-    public func authenticationOptions(user: String?) throws -> Data {
-        let challenge = try newChallenge(ceremony: "get", user: user, handle: nil)
+    /// allowed), or discoverable (none named) when `user` is nil. As a
+    /// `secondFactor` (a security-key step-up after the password) the key
+    /// need only be present: user verification is not asked for, as a
+    /// security key would need its PIN for it.
+    public func authenticationOptions(user: String?, secondFactor: Bool = false) throws -> Data {
+        let challenge = try newChallenge(ceremony: secondFactor ? "step-up" : "get", user: user, handle: nil)
         let allow = try user.map { try credentials(of: $0).map { ["type": "public-key", "id": $0] } } ?? []
+        let verification = secondFactor ? "discouraged" : requireUserVerification ? "required" : "preferred"
         let options: [String: Any] = ["challenge": challenge, "rpId": rpID, "allowCredentials": allow, "timeout": 300_000,
-                                      "userVerification": requireUserVerification ? "required" : "preferred"]
+                                      "userVerification": verification]
         return try JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])
     }
 
@@ -112,7 +116,8 @@ public final class MockRelyingParty {
             throw Refusal(reason: "the response has no authenticatorData or signature")
         }
         let clientData = try checkClientData(body, type: "webauthn.get")
-        let named = try takeChallenge(clientData.challenge, ceremony: "get").user
+        let taken = try takeChallenge(clientData.challenge, ceremonies: ["get", "step-up"])
+        let named = taken.user
         guard let row = try? db.query("SELECT user, handle, public_key, sign_count, backup_eligible FROM webauthn_credentials WHERE id = ?",
                                       [.text(id)]).first,
               let user = row[0].text, let handle = row[1].text, let point = row[2].blob, let stored = row[3].integer else {
@@ -120,7 +125,7 @@ public final class MockRelyingParty {
         }
         if !named.isEmpty, named != user { throw Refusal(reason: "that credential belongs to another account") }
         if let given = body["userHandle"] as? String, !given.isEmpty, given != handle { throw Refusal(reason: "the user handle is not the credential's") }
-        let flags = try checkAuthenticatorData(authData)
+        let flags = try checkAuthenticatorData(authData, requireVerified: requireUserVerification && taken.ceremony == "get")
         if row[4].integer == 0, flags & 0x08 != 0 { throw Refusal(reason: "the credential's backup eligibility changed") }
         guard P256PrivateKey.verify(signature, over: authData + Digest.sha256(clientData.bytes), publicPoint: point) else {
             throw Refusal(reason: "the signature does not verify")
@@ -153,25 +158,25 @@ public final class MockRelyingParty {
     }
 
     /// The RP ID hash, user present, user verified when required, BS only with BE; returns the flags.
-    private func checkAuthenticatorData(_ data: [UInt8]) throws(Refusal) -> UInt8 {
+    private func checkAuthenticatorData(_ data: [UInt8], requireVerified: Bool) throws(Refusal) -> UInt8 {
         guard data.count >= 37 else { throw Refusal(reason: "the authenticator data is too short") }
         guard Array(data[0..<32]) == Digest.sha256(Array(rpID.utf8)) else { throw Refusal(reason: "the RP ID hash is not \(rpID)'s") }
         let flags = data[32]
         guard flags & 0x01 != 0 else { throw Refusal(reason: "the user was not present") }
-        if requireUserVerification, flags & 0x04 == 0 { throw Refusal(reason: "the user was not verified, and this service requires it") }
+        if requireVerified, flags & 0x04 == 0 { throw Refusal(reason: "the user was not verified, and this service requires it") }
         if flags & 0x10 != 0, flags & 0x08 == 0 { throw Refusal(reason: "backed up without being backup eligible") }
         return flags
     }
 
     /// A challenge is answered once: taken (deleted) whatever the outcome; expired ones are refused.
-    private func takeChallenge(_ challenge: String, ceremony: String) throws(Refusal) -> (user: String, handle: String) {
+    private func takeChallenge(_ challenge: String, ceremonies: Set<String>) throws(Refusal) -> (user: String, handle: String, ceremony: String) {
         guard let row = try? db.query("SELECT ceremony, user, expires, handle FROM webauthn_challenges WHERE challenge = ?", [.text(challenge)]).first else {
             throw Refusal(reason: "the challenge is not one this service issued, or it was already used")
         }
         try? db.query("DELETE FROM webauthn_challenges WHERE challenge = ?", [.text(challenge)])
-        guard row[0].text == ceremony else { throw Refusal(reason: "the challenge was issued for another ceremony") }
+        guard let ceremony = row[0].text, ceremonies.contains(ceremony) else { throw Refusal(reason: "the challenge was issued for another ceremony") }
         guard let expires = row[2].real, clock().timeIntervalSince1970 < expires else { throw Refusal(reason: "the challenge has expired") }
-        return (row[1].text ?? "", row[3].text ?? "")
+        return (row[1].text ?? "", row[3].text ?? "", ceremony)
     }
 
     private func newChallenge(ceremony: String, user: String?, handle: [UInt8]?) throws -> String {
@@ -187,7 +192,18 @@ public final class MockRelyingParty {
                       .real(clock().timeIntervalSince1970 + Self.challengeLifetime)])
     }
 
-    private func credentials(of user: String) throws -> [String] {
+    /// The account's user handle: the one its credentials already carry, else a new random one.
+    public func userHandle(of user: String) throws -> [UInt8] {
+        let known = try db.query("SELECT handle FROM webauthn_credentials WHERE user = ? LIMIT 1", [.text(user)]).first?.first?.text
+        return known.flatMap(Base64URL.decode) ?? SecureRandom.bytes(16)
+    }
+
+    /// Whether a credential (by its base64url id) is registered here.
+    public func isRegistered(_ id: String) throws -> Bool {
+        !(try db.query("SELECT 1 FROM webauthn_credentials WHERE id = ?", [.text(id)])).isEmpty
+    }
+
+    func credentials(of user: String) throws -> [String] {
         try db.query("SELECT id FROM webauthn_credentials WHERE user = ? ORDER BY id", [.text(user)]).compactMap { $0.first?.text }
     }
 

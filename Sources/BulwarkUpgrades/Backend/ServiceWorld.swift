@@ -68,11 +68,13 @@ public final class ServiceWorld {
     }
 
     /// The service's WebAuthn relying party, when it accepts passkeys: its
-    /// RP ID the service's primary domain, its origins its associated domains.
+    /// RP ID the service's primary domain, its origins its associated domains'.
     public func relyingParty(for manifest: ServiceManifest) throws -> MockRelyingParty? {
         guard manifest.acceptsPasskeys else { return nil }
         if let existing = relyingParties[manifest.id] { return existing }
-        let origins = manifest.domains.filter { !$0.hasPrefix("*.") }.map { "https://\($0)" }
+        // Each associated domain's own origin (a `*.` domain's base: its subdomains are not enumerable).
+        var origins: [String] = []
+        for domain in manifest.domains.map({ "https://" + ServiceManifest.base($0) }) where !origins.contains(domain) { origins.append(domain) }
         let rp = try MockRelyingParty(rpID: manifest.primaryDomain, rpName: manifest.name, origins: origins,
                                       path: directory.appendingPathComponent("\(manifest.id)-webauthn.db").path, clock: clock)
         relyingParties[manifest.id] = rp
@@ -82,7 +84,7 @@ public final class ServiceWorld {
 
     /// A fresh extension for one request.
     public func makeExtension(for manifest: ServiceManifest) throws -> MockServiceExtension {
-        MockServiceExtension(manifest: manifest, backend: try backend(for: manifest), sleep: sleep)
+        MockServiceExtension(manifest: manifest, backend: try backend(for: manifest), relyingParty: try relyingParty(for: manifest), sleep: sleep)
     }
 
     /// The entry's service, when a manifest covers its site.

@@ -55,6 +55,16 @@ public enum DemoSetup {
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: path), catalog: catalog, clock: { now })
         // Two entries can be one account (Shiny and Shiny Store share a backend): it is signed up once.
         for entry in entries where try world.backend(for: entry)?.hasAccount(entry.username) == false { _ = try world.enroll(entry) }
+        // A service whose step-up asks for a security key: the account
+        // registered one earlier, a passkey the entry keeps.
+        for entry in entries {
+            guard let manifest = world.catalog.manifest(forHost: entry.site), manifest.twoFactor == .securityKey,
+                  let rp = try world.relyingParty(for: manifest) else { continue }
+            let options = try CreationOptions.parse(try rp.registrationOptions(user: entry.username, userHandle: rp.userHandle(of: entry.username)))
+            let created = try PasskeyAuthenticator.create(options, origin: "https://\(rp.rpID)", existing: [], now: now)
+            try rp.finishRegistration(created.response)
+            _ = try vault.update(entry.id) { $0.passkeys.append(created.passkey) }
+        }
         return path
     }
 }

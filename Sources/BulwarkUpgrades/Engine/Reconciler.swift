@@ -10,6 +10,9 @@ public enum Reconciler {
         case keptOldPassword(entry: String)
         case settledSignInWithApple(entry: String)
         case keptPassword(entry: String)
+        case settledPasskey(entry: String)
+        /// The relying party kept the passkey but the service still takes the password: both stay.
+        case keptPasskeyBesidePassword(entry: String)
     }
 
     @discardableResult
@@ -43,6 +46,24 @@ public enum Reconciler {
                     outcomes.append(.settledSignInWithApple(entry: staged.title))
                 } else {
                     settle = { _ in }
+                    outcomes.append(.keptPassword(entry: staged.title))
+                }
+            case .passkey:
+                // The relying party decides whether the passkey stays; the
+                // service whether the password still works.
+                let rp = try world.catalog.manifest(forHost: staged.site).flatMap { try world.relyingParty(for: $0) }
+                let registered = try pending.passkeyID.map { try rp?.isRegistered($0) == true } ?? false
+                let passkeyOnly = try backend?.isPasskeyOnly(staged.username) == true
+                if registered && passkeyOnly {
+                    settle = { $0.retirePassword(reason: "upgraded to a passkey (settled after a restart)", at: now) }
+                    settled = true
+                    outcomes.append(.settledPasskey(entry: staged.title))
+                } else if registered {
+                    settle = { _ in }
+                    outcomes.append(.keptPasskeyBesidePassword(entry: staged.title))
+                } else {
+                    let id = pending.passkeyID
+                    settle = { entry in entry.passkeys.removeAll { $0.id == id } }
                     outcomes.append(.keptPassword(entry: staged.title))
                 }
             }
@@ -99,7 +120,30 @@ public enum SignInSimulator {
             if case .accepted = result { try backend.clearRevoked(appleUser: link.user) }
             return result
         }
-        guard let password = entry.password else { return .refused("the entry has no password") }
+        guard let password = entry.password else {
+            if entry.passkeys.contains(where: { $0.rpID == manifest.primaryDomain }) { return try signInWithPasskey(entry, world: world) }
+            return .refused("the entry has no password")
+        }
         return try backend.signIn(user: entry.username, password: password)
+    }
+
+    /// Signs in with the entry's passkey for the service, through the
+    /// WebAuthn ceremony a browser would run at the service's own origin.
+    public static func signInWithPasskey(_ entry: Entry, world: ServiceWorld) throws -> MockBackend.SignIn {
+        guard let manifest = world.catalog.manifest(forHost: entry.site) else {
+            return .refused("bulwark has no sign-in for \(entry.site.isEmpty ? "this entry" : entry.site); nothing was contacted")
+        }
+        guard let rp = try world.relyingParty(for: manifest) else { return .refused("\(manifest.name) does not accept passkeys") }
+        let origin = "https://\(rp.rpID)"
+        let options = try RequestOptions.parse(try rp.authenticationOptions(user: entry.username))
+        guard let found = try? PasskeyAuthenticator.candidates(options, origin: origin, among: entry.passkeys), let passkey = found.passkeys.first else {
+            return .refused("the entry holds no passkey that \(manifest.name) knows")
+        }
+        do {
+            let user = try rp.finishAuthentication(try PasskeyAuthenticator.assert(options, origin: found.origin, with: passkey).response)
+            return .accepted(sessionToken: try world.backend(for: manifest).issueSession(user: user))
+        } catch let refusal as MockRelyingParty.Refusal {
+            return .refused(refusal.reason)
+        }
     }
 }

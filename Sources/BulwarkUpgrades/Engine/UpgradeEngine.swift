@@ -14,14 +14,14 @@ public final class UpgradeEngine {
     /// Which sites share one account's credentials: an upgrade changes every entry of the account.
     public let sharing: SharedCredentials
 
-    public private(set) var state: UpgradeState?
+    public internal(set) var state: UpgradeState?
     public private(set) var request: UpgradeRequest?
-    public private(set) var manifest: ServiceManifest?
-    private var extensionInstance: AccountModificationExtension?
-    private var context = ModificationContext()
+    public internal(set) var manifest: ServiceManifest?
+    var extensionInstance: AccountModificationExtension?
+    var context = ModificationContext()
     /// Set from another thread when the person cancels while the service works.
     public let cancellation: HostCancellation
-    private var credential: ExistingCredential?
+    var credential: ExistingCredential?
     private var proposed = ""
 
     public init(vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo, quirks: QuirksDirectory? = nil,
@@ -81,6 +81,16 @@ public final class UpgradeEngine {
                 state = .authorising
                 ext.convertToSignInWithAppleWithoutUserInteraction(for: credential, service: service,
                                                                    userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
+            case .passkey:
+                guard let passkeyExtension = ext as? PasskeyModificationExtension else {
+                    return finish(.failed(reason: "\(manifest.name) does not accept passkeys."))
+                }
+                let staged = PendingChange(kind: .passkey, newPassword: nil, startedAt: world.clock())
+                entry = try vault.update(entry.id) { $0.pendingChange = staged }
+                KillPoint.reach("staged")
+                state = .authorising
+                passkeyExtension.upgradeToPasskeyWithoutUserInteraction(for: credential, service: service,
+                                                                        userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
             }
             return handleReply(service: service, userInfo: userInfo)
         } catch {
@@ -108,18 +118,25 @@ public final class UpgradeEngine {
         entry.urls.first.map(ServiceIdentifier.init(url:)) ?? ServiceIdentifier(domain: entry.site)
     }
 
-    private func entry() -> Entry? { request.flatMap { r in vault.entries.first { $0.id == r.entryID } } }
+    func entry() -> Entry? { request.flatMap { r in vault.entries.first { $0.id == r.entryID } } }
 
     // MARK: The person's actions
 
     /// A code typed, or filled from the vault or Messages.
     @discardableResult
     public func submitCode(_ code: String) -> UpgradeState {
-        guard case .stepUp(let screen) = state, let ext = extensionInstance else { return state ?? .cancelled }
+        guard let ext = extensionInstance else { return state ?? .cancelled }
+        return verify { ext.submitStepUpCode(code, context: $0) }
+    }
+
+    /// Hands the step-up screen's answer to the extension: the screen it
+    /// shows next, or the request's reply.
+    func verify(_ answer: (ModificationContext) -> StepUpScreen?) -> UpgradeState {
+        guard case .stepUp(let screen) = state else { return state ?? .cancelled }
         cancellation.clear()
         state = .verifying(screen)
         context.reset()
-        if let next = ext.submitStepUpCode(code, context: context) {
+        if let next = answer(context) {
             state = .stepUp(next)
             return state!
         }
@@ -169,6 +186,8 @@ public final class UpgradeEngine {
     }
 
     private var pendingSheetRequest: ModificationContext.Reply?
+    /// The relying party's creation options while the passkey sheet is up.
+    var passkeyOptions: CreationOptions?
     private var lastCredential: AppleIDCredential?
 
     /// The host's Cancel while a step runs on another thread: the running
@@ -187,7 +206,7 @@ public final class UpgradeEngine {
 
     // MARK: Replies
 
-    private func handleReply(service: ServiceIdentifier, userInfo: [String: String]?) -> UpgradeState {
+    func handleReply(service: ServiceIdentifier, userInfo: [String: String]?) -> UpgradeState {
         guard let reply = context.reply else { return state ?? .authorising }
         switch reply {
         case .passwordChanged(let updated):
@@ -197,11 +216,22 @@ public final class UpgradeEngine {
             return presentSheet()
         case .convertedToSignInWithApple:
             return settleSignInWithApple()
+        case .passkeyRegistrationRequested(let options):
+            return presentPasskeySheet(options: options)
+        case .upgradedToPasskey:
+            return settlePasskey()
         case .cancelled(.userInteractionRequired):
-            guard let ext = extensionInstance, request?.kind != nil else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
-            let screen = request?.kind == .strongPassword
-                ? ext.prepareInterfaceToChangePassword(for: credential, newPassword: proposed, service: service, userInfo: userInfo)
-                : ext.prepareInterfaceToConvertToSignInWithApple(for: credential, service: service, userInfo: userInfo)
+            guard let ext = extensionInstance, let kind = request?.kind else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+            let screen: StepUpScreen
+            switch kind {
+            case .strongPassword:
+                screen = ext.prepareInterfaceToChangePassword(for: credential, newPassword: proposed, service: service, userInfo: userInfo)
+            case .signInWithApple:
+                screen = ext.prepareInterfaceToConvertToSignInWithApple(for: credential, service: service, userInfo: userInfo)
+            case .passkey:
+                guard let passkeyExtension = ext as? PasskeyModificationExtension else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
+                screen = passkeyExtension.prepareInterfaceToUpgradeToPasskey(for: credential, service: service, userInfo: userInfo)
+            }
             state = .stepUp(screen)
             return state!
         case .cancelled(.userCanceled):
@@ -267,15 +297,24 @@ public final class UpgradeEngine {
     }
 
     /// A cancelled or failed upgrade leaves the vault as it was.
-    private func dropStaged() {
-        guard let entry = entry(), entry.pendingChange != nil else { return }
-        _ = try? vault.update(entry.id) { $0.pendingChange = nil }
+    func dropStaged() {
+        guard let entry = entry(), let pending = entry.pendingChange else { return }
+        // A staged passkey the service did not keep goes with the change;
+        // one its relying party did register stays (it signs in there).
+        let registered = pending.passkeyID.map { id in
+            (try? manifest.flatMap { try world.relyingParty(for: $0) }?.isRegistered(id)) == true
+        } ?? false
+        _ = try? vault.update(entry.id) { staged in
+            staged.pendingChange = nil
+            if let id = pending.passkeyID, !registered { staged.passkeys.removeAll { $0.id == id } }
+        }
     }
 
-    private func finish(_ end: UpgradeState) -> UpgradeState {
+    func finish(_ end: UpgradeState) -> UpgradeState {
         state = end
         extensionInstance = nil
         pendingSheetRequest = nil
+        passkeyOptions = nil
         return end
     }
 }

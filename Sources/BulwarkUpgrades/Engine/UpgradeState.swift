@@ -38,6 +38,21 @@ public struct SignInWithAppleSheet: Sendable, Equatable {
     }
 }
 
+/// The host's passkey sheet: "Save a passkey for jane on shiny.example?"
+public struct PasskeySheet: Sendable, Equatable {
+    public let serviceName: String
+    public let rpID: String
+    public let userName: String
+    public let userDisplayName: String
+
+    public init(serviceName: String, rpID: String, userName: String, userDisplayName: String) {
+        self.serviceName = serviceName
+        self.rpID = rpID
+        self.userName = userName
+        self.userDisplayName = userDisplayName
+    }
+}
+
 /// How a finished upgrade ended well.
 public struct UpgradeOutcome: Sendable, Equatable {
     public let kind: UpgradeKind
@@ -68,6 +83,8 @@ public struct UpgradeOutcome: Sendable, Equatable {
                         : "\(serviceName) now uses a strong password, saved in bulwark."
         case .signInWithApple:
             "\(serviceName) now uses Sign in with Apple" + (isPrivateRelay ? " with a hidden e-mail." : ".") + " Its password was removed."
+        case .passkey:
+            "\(serviceName) now signs in with a passkey, saved in bulwark. Its password no longer works (kept in history)."
         }
     }
 }
@@ -79,6 +96,7 @@ public enum UpgradeState: Sendable, Equatable {
     case stepUp(StepUpScreen)
     case verifying(StepUpScreen)
     case sheet(SignInWithAppleSheet)
+    case passkeySheet(PasskeySheet)
     case exchanging
     case completed(UpgradeOutcome)
     case failed(reason: String)
@@ -90,7 +108,7 @@ public enum UpgradeState: Sendable, Equatable {
     /// Waiting for the person (a code, the sheet): Cancel works here.
     public var isInteractive: Bool {
         switch self {
-        case .stepUp, .sheet: true
+        case .stepUp, .sheet, .passkeySheet: true
         default: false
         }
     }
@@ -108,6 +126,7 @@ public enum UpgradeState: Sendable, Equatable {
         case .stepUp: "step-up"
         case .verifying: "verifying"
         case .sheet: "sheet"
+        case .passkeySheet: "passkey-sheet"
         case .exchanging: "exchanging"
         case .completed: "completed"
         case .failed: "failed"

@@ -6,8 +6,20 @@ import Foundation
 public enum UpgradeKind: String, Sendable, CaseIterable {
     case strongPassword = "strong-password"
     case signInWithApple = "sign-in-with-apple"
+    case passkey
 
-    public var label: String { self == .strongPassword ? "upgrade to a strong password" : "convert to Sign in with Apple" }
+    public var label: String {
+        switch self {
+        case .strongPassword: "upgrade to a strong password"
+        case .signInWithApple: "convert to Sign in with Apple"
+        case .passkey: "upgrade to a passkey"
+        }
+    }
+
+    /// The first fix a recommendation offers: a passkey where the service
+    /// takes one (nothing left to leak or reuse), then a strong password,
+    /// then Sign in with Apple.
+    public static let preference: [UpgradeKind] = [.passkey, .strongPassword, .signInWithApple]
 }
 
 /// Whether an upgrade is offered for an entry, and if not, why.
@@ -149,28 +161,38 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
             if let refusal = associationRefusal(forHost: entry.site) { return .unavailable(refusal) }
             return .unavailable("bulwark has no upgrade for \(entry.site)")
         }
-        if entry.signInWithApple != nil || entry.password == nil {
-            return .unavailable("this account already uses Sign in with Apple")
+        if entry.signInWithApple != nil { return .unavailable("this account already uses Sign in with Apple") }
+        if entry.password == nil {
+            let signsInWithPasskey = entry.passkeys.contains { Domain.normalize($0.rpID) == manifest.primaryDomain }
+            return .unavailable(signsInWithPasskey ? "this account already signs in with a passkey" : "the entry has no password to upgrade")
         }
         if entry.pendingChange != nil { return .unavailable("an upgrade of this account is still being settled") }
+        if kind == .passkey, entry.passkeys.contains(where: { Domain.normalize($0.rpID) == manifest.primaryDomain }) {
+            return .unavailable("the entry already holds a passkey for \(manifest.primaryDomain)")
+        }
         switch kind {
         case .strongPassword where !manifest.supportsStrongPassword:
             return .unavailable("\(manifest.name) does not support upgrading to a strong password")
         case .signInWithApple where !manifest.supportsSignInWithApple:
             return .unavailable("\(manifest.name) does not support Sign in with Apple")
+        case .passkey where !manifest.acceptsPasskeys:
+            return .unavailable("\(manifest.name) does not accept passkeys")
         default:
             return .offered(manifest)
         }
     }
 
     public func offeredUpgrades(for entry: Entry) -> [UpgradeKind] {
-        UpgradeKind.allCases.filter { availability($0, for: entry).manifest != nil }
+        UpgradeKind.preference.filter { availability($0, for: entry).manifest != nil }
     }
 
     // MARK: ServiceRequirementsProvider
 
     public func passwordRules(for host: String) -> String? { manifest(forHost: host)?.passwordRules }
     public func changePasswordURL(for host: String) -> String? { manifest(forHost: host)?.changePasswordURL }
+    public func passkeyRelyingParty(for host: String) -> String? {
+        manifest(forHost: host).flatMap { $0.acceptsPasskeys ? $0.primaryDomain : nil }
+    }
     public func twoFactorMethod(for host: String) -> String? {
         manifest(forHost: host).flatMap { $0.twoFactor == .none ? nil : $0.twoFactor.rawValue }
     }

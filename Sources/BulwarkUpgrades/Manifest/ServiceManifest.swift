@@ -5,7 +5,9 @@ import Foundation
 /// apple-app-site-association file say, plus how the mock backend behaves.
 /// One JSON file per service in Assets/services/ or a `--services` directory.
 public struct ServiceManifest: Sendable, Equatable, Codable {
-    public enum TwoFactor: String, Sendable, Codable { case none, totp, sms }
+    /// The second factor its step-up asks for: a code, or a security key
+    /// (satisfied by a passkey for the service, from the vault or a USB key).
+    public enum TwoFactor: String, Sendable, Codable { case none, totp, sms, securityKey = "security-key" }
 
     /// How the mock backend behaves, for demos and tests.
     public struct Behaviour: Sendable, Equatable, Codable {
@@ -42,6 +44,15 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
     public var changePasswordURL: String?
     public var twoFactor: TwoFactor
     public var behaviour: Behaviour
+
+    /// Whether the service offers an upgrade of this kind.
+    public func supports(_ kind: UpgradeKind) -> Bool {
+        switch kind {
+        case .strongPassword: supportsStrongPassword
+        case .signInWithApple: supportsSignInWithApple
+        case .passkey: acceptsPasskeys
+        }
+    }
 
     public var teamID: String { String(appID.split(separator: ".").first ?? "") }
     /// The domains the manifest's app is associated with, `*.` kept.
@@ -98,6 +109,9 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
         }
         guard !manifest.domains.isEmpty, manifest.domains.count == manifest.associatedDomains.count else {
             throw Invalid(file: file, reason: "\"associatedDomains\" must be webcredentials:DOMAIN entries")
+        }
+        if manifest.twoFactor == .securityKey && !manifest.acceptsPasskeys {
+            throw Invalid(file: file, reason: "\"twoFactor\": \"security-key\" needs \"supportsPasskeys\": true (the key answers the service's relying party)")
         }
         if let rules = manifest.passwordRules {
             do { _ = try PasswordRules.parse(rules) } catch {

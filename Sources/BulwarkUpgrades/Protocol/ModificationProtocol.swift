@@ -84,7 +84,7 @@ public enum ModificationError: Error, Sendable, Equatable {
 /// The extension's own step-up screen, which the host draws inside its
 /// frame (titled with the service's name, Esc is Cancel).
 public struct StepUpScreen: Sendable, Equatable {
-    public enum Method: String, Sendable { case totp, sms }
+    public enum Method: String, Sendable { case totp, sms, securityKey = "security-key" }
     public let serviceName: String
     public let method: Method
     /// What to do, in the service's words.
@@ -96,6 +96,9 @@ public struct StepUpScreen: Sendable, Equatable {
     public let canResend: Bool
     /// The domain an SMS code is bound to (for "fill from Messages").
     public let domain: String
+    /// A security-key step-up: the `PublicKeyCredentialRequestOptionsJSON`
+    /// the host answers with an assertion (from the vault's passkey or a USB key).
+    public var securityKeyOptions: String? = nil
 }
 
 /// What the extension answers through. Exactly one of the four reports
@@ -120,6 +123,9 @@ public final class ModificationContext: @unchecked Sendable {  // used by one re
         case passwordChanged(ExistingCredential)
         case signInWithAppleRequested(state: String, nonce: String)
         case convertedToSignInWithApple
+        /// A `PublicKeyCredentialCreationOptionsJSON` for the host's passkey sheet.
+        case passkeyRegistrationRequested(options: String)
+        case upgradedToPasskey
         case cancelled(ModificationError)
     }
 
@@ -139,6 +145,8 @@ public final class ModificationContext: @unchecked Sendable {  // used by one re
     public func completeChangePasswordRequest(updatedCredential: ExistingCredential) { reply = .passwordChanged(updatedCredential) }
     public func requestSignInWithAppleAuthorization(state: String, nonce: String) { reply = .signInWithAppleRequested(state: state, nonce: nonce) }
     public func completeUpgradeToSignInWithApple() { reply = .convertedToSignInWithApple }
+    public func requestPasskeyRegistration(options: String) { reply = .passkeyRegistrationRequested(options: options) }
+    public func completeUpgradeToPasskey() { reply = .upgradedToPasskey }
     public func cancelRequest(withError error: ModificationError) { reply = .cancelled(error) }
     public func stageUpdatedCredential(_ credential: ExistingCredential) throws { try onStage(credential) }
     /// Clears the reply between calls of one request.
@@ -180,3 +188,23 @@ public protocol AccountModificationExtension: AnyObject {
     /// The host's Cancel: clean up, and end with `userCanceled`.
     func cancelRequest(context: ModificationContext)
 }
+
+/// Upgrading to a passkey, bulwark's addition beside Apple's two upgrades:
+/// the extension authorises as for the others, then asks the host for a
+/// passkey with its relying party's creation options; the host's sheet
+/// answers with a `RegistrationResponseJSON` (or `userCanceled`), which the
+/// extension's backend verifies and keeps before turning password sign-in
+/// off. A security-key step-up is answered with an assertion. An adapter
+/// for a service without passkeys need not implement any of it.
+public protocol PasskeyModificationExtension: AccountModificationExtension {
+    func upgradeToPasskeyWithoutUserInteraction(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                                userInfo: [String: String]?, context: ModificationContext)
+    func prepareInterfaceToUpgradeToPasskey(for credential: ExistingCredential?, service: ServiceIdentifier,
+                                            userInfo: [String: String]?) -> StepUpScreen
+    /// The host's passkey sheet finished: the registration response, or an error.
+    func passkeyRegistrationFinished(_ result: Result<String, ModificationError>, context: ModificationContext)
+    /// A security-key step-up answered: an `AuthenticationResponseJSON`.
+    /// Returns the screen to show next, or nil when the context has a reply.
+    func submitStepUpAssertion(_ response: String, context: ModificationContext) -> StepUpScreen?
+}
+
