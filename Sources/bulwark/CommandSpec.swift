@@ -182,7 +182,8 @@ enum Commands {
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association"),
                               OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "enroll: sign up at SERVICE with Apple (no password)"),
                               OptionSpec(name: "--hide-email", valueName: nil, help: "enroll: give the service a private relay address"),
-                              OptionSpec(name: "--passkey", valueName: nil, help: "enroll: register a passkey for the entry's account (services that accept them)")],
+                              OptionSpec(name: "--passkey", valueName: nil, help: "enroll: register a passkey for the entry's account (services that accept them)"),
+                              OptionSpec(name: "--security-key", valueName: nil, help: "enroll: register the USB security key plugged in, for the service's security-key step-up")],
                     details: """
                     enroll creates the entry's account at its mock service with its current credential (and TOTP secret);
                     with --sign-in-with-apple it creates a new account at SERVICE that signs in with Apple, and its entry.

@@ -29,6 +29,30 @@ enum PasskeyAtService {
         }
     }
 
+    /// `services enroll ENTRY --security-key`: the USB key plugged in gets a
+    /// credential for the account at its service (the key keeps it; the vault keeps nothing).
+    static func enrollSecurityKey(_ parsed: ParsedCommandLine, name: String, keys: SecurityKeyProvider) -> Int32 {
+        UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+            let entry = try vault.find(name)
+            guard let (manifest, rp) = try relyingParty(for: entry, world: world) else { return 1 }
+            guard let key = keys.devices().first else {
+                Output.error("no USB security key is plugged in (libfido2 found none). Nothing was changed.")
+                return 1
+            }
+            Output.stderr("bulwark: touch \(key.name) when it blinks.\n")
+            let options = try CreationOptions.parse(try rp.registrationOptions(user: entry.username, userHandle: rp.userHandle(of: entry.username),
+                                                                                 secondFactor: true))
+            do {
+                try rp.finishRegistration(try key.register(options, origin: "https://\(rp.rpID)"))
+            } catch {
+                Output.error("\(manifest.name) did not take the key: \(error). Nothing was changed.")
+                return 1
+            }
+            print("Registered \(key.name) for \(entry.username) at \(manifest.name) (mock); the key keeps it.")
+            return 0
+        }
+    }
+
     static func signIn(_ entry: Entry, world: ServiceWorld) throws -> Int32 {
         guard let (manifest, _) = try relyingParty(for: entry, world: world) else { return 1 }
         switch try SignInSimulator.signInWithPasskey(entry, world: world) {

@@ -10,6 +10,10 @@ enum ServicesCommand {
         if parsed.arguments.first == "notify" { return notify(parsed) }
         if parsed.arguments.first == "transfer" { return transfer(parsed) }
         if parsed.arguments.first == "enroll", parsed.options["--sign-in-with-apple"] != nil { return signUpWithApple(parsed) }
+        if parsed.arguments.first == "enroll", parsed.options["--security-key"] != nil {
+            guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY --security-key"); return 2 }
+            return PasskeyAtService.enrollSecurityKey(parsed, name: parsed.arguments[1], keys: FIDO2Keys())
+        }
         if parsed.arguments.first == "enroll", parsed.options["--passkey"] != nil {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY --passkey"); return 2 }
             return PasskeyAtService.enroll(parsed, name: parsed.arguments[1])
@@ -67,7 +71,7 @@ enum ServicesCommand {
         items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
-    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY [--passkey] | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
+    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY [--passkey | --security-key] | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
 
     /// `services transfer SERVICE TEAMID`: the service's app moves to another
     /// developer team; its Sign in with Apple accounts are migrated.

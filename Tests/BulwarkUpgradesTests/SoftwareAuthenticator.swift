@@ -7,8 +7,9 @@ import Synchronization
 /// (`fido_dev_set_io_functions`, `fido_dev_set_transport_functions`):
 /// libfido2 runs its real open, CTAPHID_INIT and CBOR exchanges against it,
 /// so bulwark's USB path is tested without hardware. It answers INIT,
-/// authenticatorGetInfo and authenticatorGetAssertion (CTAP 2.1 §6.2) for
-/// the credentials it holds; anything else gets CTAP1_ERR_INVALID_COMMAND.
+/// authenticatorGetInfo, authenticatorMakeCredential (a new ES256 key,
+/// `none` attestation) and authenticatorGetAssertion (CTAP 2.1 §6.1, §6.2)
+/// for the credentials it holds; anything else gets CTAP1_ERR_INVALID_COMMAND.
 final class SoftwareAuthenticator: @unchecked Sendable {  // reached from C callbacks, guarded by `lock`
     struct Credential { let id: [UInt8]; let rpID: String; let handle: [UInt8]; let key: P256PrivateKey }
 
@@ -72,6 +73,25 @@ final class SoftwareAuthenticator: @unchecked Sendable {  // reached from C call
                                  (.int(4), .map([(.text("rk"), .bool(true)), (.text("up"), .bool(true)), (.text("plat"), .bool(false))])),
                                  (.int(5), .int(1200))])
             return [0x00] + info.encoded
+        case 0x01:  // authenticatorMakeCredential
+            guard let request = try? CBOR.decode(body).value, case .bytes(let clientDataHash)? = request[.int(1)],
+                  case .text(let rpID)? = request[.int(2)]?[.text("id")], case .bytes(let handle)? = request[.int(3)]?[.text("id")],
+                  case .array(let params)? = request[.int(4)] else { return [0x12] }
+            guard params.contains(where: { $0[.text("alg")] == .int(-7) }) else { return [0x26] }  // CTAP2_ERR_UNSUPPORTED_ALGORITHM
+            if case .array(let excluded)? = request[.int(5)],
+               excluded.contains(where: { item in credentials.contains { $0.rpID == rpID && item[.text("id")] == .bytes($0.id) } }) {
+                return [0x19]  // CTAP2_ERR_CREDENTIAL_EXCLUDED
+            }
+            guard touches else { return [0x2F] }
+            guard let key = try? P256PrivateKey.generate() else { return [0x7F] }
+            let id = SecureRandom.bytes(16), point = key.publicPoint
+            credentials.append(Credential(id: id, rpID: rpID, handle: handle, key: key))
+            let cose = CBOR.map([(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+                                 (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65])))])
+            let authData = Digest.sha256(Array(rpID.utf8)) + [0x41, 0, 0, 0, 0] + Array(repeating: 0xB0, count: 16)
+                + [UInt8(id.count >> 8), UInt8(id.count & 0xFF)] + id + cose.encoded
+            _ = clientDataHash  // a `none` attestation signs nothing
+            return [0x00] + CBOR.map([(.int(1), .text("none")), (.int(2), .bytes(authData)), (.int(3), .map([]))]).encoded
         case 0x02:  // authenticatorGetAssertion
             guard let request = try? CBOR.decode(body).value, case .text(let rpID)? = request[.int(1)],
                   case .bytes(let clientDataHash)? = request[.int(2)] else { return [0x12] }  // CTAP2_ERR_INVALID_CBOR

@@ -69,4 +69,34 @@ import Testing
         #expect(outcome.kind == .strongPassword && f.entry("harbor").password != "harbor-old-1")
         #expect(try f.agrees("harbor"))
     }
+
+    /// A key registered at the bank through libfido2's makeCredential (as
+    /// `services enroll ENTRY --security-key` does), then used for its step-up.
+    @Test func aKeyRegisteredThroughLibfido2PassesTheStepUp() throws {
+        let f = try UpgradeFixture()
+        let entry = Entry(id: "harbor", title: "Harbor Credit Union", urls: ["https://harbor.example"], username: "jane", password: "harbor-old-1")
+        try f.vault.save(entry)
+        _ = try f.world.enroll(entry)
+        let rp = try #require(try f.world.relyingParty(for: f.world.catalog.manifest(id: "harbor")!))
+        let device = SoftwareAuthenticator()
+        SoftwareAuthenticator.attached.withLock { $0 = device }
+        defer { SoftwareAuthenticator.attached.withLock { $0 = nil } }
+        let options = try CreationOptions.parse(try rp.registrationOptions(user: "jane", userHandle: rp.userHandle(of: "jane"), secondFactor: true))
+        #expect(options.userVerification == "discouraged")
+        let registration = try device.key.register(options, origin: "https://harbor.example")
+        #expect(device.commands == [0x04, 0x01])
+        try rp.finishRegistration(registration)
+        // Registered once: the same key again is excluded by the key itself.
+        let again = try CreationOptions.parse(try rp.registrationOptions(user: "jane", userHandle: rp.userHandle(of: "jane"), secondFactor: true))
+        #expect(throws: WebAuthnError("the key is already registered for this account")) { try device.key.register(again, origin: "https://harbor.example") }
+        // A passkey registration (user verification required) is refused by bulwark, not sent to a key without a PIN.
+        let passkeyOptions = try CreationOptions.parse(try rp.registrationOptions(user: "jane", userHandle: rp.userHandle(of: "jane")))
+        #expect(throws: WebAuthnError("the service asks the key to verify you with its PIN, which bulwark does not ask for yet")) {
+            try device.key.register(passkeyOptions, origin: "https://harbor.example")
+        }
+        guard case .stepUp(let screen) = f.start("harbor", .strongPassword) else { Issue.record("no step-up"); return }
+        let answer = try device.key.assert(try RequestOptions.parse(Data(screen.securityKeyOptions!.utf8)), origin: "https://harbor.example")
+        guard case .completed = f.engine.submitAssertion(answer) else { Issue.record("not completed: \(String(describing: f.engine.state))"); return }
+        #expect(f.entry("harbor").password != "harbor-old-1" && f.entry("harbor").passkeys.isEmpty)
+    }
 }

@@ -147,6 +147,9 @@ import Testing
         #expect(asked.status == 4 && asked.stderr == "bulwark: Harbor Credit Union asks for a security key. Run again with --security-key-from-vault to use the entry's passkey for harbor.example. Nothing was changed.\n")
         let noKey = try f.run(["upgrade", "Harbor Credit Union", "--strong-password", "--security-key-from-vault"])
         #expect(noKey.status == 3 && noKey.stderr == "bulwark: Harbor Credit Union: Harbor Credit Union holds no passkey for harbor.example that Harbor Credit Union asked for. Nothing was changed.\n")
+        // No USB key on a test machine: said, and nothing registered.
+        let usb = try f.run(["services", "enroll", "Harbor Credit Union", "--security-key"])
+        #expect(usb.status == 1 && usb.stderr == "bulwark: no USB security key is plugged in (libfido2 found none). Nothing was changed.\n")
         #expect(try f.run(["services", "enroll", "Harbor Credit Union", "--passkey"]).status == 0)
         let done = try f.run(["upgrade", "Harbor Credit Union", "--strong-password", "--security-key-from-vault"])
         #expect(done.status == 0 && done.stdout == "Harbor Credit Union now uses a strong password, saved in bulwark.\n", "\(done.stderr)")

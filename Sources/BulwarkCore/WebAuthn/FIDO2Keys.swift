@@ -46,13 +46,8 @@ public struct FIDO2Key: SecurityKeyDevice, @unchecked Sendable {  // the hooks a
         }
         let clientData = PasskeyAuthenticator.clientDataJSON(type: "webauthn.get", challenge: options.challenge, origin: origin)
         let hash = Digest.sha256(clientData)
-        var ownedDevice = fido_dev_new()
-        guard let device = ownedDevice else { throw WebAuthnError("libfido2 could not start") }
-        defer { fido_dev_free(&ownedDevice) }
-        if var io { try Self.check(fido_dev_set_io_functions(device, &io), "attach the key") }
-        if var transport { try Self.check(fido_dev_set_transport_functions(device, &transport), "attach the key") }
-        try Self.check(fido_dev_open(device, path), "open the key")
-        defer { fido_dev_close(device) }
+        let device = try open()
+        defer { close(device) }
         var ownedRequest = fido_assert_new()
         guard let request = ownedRequest else { throw WebAuthnError("libfido2 could not start") }
         defer { fido_assert_free(&ownedRequest) }
@@ -77,6 +72,63 @@ public struct FIDO2Key: SecurityKeyDevice, @unchecked Sendable {  // the hooks a
         var response: [String: Any] = ["clientDataJSON": Base64URL.encode(clientData), "authenticatorData": Base64URL.encode(authData),
                                        "signature": Base64URL.encode(signature)]
         if !handle.isEmpty { response["userHandle"] = Base64URL.encode(handle) }
+        return try Self.json(id: id, response: response)
+    }
+
+    /// Registers a new credential on the key for the service (the key keeps
+    /// its private part): a `RegistrationResponseJSON` with a `none`
+    /// attestation, as a browser sends when the service asks for none.
+    public func register(_ options: CreationOptions, origin: String) throws -> String {
+        let (origin, rpID) = try PasskeyAuthenticator.checkOrigin(origin, rpID: options.rpID)
+        guard options.algorithms.contains(-7) else { throw WebAuthnError("the service takes no ES256 key, the one kind bulwark asks a key for") }
+        guard options.userVerification != "required" else {
+            throw WebAuthnError("the service asks the key to verify you with its PIN, which bulwark does not ask for yet")
+        }
+        let clientData = PasskeyAuthenticator.clientDataJSON(type: "webauthn.create", challenge: options.challenge, origin: origin)
+        let hash = Digest.sha256(clientData)
+        let device = try open()
+        defer { close(device) }
+        var ownedCredential = fido_cred_new()
+        guard let credential = ownedCredential else { throw WebAuthnError("libfido2 could not start") }
+        defer { fido_cred_free(&ownedCredential) }
+        try Self.check(fido_cred_set_type(credential, COSE_ES256), "ask for an ES256 key")
+        try Self.check(fido_cred_set_clientdata_hash(credential, hash, hash.count), "give the request")
+        try Self.check(fido_cred_set_rp(credential, rpID, options.rpName), "name the site")
+        try Self.check(fido_cred_set_user(credential, options.userID, options.userID.count, options.userName, options.userDisplayName, nil), "name the account")
+        for id in options.excludeCredentials { try Self.check(fido_cred_exclude(credential, id, id.count), "name the credentials it has") }
+        try Self.check(fido_dev_make_cred(device, credential, nil), "register")
+        var authData = Self.bytes(fido_cred_authdata_raw_ptr(credential), fido_cred_authdata_raw_len(credential))
+        let id = Self.bytes(fido_cred_id_ptr(credential), fido_cred_id_len(credential))
+        guard authData.count >= 55, authData[32] & 0x40 != 0, !id.isEmpty else { throw WebAuthnError("the key's answer holds no new credential") }
+        // Attestation "none": the AAGUID is zeroed, as a client replacing the key's own attestation does (§5.4.7).
+        for index in 37..<53 { authData[index] = 0 }
+        let attestation = CBOR.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))])
+        let response: [String: Any] = ["clientDataJSON": Base64URL.encode(clientData), "attestationObject": Base64URL.encode(attestation.encoded),
+                                       "transports": ["usb"]]
+        return try Self.json(id: id, response: response)
+    }
+
+    private func open() throws -> OpaquePointer {
+        guard let device = fido_dev_new() else { throw WebAuthnError("libfido2 could not start") }
+        do {
+            if var io { try Self.check(fido_dev_set_io_functions(device, &io), "attach the key") }
+            if var transport { try Self.check(fido_dev_set_transport_functions(device, &transport), "attach the key") }
+            try Self.check(fido_dev_open(device, path), "open the key")
+        } catch {
+            var owned: OpaquePointer? = device
+            fido_dev_free(&owned)
+            throw error
+        }
+        return device
+    }
+
+    private func close(_ device: OpaquePointer) {
+        fido_dev_close(device)
+        var owned: OpaquePointer? = device
+        fido_dev_free(&owned)
+    }
+
+    private static func json(id: [UInt8], response: [String: Any]) throws -> String {
         let object: [String: Any] = ["id": Base64URL.encode(id), "rawId": Base64URL.encode(id), "type": "public-key",
                                      "authenticatorAttachment": "cross-platform", "clientExtensionResults": [String: Any](), "response": response]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -93,6 +145,7 @@ public struct FIDO2Key: SecurityKeyDevice, @unchecked Sendable {  // the hooks a
         let reason = fido_strerr(code).map { String(cString: $0) } ?? "error \(code)"
         throw WebAuthnError(code == FIDO_ERR_NO_CREDENTIALS ? "the key holds no credential this service knows"
                             : code == FIDO_ERR_USER_ACTION_TIMEOUT ? "the key was not touched in time"
+                            : code == FIDO_ERR_CREDENTIAL_EXCLUDED ? "the key is already registered for this account"
                             : code == FIDO_ERR_RX || code == FIDO_ERR_TX ? "the key stopped answering (\(reason))" : "could not \(what): \(reason)")
     }
 }

@@ -6,6 +6,14 @@ public protocol SecurityKeyDevice: Sendable {
     var name: String { get }
     /// Signs the request at `origin`: an `AuthenticationResponseJSON`.
     func assert(_ options: RequestOptions, origin: String) throws -> String
+    /// Registers a new credential for the service on the key: a `RegistrationResponseJSON`.
+    func register(_ options: CreationOptions, origin: String) throws -> String
+}
+
+extension SecurityKeyDevice {
+    public func register(_ options: CreationOptions, origin: String) throws -> String {
+        throw WebAuthnError("\(name) cannot register a credential")
+    }
 }
 
 /// Finds the security keys plugged in now.

@@ -40,15 +40,18 @@ public final class MockRelyingParty {
     // MARK: Registration (§7.1)
 
     /// `PublicKeyCredentialCreationOptionsJSON` for an account; the challenge is kept for one answer.
-    public func registrationOptions(user: String, userHandle: [UInt8]) throws -> Data {
-        let challenge = try newChallenge(ceremony: "create", user: user, handle: userHandle)
+    /// As a `secondFactor` (a security key for step-ups) the credential need
+    /// not be discoverable nor the user verified: the key is asked only to be present.
+    public func registrationOptions(user: String, userHandle: [UInt8], secondFactor: Bool = false) throws -> Data {
+        let challenge = try newChallenge(ceremony: secondFactor ? "create-step-up" : "create", user: user, handle: userHandle)
         let exclude = try credentials(of: user).map { ["type": "public-key", "id": $0] }
         let options: [String: Any] = [
             "rp": ["id": rpID, "name": rpName], "user": ["id": Base64URL.encode(userHandle), "name": user, "displayName": user],
             "challenge": challenge, "pubKeyCredParams": [["type": "public-key", "alg": -7]], "timeout": 300_000,
             "excludeCredentials": exclude, "attestation": "none",
-            "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true,
-                                       "userVerification": requireUserVerification ? "required" : "preferred"],
+            "authenticatorSelection": secondFactor
+                ? ["residentKey": "discouraged", "requireResidentKey": false, "userVerification": "discouraged"]
+                : ["residentKey": "required", "requireResidentKey": true, "userVerification": requireUserVerification ? "required" : "preferred"],
         ]
         return try JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])
     }
@@ -58,7 +61,7 @@ public final class MockRelyingParty {
     public func finishRegistration(_ json: String) throws(Refusal) -> String {
         let (id, body) = try Self.credential(json)
         let clientData = try checkClientData(body, type: "webauthn.create")
-        let (user, handle, _) = try takeChallenge(clientData.challenge, ceremonies: ["create"])
+        let (user, handle, ceremony) = try takeChallenge(clientData.challenge, ceremonies: ["create", "create-step-up"])
         guard let attestationText = body["attestationObject"] as? String, let attestationBytes = Base64URL.decode(attestationText) else {
             throw Refusal(reason: "the response has no attestationObject")
         }
@@ -66,7 +69,7 @@ public final class MockRelyingParty {
               case .bytes(let authData)? = attestation[.text("authData")], let statement = attestation[.text("attStmt")] else {
             throw Refusal(reason: "the attestation object is not CBOR of fmt, attStmt and authData")
         }
-        let flags = try checkAuthenticatorData(authData, requireVerified: requireUserVerification)
+        let flags = try checkAuthenticatorData(authData, requireVerified: requireUserVerification && ceremony == "create")
         guard flags & 0x40 != 0, authData.count >= 55 else { throw Refusal(reason: "the authenticator data has no attested credential") }
         guard format == "none", statement == .map([]) else { throw Refusal(reason: "attestation \(format) is not one this service accepts (none)") }
         let length = Int(authData[53]) << 8 | Int(authData[54])
