@@ -13,4 +13,5 @@
 #include <openssl/param_build.h>
 #include <openssl/x509.h>
 #include <openssl/bn.h>
+#include <openssl/ec.h>
 #endif

@@ -81,6 +81,7 @@ enum AnalyzeCommand {
             object["days"] = days
         case .noTwoFactor(let method): object["method"] = method
         case .passkeyAvailable(let rpID): object["rp_id"] = rpID
+        case .identityProvider(let accounts): object["accounts"] = accounts.map { ["id": $0.id, "title": $0.title, "site": $0.site] }
         }
         return object
     }

@@ -61,6 +61,7 @@ enum Commands {
         OptionSpec(name: "--category", valueName: "KIND", help: "email, identity, finance, government, health, work, shopping, social or other (default: guessed from the site)"),
         OptionSpec(name: "--totp", valueName: "-", help: "Read an otpauth:// URI from standard input, after the other secrets ('' removes it)"),
         OptionSpec(name: "--totp-qr", valueName: "IMAGE", help: "Read the TOTP from a QR code in a PNG or JPEG (a service's set-up picture)"),
+        OptionSpec(name: "--signs-in-with", valueName: "ISSUER", help: "The identity provider (its https issuer) the account signs in through ('' removes it)"),
         OptionSpec(name: "--generate", valueName: nil, help: "Set a new strong password"),
         OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
     ]
@@ -172,11 +173,22 @@ enum Commands {
             password as the next line (an empty line cancels).
             """),
         CommandSpec(name: "signin", summary: "Sign in to an entry's (mock) service with the stored credential.",
-                    usage: "bulwark signin ENTRY [--sign-in-with-apple | --with password|passkey]",
+                    usage: UpgradeCommand.signInUsage,
                     options: [OptionSpec(name: "--sign-in-with-apple", valueName: nil,
                                          help: "Sign in with Apple again, after the account was signed out (authorization stopped)"),
-                              OptionSpec(name: "--with", valueName: "password|passkey", help: "Sign in with the entry's passkey (WebAuthn) instead of its password")],
-                    details: "Exit 0 when the service accepts the credential, 1 when it refuses (with its reason)."),
+                              OptionSpec(name: "--with", valueName: "password|passkey", help: "Sign in with the entry's passkey (WebAuthn) instead of its password"),
+                              OptionSpec(name: "--with-provider", valueName: nil,
+                                         help: "Log in through the identity provider the service takes (OAuth 2.0 code flow with PKCE, OpenID Connect)"),
+                              OptionSpec(name: "--ephemeral", valueName: nil, help: "with-provider: a private browser session (no provider cookie kept or used)"),
+                              OptionSpec(name: "--code-from-vault", valueName: nil, help: "with-provider: the provider's second factor from its entry's TOTP"),
+                              OptionSpec(name: "--transcript", valueName: "FILE",
+                                         help: "with-provider: each protocol message as a JSON line (passwords, codes and tokens as lengths)")],
+                    details: """
+                    Exit 0 when the service accepts the credential, 1 when it refuses (with its reason), 4 when the
+                    identity provider asks for a code and --code-from-vault was not given. With --with-provider the
+                    command is the person's Continue and consent; the provider's login page is filled from the
+                    vault's entry for its domain, as AutoFill would.
+                    """),
         CommandSpec(name: "services", summary: "List the service manifests, sign an account up, or send a Sign in with Apple notification.",
                     usage: ServicesCommand.servicesUsage,
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association"),

@@ -214,12 +214,15 @@ enum UpgradeCommand {
 
     // MARK: signin
 
+    static let signInUsage = "bulwark signin ENTRY [--sign-in-with-apple | --with password|passkey | --with-provider [--ephemeral] [--code-from-vault] [--transcript FILE]]"
+
     static func signIn(_ parsed: ParsedCommandLine) -> Int32 {
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark signin ENTRY [--sign-in-with-apple | --with password|passkey]"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: \(signInUsage)"); return 2 }
         guard ["password", "passkey", nil].contains(parsed.options["--with"]) else { Output.error("--with takes password or passkey."); return 2 }
         return withServices(parsed) { vault, world, _ in
             let entry = try vault.find(parsed.arguments[0])
             if parsed.options["--with"] == "passkey" { return try PasskeyAtService.signIn(entry, world: world) }
+            if parsed.options["--with-provider"] != nil { return try ProviderSignIn.run(parsed, entry: entry, vault: vault, world: world) }
             let again = parsed.options["--sign-in-with-apple"] != nil
             guard !again || entry.signInWithApple != nil else { Output.error("\(entry.title) does not sign in with Apple."); return 2 }
             switch try SignInSimulator.signIn(entry, world: world, reauthorize: again) {

@@ -186,6 +186,7 @@ enum VaultCommands {
                 if !field.hidden || reveal { object["value"] = field.value }
                 return object
             },
+            "signs_in_with": e.signsInWith.map { $0 as Any } ?? NSNull(),
             // Never the private key: that leaves the vault only in an export.
             "passkeys": e.passkeys.map { ["id": $0.id, "rp_id": $0.rpID, "user_name": $0.userName, "created": iso.string(from: $0.created)] },
         ]
@@ -232,6 +233,12 @@ enum VaultCommands {
         if let username = parsed.options["--username"] { entry.username = username }
         if let notes = parsed.options["--notes"] { entry.notes = notes }
         if let tags = parsed.repeated["--tag"] { entry.tags = tags }
+        if let issuer = parsed.options["--signs-in-with"] {
+            guard issuer.isEmpty || (URL(string: issuer)?.scheme == "https" && URL(string: issuer)?.host?.isEmpty == false) else {
+                throw UsageError(message: "--signs-in-with takes an identity provider's issuer, an https URL (such as https://id.nimbus.example).", command: nil)
+            }
+            entry.signsInWith = issuer.isEmpty ? nil : issuer
+        }
         if let name = parsed.options["--category"] {
             guard let category = AccountCategory(rawValue: name) else {
                 throw UsageError(message: "--category must be one of \(AccountCategory.allCases.map(\.rawValue).joined(separator: ", ")).", command: nil)

@@ -12,7 +12,7 @@ import Testing
         let data = try Data(contentsOf: SharedData.repositoryRoot.appendingPathComponent("Assets/demo/vault.json"))
         let seed = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let entries = seed["entries"] as! [[String: Any]]
-        #expect(entries.count == 41)
+        #expect(entries.count == 42)
         for entry in entries {
             let url = entry["url"] as! String
             #expect(url.isEmpty || Domain.normalize(url).hasSuffix(".example"), "\(url)")

@@ -40,7 +40,7 @@ import Testing
         let summary = object["summary"] as! [String: Any]
         #expect(summary["total"] as? Int == 4 && summary["high_priority"] as? Int == 3 && summary["hidden"] as? Int == 0)
         #expect(summary["by_severity"] as? [String: Int] == ["critical": 1, "high": 2, "medium": 0, "low": 1])
-        #expect(summary["by_kind"] as? [String: Int] == ["breached": 1, "reused": 2, "weak": 1, "insecure-url": 1, "old": 0, "no-2fa": 0, "passkey-available": 0])
+        #expect(summary["by_kind"] as? [String: Int] == ["breached": 1, "reused": 2, "weak": 1, "insecure-url": 1, "old": 0, "no-2fa": 0, "passkey-available": 0, "identity-provider": 0])
         let rows = object["recommendations"] as! [[String: Any]]
         #expect(rows.map { $0["title"] as! String } == ["Mail", "Tax Office", "Game", "Router"])  // the sensitive account first
         #expect(rows.map { $0["priority"] as! String } == ["high", "high", "high", "other"])

@@ -29,7 +29,7 @@ import Testing
     @Test func upgradeToAPasskeyAndSignInWithIt() throws {
         let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try Self.search(tmux, "shiny", expect: "Shiny")
         try tmux.send("P")
         // Waited for whole: a capture can land while curses is still writing the frame.
@@ -54,7 +54,7 @@ import Testing
     @Test func escDuringAnUpgradeCancelsItAndNothingChanges() throws {
         let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")  // opens unlocked
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try Self.search(tmux, "shiny", expect: "Shiny")
         try tmux.waitFor(text: "also used for 3 other accounts")
         try tmux.send("u")
@@ -75,11 +75,11 @@ import Testing
     @Test func clicksAndTheWheel() throws {
         let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.click(x: 4, y: 4)  // the fourth row of the list
-        try tmux.waitFor(text: "4/41")
+        try tmux.waitFor(text: "4/42")
         try tmux.click(x: 4, y: 4, button: 65)
-        try tmux.waitFor(text: "7/41")
+        try tmux.waitFor(text: "7/42")
         let screen = try tmux.capture()
         let footer = try #require(screen.split(separator: "\n").firstIndex { $0.contains("? help") })
         let column = try #require(screen.split(separator: "\n")[footer].range(of: "? help")).lowerBound
@@ -93,10 +93,10 @@ import Testing
         let off = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock",
                                   environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": config.path])
         defer { off.close() }
-        try off.waitFor(text: "1/41")
+        try off.waitFor(text: "1/42")
         try off.click(x: 4, y: 4)
         usleep(500_000)
-        #expect(try off.capture().contains("1/41"))
+        #expect(try off.capture().contains("1/42"))
     }
 
     /// A locale that is not UTF-8: every cell ASCII, the four severities
@@ -105,7 +105,7 @@ import Testing
         let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock",
                                    environment: ["TERM": "xterm-256color", "LC_ALL": "C"])
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("r")
         let screen = try tmux.waitFor(text: "HIGH PRIORITY")
         let ascii = screen.unicodeScalars.allSatisfy { $0.isASCII }
@@ -124,7 +124,7 @@ import Testing
         try tmux.send("Enter")
         try tmux.waitFor(text: "8 passwords newly found in data breaches")
         try tmux.send("r")
-        try tmux.waitFor(text: "HIGH PRIORITY (17)")  // Harbor Credit Union joined the demo
+        try tmux.waitFor(text: "HIGH PRIORITY (18)")  // Harbor Credit Union and Nimbus ID joined the demo
         try Self.selectRecommendation(tmux, "Northwind Bank")
         try tmux.send("u")
         // Waited for whole: a capture can land while curses is still writing the frame.
@@ -148,7 +148,7 @@ import Testing
     @Test func signInWithAppleWithHiddenEmail() throws {
         let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo + " --no-lock")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try Self.search(tmux, "city health", expect: "City Health Portal")
         try tmux.send("a")
         try tmux.waitFor(text: "Use your Apple ID to upgrade your City Health Portal account.")
@@ -163,7 +163,7 @@ import Testing
     @Test func aFailingServiceShowsItsReason() throws {
         let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try Self.search(tmux, "grocer", expect: "Grocer")
         try tmux.send("u")
         try tmux.waitFor(text: "✗ Grocer: Password changes are paused for maintenance until 6 pm.")
@@ -172,19 +172,19 @@ import Testing
     @Test func aStormOfResizesLosesNothing() throws {
         let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo + " --no-lock")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("j")
-        try tmux.waitFor(text: "2/41")
+        try tmux.waitFor(text: "2/42")
         let sizes = [(60, 16), (200, 60), (45, 10), (80, 24), (121, 41)]
         for index in 0..<200 {
             let size = sizes[index % sizes.count]
             try tmux.resize(width: size.0, height: size.1)
         }
         try tmux.resize(width: 120, height: 40)
-        let screen = try tmux.waitFor("the 120x40 layout after 200 resizes") { $0.contains("└" + String(repeating: "─", count: 118) + "┘") && $0.contains("2/41") }
+        let screen = try tmux.waitFor("the 120x40 layout after 200 resizes") { $0.contains("└" + String(repeating: "─", count: 118) + "┘") && $0.contains("2/42") }
         #expect(screen.contains("Broker"))
         try tmux.send("j")
-        try tmux.waitFor(text: "3/41")
+        try tmux.waitFor(text: "3/42")
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
     }

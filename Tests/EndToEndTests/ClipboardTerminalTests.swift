@@ -12,7 +12,7 @@ import Testing
         let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --no-lock",
                                    environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": config.path])
         _ = try tmux.command("set-option", "-s", "set-clipboard", "on")
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         return (tmux, config)
     }
 
@@ -50,7 +50,7 @@ import Testing
                                    environment: ["TERM": "xterm-256color", "TMUX": "$TMUX"])
         defer { tmux.close() }
         _ = try tmux.command("set-option", "-s", "set-clipboard", "external")
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("p")
         try tmux.waitFor(text: "tmux passes no program's copy on (its set-clipboard is external)")
         #expect(!Self.buffer(tmux).contains("gomzyp"))  // and no buffer holds the password
@@ -64,7 +64,7 @@ import Testing
         defer { tmux.close() }
         _ = try tmux.command("set-option", "-s", "set-clipboard", "external")
         _ = try tmux.command("set-option", "-g", "allow-passthrough", "on")
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("p")
         try tmux.waitFor(text: "Sent the password of Bookshop to the terminal's clipboard (OSC 52, through tmux's passthrough)")
         try tmux.send("j")

@@ -13,7 +13,7 @@ import Testing
         let result = try Binary.run(["demo", "--list"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 22)
+        #expect(lines.count == 24)
         #expect(lines[0].hasPrefix("worst-first ") && lines[0].hasSuffix("The worst account first, fixed with one key: Security Recommendations ranked worst first, the ↑ mark on what one key fixes, an upgrade and its result panel"))
         #expect(lines[2] == "strong-password-totp       One key to a strong password, with a TOTP step-up: unlock, the breach banner, Security Recommendations, a bank's 2FA screen filled from the vault")
     }
@@ -22,7 +22,7 @@ import Testing
                                "unsupported-upgrade", "sign-in-with-apple-shared", "sign-in-with-apple-hidden", "network-loss",
                                "substituted-password", "in-app-upgrade", "tour", "whole-account", "sign-up-with-apple", "code-cool-down",
                                "apple-id-settings", "apple-id-email-and-delete", "app-transfer", "code-setup",
-                               "upgrade-to-passkey", "security-key-step-up"]
+                               "upgrade-to-passkey", "security-key-step-up", "oauth-sign-in", "oauth-ephemeral"]
 
     @Test(arguments: allScenarios)
     func everyScenarioPlaysHeadless(name: String) throws {
@@ -88,7 +88,7 @@ import Testing
         #expect(setup.status == 0)
         let vault = dir.appendingPathComponent("vault.db").path
         let list = try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "demo\n")
-        #expect(list.status == 0 && list.stdout.split(separator: "\n").count == 41)
+        #expect(list.status == 0 && list.stdout.split(separator: "\n").count == 42)
         let signin = try Binary.run(["signin", "Shiny", "--vault", vault, "--password-stdin"], stdin: "demo\n")
         #expect(signin.stdout == "Signed in to Shiny.\n")
         let analyze = try Binary.run(["analyze", "--json", "--vault", vault, "--password-stdin"], stdin: "demo\n")
@@ -136,9 +136,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let tmux = try TmuxSession(width: 80, height: 24, command: "\(Binary.path) demo --no-lock --record \(file.path)")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("j")
-        try tmux.waitFor(text: "2/41")
+        try tmux.waitFor(text: "2/42")
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")

@@ -53,7 +53,7 @@ import Testing
         try desktop.set("the earlier text")
         let tmux = try desktop.app()
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("p")
         try tmux.waitFor(text: "Copied the password of Bookshop with xclip (what it replaced comes back in 2 seconds")
         #expect(desktop.contents == Self.password)
@@ -72,7 +72,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: desktop.directory) }
         let tmux = try desktop.app()
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("p")
         #expect(desktop.waitFor(Self.password))
         try desktop.set("something the person copied")
@@ -84,7 +84,7 @@ import Testing
         // With nothing there before, the secret is emptied away on lock.
         try desktop.set("")
         try tmux.send("d", "e", "m", "o", "Enter")
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("p")
         #expect(desktop.waitFor(Self.password))
         try tmux.send("L")
@@ -119,7 +119,7 @@ import Testing
         let tmux = try TmuxSession(width: 120, height: 30, command: "\(Binary.path) demo --no-lock",
                                    environment: ["TERM": "xterm-256color", "DISPLAY": display, "BULWARK_CONFIG": config.path])
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("p")
         try tmux.waitFor(text: "Copied the password of Bookshop with xclip")
         #expect(try clipboard(["-out"]) == Self.password)

@@ -9,10 +9,10 @@ import Testing
     @Test func startUpDrawsTheSkeleton() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
-        let screen = try tmux.waitFor(text: "1/41")
+        let screen = try tmux.waitFor(text: "1/42")
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasPrefix("┌ bulwark ─ Vault ─") == true)
-        #expect(lines.first?.hasSuffix("🔓 unlocked · 41 items ┐") == true)
+        #expect(lines.first?.hasSuffix("🔓 unlocked · 42 items ┐") == true)
         #expect(screen.contains("│   Bookshop"))
         #expect(screen.contains("Username   jane@mail.example"))
     }
@@ -20,10 +20,10 @@ import Testing
     @Test func movingAndHelpRespondToSingleKeys() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("j")
         try tmux.send("Down")
-        try tmux.waitFor(text: "3/41")
+        try tmux.waitFor(text: "3/42")
         #expect(try tmux.capture().contains("Website    https://invest.example") == false)
         #expect(try tmux.capture().contains("│ Charity"))
         try tmux.send("?")
@@ -35,15 +35,15 @@ import Testing
     @Test func resizeKeepsTheLayoutAndTheSelection() throws {
         let tmux = try TmuxSession(width: 120, height: 40, command: Self.demo)
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("j")
-        try tmux.waitFor(text: "2/41")
+        try tmux.waitFor(text: "2/42")
         try tmux.resize(width: 60, height: 20)
         let small = try tmux.waitFor("the 60x20 layout") { $0.split(separator: "\n").first?.hasSuffix("items ┐") == true && $0.contains("└" + String(repeating: "─", count: 58) + "┘") }
-        #expect(small.contains("2/41"))
+        #expect(small.contains("2/42"))
         try tmux.resize(width: 120, height: 40)
         let large = try tmux.waitFor("the 120x40 layout") { $0.contains("└" + String(repeating: "─", count: 118) + "┘") }
-        #expect(large.contains("2/41"))
+        #expect(large.contains("2/42"))
         #expect(large.contains("Website    https://invest.example"))
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
@@ -52,17 +52,17 @@ import Testing
     @Test func tooSmallWindowAsksToEnlargeAndRecovers() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.resize(width: 40, height: 10)
         try tmux.waitFor(text: "Please enlarge the window")
         try tmux.resize(width: 80, height: 24)
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
     }
 
     @Test func qQuitsWithZeroAndRestoresTheTerminal() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         #expect(try tmux.paneValue("#{alternate_on}") == "1")
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
@@ -74,7 +74,7 @@ import Testing
     @Test func keepLeavesTheDemoDirectoryAndSaysWhere() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo + " --keep")
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
         let screen = try tmux.capture().replacingOccurrences(of: "\n", with: "")
@@ -86,7 +86,7 @@ import Testing
     @Test func ctrlCQuitsWithZero() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         try tmux.send("C-c")
         #expect(try tmux.exitStatus() == 0)
         #expect(try tmux.paneValue("#{alternate_on}") == "0")
@@ -95,7 +95,7 @@ import Testing
     @Test func sigtermRestoresTheTerminal() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { tmux.close() }
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         let pid = try tmux.paneValue("#{pane_pid}")
         // The pane's shell runs bulwark as its child.
         _ = try Spawn.run(["pkill", "-TERM", "-P", pid, "-x", "bulwark"], capture: false)
@@ -106,14 +106,14 @@ import Testing
     @Test func colourIsUsedUnlessNoColorIsSet() throws {
         let coloured = try TmuxSession(width: 80, height: 24, command: Self.demo)
         defer { coloured.close() }
-        try coloured.waitFor(text: "1/41")
+        try coloured.waitFor(text: "1/42")
         let colours = try coloured.captureWithStyles()
         #expect(colours.contains("\u{1B}[34m"), "\(colours.prefix(300).debugDescription)")  // the blue border
 
         let plain = try TmuxSession(width: 80, height: 24, command: Self.demo,
                                     environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
         defer { plain.close() }
-        try plain.waitFor(text: "1/41")
+        try plain.waitFor(text: "1/42")
         let styled = try plain.captureWithStyles()
         #expect(!styled.contains("[34m") && !styled.contains("[36m"))
         #expect(styled.contains("\u{1B}[7m") || styled.contains(";7m"))  // the selection is reverse video
@@ -121,7 +121,7 @@ import Testing
 
     @Test func closingTheTerminalEndsTheProgram() throws {
         let tmux = try TmuxSession(width: 80, height: 24, command: Self.demo)
-        try tmux.waitFor(text: "1/41")
+        try tmux.waitFor(text: "1/42")
         let shell = try tmux.paneValue("#{pane_pid}")
         let found = try Spawn.run(["pgrep", "-P", shell, "-x", "bulwark"], capture: true).output
         let pid = try #require(Int32(found.trimmingCharacters(in: .whitespacesAndNewlines)))

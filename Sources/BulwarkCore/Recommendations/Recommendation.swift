@@ -61,7 +61,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     }
 
     private struct RankKey {
-        let severity: Int, kind: Int, sensitive: Bool, breachCount: Int, warningCount: Int
+        let severity: Int, dependents: Int, kind: Int, sensitive: Bool, breachCount: Int, warningCount: Int
         let titleKey: String, id: String
 
         init(_ r: Recommendation) {
@@ -71,6 +71,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
             breachCount = r.breachCount ?? -1
             // An opportunity (a passkey the service would take) is no extra risk: it does not rank.
             warningCount = r.warnings.count { $0.kind != .passkeyAvailable }
+            dependents = r.warnings.lazy.compactMap { if case .identityProvider(let accounts) = $0 { accounts.count } else { nil } }.first ?? 0
             titleKey = r.titleKey
             id = r.id
         }
@@ -78,6 +79,8 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         func ranksBefore(_ b: RankKey) -> Bool {
             if severity != b.severity { return severity > b.severity }
             if kind != b.kind { return kind < b.kind }
+            // Among like findings, an identity provider ranks by how many accounts sign in through it.
+            if dependents != b.dependents { return dependents > b.dependents }
             if sensitive != b.sensitive { return sensitive }
             if breachCount != b.breachCount { return breachCount > b.breachCount }
             if warningCount != b.warningCount { return warningCount > b.warningCount }

@@ -31,6 +31,9 @@ public final class SecurityAnalyzer {
     /// Entry ids by password (arrays: nearly every group has one member,
     /// and 100k one-element sets cost more than the rest of the index).
     private var groups: [ReuseKey: [String]] = [:]
+    /// The entries that sign in through each identity provider, by the
+    /// provider's host (its issuer's): the blast radius of that account.
+    private var signIns: [String: Set<String>] = [:]
 
     /// Passwords evaluated since creation (breach lookup and strength):
     /// how a test sees that an edit re-analyses one entry, not all.
@@ -92,6 +95,8 @@ public final class SecurityAnalyzer {
         }
         self.position = position
         groups = [:]
+        signIns = [:]
+        for record in records { if let host = Self.providerHost(record.entry) { signIns[host, default: []].insert(record.entry.id) } }
         var remembered = Set<StrengthMemo.Key>()
         for record in records {
             guard let fact = record.facts else { continue }
@@ -131,17 +136,30 @@ public final class SecurityAnalyzer {
 
     private func store(_ record: Record) {
         if let index = position[record.entry.id] {
+            if let host = Self.providerHost(records[index].entry) { leave(host, record.entry.id) }
             records[index] = record
         } else {
             position[record.entry.id] = records.count
             records.append(record)
         }
+        if let host = Self.providerHost(record.entry) { signIns[host, default: []].insert(record.entry.id) }
+    }
+
+    private func leave(_ host: String, _ id: String) {
+        signIns[host]?.remove(id)
+        if signIns[host]?.isEmpty == true { signIns[host] = nil }
+    }
+
+    /// The host of the identity provider an entry signs in through.
+    static func providerHost(_ entry: Entry) -> String? {
+        entry.signsInWith.map(Domain.normalize).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public func remove(id: String) {
         guard let index = position.removeValue(forKey: id) else { return }
         // The last record fills the gap, so positions stay dense.
         let removed = records[index]
+        if let host = Self.providerHost(removed.entry) { leave(host, id) }
         let last = records.removeLast()
         if index < records.count {
             records[index] = last
@@ -225,6 +243,12 @@ public final class SecurityAnalyzer {
                 sensitiveGroup = reuse.sensitive
             }
             if let weak = fact.weakness(below: settings.weakBelowBits) { warnings.append(weak) }
+            // An identity provider's password at risk puts every account that signs in through it at risk.
+            if !warnings.isEmpty, let ids = signIns[entry.site], !ids.isEmpty {
+                let accounts = ids.compactMap { id in position[id].map { records[$0] } }.filter { $0.entry.id != entry.id }
+                    .sorted { ($0.profile.titleKey, $0.entry.id) < ($1.profile.titleKey, $1.entry.id) }.map(\.profile.ref)
+                if !accounts.isEmpty { warnings.append(.identityProvider(accounts: accounts)) }
+            }
         }
         if let url = profile.insecureURL { warnings.append(.insecureURL(url)) }
         if entry.password != nil {

@@ -24,13 +24,14 @@ public enum Severity: Int, Sendable, CaseIterable, Comparable {
 ///    finance, government or health; a reuse warning also when any account
 ///    in its group is.
 ///    An opportunity (passkey-available) is never raised: alone it stays low.
-/// 4. The recommendation takes its worst warning's severity.
+/// 4. The recommendation takes its worst warning's severity, one step
+///    higher when other accounts sign in through this one (identity-provider).
 public enum SeverityRules {
     public static func base(_ kind: WarningKind) -> Severity {
         switch kind {
         case .breached: .high
         case .reused, .weak: .medium
-        case .insecureURL, .old, .noTwoFactor, .passkeyAvailable: .low
+        case .insecureURL, .old, .noTwoFactor, .passkeyAvailable, .identityProvider: .low
         }
     }
 
@@ -42,6 +43,7 @@ public enum SeverityRules {
             return raise ? base(warning.kind).raised : base(warning.kind)
         }
         let worst = each.max()!
-        return kinds.contains(.breached) && kinds.contains(.reused) ? .critical : worst
+        if kinds.contains(.breached) && kinds.contains(.reused) { return .critical }
+        return kinds.contains(.identityProvider) ? worst.raised : worst
     }
 }

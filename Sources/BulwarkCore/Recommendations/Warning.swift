@@ -4,6 +4,8 @@ import Foundation
 /// is the worst); the ranking's tie-break uses this order.
 public enum WarningKind: String, Sendable, CaseIterable, Comparable {
     case breached, reused, weak
+    /// The account is an identity provider others sign in through (its blast radius).
+    case identityProvider = "identity-provider"
     case insecureURL = "insecure-url"
     case old
     case noTwoFactor = "no-2fa"
@@ -17,10 +19,11 @@ public enum WarningKind: String, Sendable, CaseIterable, Comparable {
         case .breached: 0
         case .reused: 1
         case .weak: 2
-        case .insecureURL: 3
-        case .old: 4
-        case .noTwoFactor: 5
-        case .passkeyAvailable: 6
+        case .identityProvider: 3
+        case .insecureURL: 4
+        case .old: 5
+        case .noTwoFactor: 6
+        case .passkeyAvailable: 7
         }
     }
     public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
@@ -67,6 +70,9 @@ public enum Warning: Sendable, Equatable {
     case noTwoFactor(method: String)
     /// The service (this relying party) accepts passkeys and the entry holds none for it.
     case passkeyAvailable(rpID: String)
+    /// Other accounts sign in through this one (an identity provider): whoever
+    /// has its weak, reused or breached password has them too. By title.
+    case identityProvider(accounts: [AccountRef])
 
     public var kind: WarningKind {
         switch self {
@@ -77,6 +83,7 @@ public enum Warning: Sendable, Equatable {
         case .old: .old
         case .noTwoFactor: .noTwoFactor
         case .passkeyAvailable: .passkeyAvailable
+        case .identityProvider: .identityProvider
         }
     }
 
@@ -100,7 +107,17 @@ public enum Warning: Sendable, Equatable {
             "The service offers two-factor authentication (\(method)) but no verification code is set up here."
         case .passkeyAvailable(let rpID):
             "\(rpID) accepts passkeys: one would replace this password with nothing to phish, reuse or leak."
+        case .identityProvider(let accounts):
+            "\(accounts.count == 1 ? "1 account signs" : "\(Self.grouped(accounts.count)) accounts sign") in with this one: "
+                + Self.titles(accounts) + ". Whoever has this password has them too."
         }
+    }
+
+    /// Up to five titles, then how many more.
+    static func titles(_ accounts: [AccountRef]) -> String {
+        let shown = accounts.prefix(5).map(\.title)
+        let more = accounts.count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? " and \(grouped(more)) more" : "")
     }
 
     /// Up to five titles, then how many more.

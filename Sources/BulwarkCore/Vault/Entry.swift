@@ -128,6 +128,9 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var fields: [CustomField] = []
     /// WebAuthn credentials for the account (sealed in the box like the rest).
     public var passkeys: [Passkey] = []
+    /// The identity provider (its issuer) the account signs in through,
+    /// instead of or beside its password ("Log in with IDP").
+    public var signsInWith: String?
 
     public init(id: String = EntryID.random(), title: String, urls: [String] = [], username: String = "",
                 password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],

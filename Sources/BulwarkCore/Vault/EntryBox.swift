@@ -81,8 +81,8 @@ extension Vault {
                 writer.part(field.hidden ? "1" : "0")
             }
         }
-        // Only when there are passkeys: every other box stays as it was.
-        if !e.passkeys.isEmpty {
+        // Only when there are passkeys (or a twelfth part follows): every other box stays as it was.
+        if !e.passkeys.isEmpty || e.signsInWith != nil {
             w.part { writer in
                 for passkey in e.passkeys {
                     writer.part(Base64URL.encode(passkey.credentialID))
@@ -96,6 +96,13 @@ extension Vault {
                     writer.part(passkey.backupEligible ? "1" : "0")
                     writer.part(passkey.backupState ? "1" : "0")
                 }
+            }
+        }
+        // The twelfth: named extras, only when there are any.
+        if let issuer = e.signsInWith {
+            w.part { writer in
+                writer.part("signs-in-with")
+                writer.part(issuer)
             }
         }
         return w.bytes

@@ -13,7 +13,8 @@ extension Vault {
     /// Whether a box holds the parts an entry has: the nine fields, and
     /// since the kinds and custom fields arrived, a tenth with them, and an
     /// eleventh with its passkeys when it has any.
-    static func isEntryShape(_ count: Int) -> Bool { (fields.count...fields.count + 2).contains(count) }
+    /// A twelfth holds named extras (the provider it signs in through).
+    static func isEntryShape(_ count: Int) -> Bool { (fields.count...fields.count + 3).contains(count) }
 
     /// The parts of one passkey in the eleventh part.
     static let passkeyParts = 10
@@ -64,8 +65,10 @@ extension Vault {
             entry.kind = kind
             entry.fields = stride(from: 1, to: extras.count, by: 3).map { CustomField(name: extras[$0], value: extras[$0 + 1], hidden: extras[$0 + 2] == "1") }
         }
-        if v.count == fields.count + 2 {
-            guard let parts = FieldCoding.decode(v[fields.count + 1]), !parts.isEmpty, parts.count % passkeyParts == 0 else { return nil }
+        if v.count >= fields.count + 2 {
+            // Empty only when a twelfth part follows.
+            guard let parts = FieldCoding.decode(v[fields.count + 1]), !parts.isEmpty || v.count == fields.count + 3,
+                  parts.count % passkeyParts == 0 else { return nil }
             for start in stride(from: 0, to: parts.count, by: passkeyParts) {
                 let p = Array(parts[start..<start + passkeyParts])
                 guard let credential = Base64URL.decode(p[0]), let handle = Base64URL.decode(p[2]), let key = Base64URL.decode(p[5]),
@@ -73,6 +76,10 @@ extension Vault {
                 entry.passkeys.append(Passkey(credentialID: credential, rpID: p[1], userHandle: handle, userName: p[3], userDisplayName: p[4],
                                               privateKey: key, created: created, signCount: count, backupEligible: p[8] == "1", backupState: p[9] == "1"))
             }
+        }
+        if v.count == fields.count + 3 {
+            guard let extras = FieldCoding.decode(v[fields.count + 2]), !extras.isEmpty, extras.count % 2 == 0 else { return nil }
+            for index in stride(from: 0, to: extras.count, by: 2) where extras[index] == "signs-in-with" { entry.signsInWith = extras[index + 1] }
         }
         return entry
     }

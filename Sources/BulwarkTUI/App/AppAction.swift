@@ -79,6 +79,15 @@ public enum AppAction: Sendable, Equatable {
     case toggleEmail
     case continueSheet
     case savePasskey
+    case startWebSignIn
+    case toggleEphemeral
+    case webContinue
+    case webAutoFill
+    case webSubmitCode
+    case webFillCode
+    case webConsent(Bool)
+    case webCancel
+    case webStepped(WebAuthenticationSession.Step, SessionSnapshot, autoFill: String?)
     case confirmPasskeySignIn
     case useVaultPasskey
     case useUSBKey

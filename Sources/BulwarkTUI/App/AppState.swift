@@ -114,6 +114,27 @@ public struct UpgradeUI: Sendable, Equatable {
     }
 }
 
+/// The web authentication session on screen: the alert, then the
+/// provider's pages in bulwark's browser frame.
+public struct WebSignInUI: Sendable, Equatable {
+    public var entryID: String
+    public var title: String
+    public var step: WebAuthenticationSession.Step
+    /// `prefersEphemeralWebBrowserSession`: no cookie kept or used.
+    public var ephemeral = false
+    public var code = TextField(placeholder: "6 digits")
+    /// What AutoFill offers on the login page (the vault's account for the provider's domain).
+    public var autoFill: String?
+    /// The provider's login domain, once the alert named it.
+    public var providerDomain: String?
+
+    public init(entryID: String, title: String, step: WebAuthenticationSession.Step) {
+        self.entryID = entryID
+        self.title = title
+        self.step = step
+    }
+}
+
 /// A result line shown until the next key.
 public struct Banner: Sendable, Equatable {
     public var ok: Bool
@@ -189,6 +210,8 @@ public struct AppState: Sendable {
     /// Whether the selected entry's password is shown.
     public var revealed: Bool { reveal != nil && reveal?.id == currentEntry?.id }
     public var upgrade: UpgradeUI?
+    /// "Log in with IDP": the web authentication session's sheet.
+    public var webSignIn: WebSignInUI?
     public var signUp: SignUpUI?
     public var banner: Banner?
     public var status: String?

@@ -76,6 +76,9 @@ public enum Keymaps {
             B([.char("w")], .showChangePasswordURL, help: "Copy the change-password URL", disabledReason: noSite),
             B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite ?? noService(state, entry, "sign-in")),
             B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite ?? noService(state, entry, "app")),
+            B([.char("l")], .startWebSignIn, help: "Log in through the identity provider the service takes",
+              disabledReason: noSite ?? entry.flatMap { state.snapshot.catalog.manifest(forHost: $0.site)?.signInWith?.isEmpty == false ? nil
+                  : "\($0.site) offers no sign-in through an identity provider" }),
             B([.char("n")], .newEntry, help: "Add an entry"),
             B([.char("N")], .openSignUp, help: "Sign up at a service with Apple (a new account, no password)"),
             B([.char("e")], .editEntry, help: "Edit the entry", disabledReason: none),
@@ -329,6 +332,7 @@ public enum Keymaps {
         }
         if !state.unlocked { return unlock(state) }
         if state.editor != nil { return editor(state) }
+        if let web = state.webSignIn { return webSignIn(state, web) }
         switch state.upgrade?.state {
         case .stepUp(let screen)?: return stepUp(state, screen)
         case .sheet?: return sheet(state)

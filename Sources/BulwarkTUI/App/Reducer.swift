@@ -103,7 +103,7 @@ public enum Reducer {
             return .none
         default:
             return UnlockReducer.apply(action, &state) ?? AppleIDReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
-                ?? UpgradeReducer.apply(action, &state) ?? ResultReducer.apply(action, &state)
+                ?? UpgradeReducer.apply(action, &state) ?? ResultReducer.apply(action, &state) ?? WebSignInReducer.apply(action, &state)
                 ?? OtherWritersReducer.apply(action, &state) ?? .none
         }
     }
@@ -211,6 +211,10 @@ public enum Reducer {
             }
         } else if state.overlay == .hide {
             _ = state.hideField.handle(key)
+        } else if case .secondFactor? = state.webSignIn?.step {
+            if case .char(let c) = key, !c.isNumber { return }
+            if state.webSignIn?.code.text.count ?? 0 >= 8, case .char = key { return }
+            _ = state.webSignIn?.code.handle(key)
         } else if case .stepUp? = state.upgrade?.state {
             // The code field takes digits (and editing keys) only; letters are the screen's keys.
             if case .char(let c) = key, !c.isNumber { return }

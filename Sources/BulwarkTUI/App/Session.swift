@@ -66,6 +66,9 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     var world: ServiceWorld?
     var analyzer: SecurityAnalyzer?
     private var engine: UpgradeEngine?
+    /// A "Log in with IDP" under way, and the entry it is for.
+    var webSession: WebAuthenticationSession?
+    var webEntryID: String?
     /// Where this machine remembers the vault's newest change (nil in tests
     /// and the throwaway demo), and the backups to take.
     private let freshness: FreshnessRecord?

@@ -104,6 +104,7 @@ public final class UpgradeResult: Sendable, Equatable {
         case .old(_, let days): "Not changed in over \(days / 365 <= 1 ? "a year" : "\(days / 365) years")"
         case .noTwoFactor(let method): "No verification code set up (\(method))"
         case .passkeyAvailable: "Could sign in with a passkey instead"
+        case .identityProvider(let accounts): "\(accounts.count == 1 ? "1 account signs" : "\(Count.grouped(accounts.count)) accounts sign") in with it"
         }
     }
 }

@@ -23,6 +23,7 @@ public enum AppView {
                 case .recommendations: RecommendationsScreen.render(state, chrome: chrome, into: &buffer)
                 }
                 if let upgrade = state.upgrade { UpgradeViews.render(upgrade, state, into: &buffer) }
+                if let web = state.webSignIn { WebSignInViews.render(web, state, into: &buffer) }
                 if let editor = state.editor { Dialogs.renderEditor(editor, into: &buffer) }
             }
             switch state.overlay {

@@ -103,6 +103,7 @@ enum RecommendationsScreen {
             case .old(_, let days): days >= 730 ? "old (\(days / 365) years)" : "old (\(days / 30) months)"
             case .noTwoFactor: "no 2FA code"
             case .passkeyAvailable: "passkey available"
+            case .identityProvider(let accounts): "signs in \(accounts.count) other\(accounts.count == 1 ? "" : "s")"
             }
         }
         return words.joined(separator: ", ")

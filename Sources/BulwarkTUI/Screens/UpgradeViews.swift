@@ -72,12 +72,17 @@ enum UpgradeViews {
     /// the service, Esc is Cancel), its heading and prompt; returns the inner
     /// area and the row after the prompt's blank line.
     static func stepUpFrame(_ screen: StepUpScreen, heading: String, height: Int, promptLines: Int, into buffer: inout Buffer) -> (Rect, Int) {
+        stepUpFrame(title: screen.serviceName, heading: heading, prompt: screen.prompt, height: height, promptLines: promptLines, into: &buffer)
+    }
+
+    /// The same frame for any second factor (an identity provider's, in a web sign-in).
+    static func stepUpFrame(title: String, heading: String, prompt: String, height: Int, promptLines: Int, into buffer: inout Buffer) -> (Rect, Int) {
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 78), height: min(buffer.height - 2, height),
-                                 title: Line(screen.serviceName, Theme.title), rightTitle: Line("Esc Cancel", Theme.dim), border: .square)
+                                 title: Line(title, Theme.title), rightTitle: Line("Esc Cancel", Theme.dim), border: .square)
         var y = inner.y + 1
         buffer.put(heading, x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
         y += 1
-        for text in TextWrap.wrap(screen.prompt, width: max(1, inner.width - 2)).prefix(promptLines) {
+        for text in TextWrap.wrap(prompt, width: max(1, inner.width - 2)).prefix(promptLines) {
             buffer.put(text, x: inner.x + 1, y: y, clip: inner)
             y += 1
         }

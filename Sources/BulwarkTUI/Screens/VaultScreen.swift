@@ -125,6 +125,10 @@ enum EntryDetail {
         }
         // The site first: at 80 columns a long user name is what gets cut.
         for passkey in entry.passkeys { field("Passkey", Line("\(passkey.rpID) · \(passkey.userName)")) }
+        if let issuer = entry.signsInWith {
+            let name = state.snapshot.catalog.provider(issuer: issuer)?.name
+            field("Signs in", Line("through " + (name ?? Domain.normalize(issuer))))
+        }
         if entry.kind != .login { field("Kind", Line(entry.kind.label)) }
         for custom in entry.fields {
             // Hidden fields stay masked: the reveal key shows the password only.

@@ -2,8 +2,9 @@ import BulwarkCore
 import Foundation
 
 /// The mock "Sign in with Apple": team-scoped user ids, a private relay
-/// address stable per user and team, identity tokens signed with HMAC-SHA256
-/// (the backend verifies them with the provider's key), single-use
+/// address stable per user and team, identity tokens signed with ES256 by
+/// a P-256 key whose JWK set the provider publishes (the backend checks
+/// signature, issuer, audience, nonce and expiry against it), single-use
 /// authorization codes, credential states, and signed server-to-server
 /// notifications (ServerNotifications.swift).
 public final class MockIdentityProvider {
@@ -19,13 +20,14 @@ public final class MockIdentityProvider {
     }
 
     public enum Refusal: Error, Sendable, Equatable {
-        case badSignature, expired, wrongAudience, wrongNonce, codeReused, unknownCode
+        case badSignature, expired, wrongAudience, wrongNonce, wrongIssuer, codeReused, unknownCode
         public var reason: String {
             switch self {
             case .badSignature: "the identity token's signature does not verify"
             case .expired: "the identity token has expired"
             case .wrongAudience: "the identity token is for another app"
             case .wrongNonce: "the identity token's nonce does not match the request"
+            case .wrongIssuer: "the identity token is from another issuer"
             case .codeReused: "the authorization code was already used"
             case .unknownCode: "the authorization code is unknown"
             }
@@ -34,14 +36,16 @@ public final class MockIdentityProvider {
 
     let db: SQLiteDatabase
     let clock: @Sendable () -> Date
-    let key: [UInt8]
+    /// The ES256 signing key and its id, made once and kept in the provider's file.
+    let signingKey: P256PrivateKey
+    let keyID: String
 
     public init(path: String, clock: @escaping @Sendable () -> Date) throws {
         db = try SQLiteDatabase(path: path, create: true)
         self.clock = clock
         try db.execute("""
             PRAGMA journal_mode=WAL;
-            CREATE TABLE IF NOT EXISTS keys(id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS signing_keys(kid TEXT PRIMARY KEY, pkcs8 BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS users(apple_id TEXT NOT NULL, team TEXT NOT NULL, user TEXT NOT NULL, relay TEXT NOT NULL,
                                              state TEXT NOT NULL DEFAULT 'authorized', email_enabled INTEGER NOT NULL DEFAULT 1,
                                              named INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (apple_id, team));
@@ -52,13 +56,22 @@ public final class MockIdentityProvider {
             CREATE TABLE IF NOT EXISTS user_transfers(transfer_sub TEXT PRIMARY KEY, old_user TEXT NOT NULL UNIQUE, old_team TEXT NOT NULL,
                                                       new_user TEXT NOT NULL, new_team TEXT NOT NULL);
             """)
-        if let row = try db.query("SELECT secret FROM keys WHERE id = 1").first, let secret = row[0].blob {
-            key = secret
-        } else {
-            key = SecureRandom.bytes(32)
-            try db.query("INSERT INTO keys(id, secret) VALUES (1, ?)", [.blob(key)])
-        }
+        (signingKey, keyID) = try Self.signingKey(in: db)
     }
+
+    /// The provider's key, made on first use (an older world's HMAC secret is left unused).
+    static func signingKey(in db: SQLiteDatabase) throws -> (P256PrivateKey, String) {
+        if let row = try db.query("SELECT kid, pkcs8 FROM signing_keys LIMIT 1").first, let kid = row[0].text, let der = row[1].blob {
+            return (try P256PrivateKey(pkcs8: der), kid)
+        }
+        let key = try P256PrivateKey.generate()
+        let kid = Base64URL.encode(Array(Digest.sha256(key.publicPoint).prefix(8)))
+        try db.query("INSERT INTO signing_keys(kid, pkcs8) VALUES (?, ?)", [.text(kid), .blob(key.pkcs8)])
+        return (key, kid)
+    }
+
+    /// The JWK set a relying party fetches from the provider (`jwks_uri`).
+    public var jwks: [[String: Any]] { [JWS.jwk(publicPoint: signingKey.publicPoint, keyID: keyID)] }
 
     /// The team-scoped user and relay for an Apple ID, made on first use.
     func account(appleID: String, team: String) throws -> (user: String, relay: String, firstTime: Bool) {
@@ -112,30 +125,23 @@ public final class MockIdentityProvider {
         return signJWT(payload)
     }
 
-    /// A JWT over the payload, signed with the provider's key.
+    /// A JWT over the payload, signed ES256 with the provider's key.
     func signJWT(_ payload: [String: Any]) -> String {
-        let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        let body = Base64URL.encode(Array((try? JSONSerialization.data(withJSONObject: payload, options: .sortedKeys)) ?? Data()))
-        let signature = HMAC.authenticate(Array("\(header).\(body)".utf8), key: key, digest: .sha256)
-        return "\(header).\(body).\(Base64URL.encode(signature))"
+        (try? JWS.signES256(payload, key: signingKey, keyID: keyID)) ?? ""
     }
 
-    /// A JWT's payload when its signature is the provider's; nil otherwise.
-    func verifiedPayload(_ token: String) -> [String: Any]? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
-              ConstantTime.equal(signature, HMAC.authenticate(Array("\(parts[0]).\(parts[1])".utf8), key: key, digest: .sha256)),
-              let payload = Base64URL.decode(parts[1]) else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
-    }
+    /// A JWT's payload when its signature verifies against the provider's published keys; nil otherwise.
+    func verifiedPayload(_ token: String) -> [String: Any]? { try? JWS.verifiedPayload(token, keys: jwks) }
 
-    /// Checks an identity token's signature, audience, nonce and expiry.
+    /// Checks an identity token as a relying party does, against the
+    /// published JWK set: signature, issuer, audience, nonce and expiry.
     public func verify(token: String, audience: String, nonce: String) throws(Refusal) -> TokenClaims {
         guard let object = verifiedPayload(token),
               let sub = object["sub"] as? String, let aud = object["aud"] as? String, let tokenNonce = object["nonce"] as? String,
               let iat = object["iat"] as? Double, let exp = object["exp"] as? Double else {
             throw .badSignature
         }
+        guard object["iss"] as? String == Self.issuer else { throw .wrongIssuer }
         // No e-mail claim when the app did not ask for the e-mail.
         let claims = TokenClaims(subject: sub, audience: aud, nonce: tokenNonce, email: object["email"] as? String ?? "",
                                  isPrivateEmail: object["is_private_email"] as? Bool ?? false,

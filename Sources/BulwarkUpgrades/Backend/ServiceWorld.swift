@@ -18,6 +18,7 @@ public final class ServiceWorld {
     public let sleep: @Sendable (Int) -> Void
     private var backends: [String: MockBackend] = [:]
     private var relyingParties: [String: MockRelyingParty] = [:]
+    private var authorizationServers: [String: MockAuthorizationServer] = [:]
 
     /// Whether the directory is a private temporary one, removed with the world.
     public let isTemporary: Bool
@@ -33,7 +34,8 @@ public final class ServiceWorld {
     public static func forVault(_ vault: URL, entries: [Entry], catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
                                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws -> ServiceWorld {
         let beside = directory(besideVault: vault)
-        let involved = FileManager.default.fileExists(atPath: beside.path) || entries.contains { catalog.manifest(forHost: $0.site) != nil }
+        let involved = FileManager.default.fileExists(atPath: beside.path)
+            || entries.contains { catalog.manifest(forHost: $0.site) != nil || catalog.provider(forHost: $0.site) != nil }
         if involved { return try ServiceWorld(directory: beside, catalog: catalog, clock: clock, sleep: sleep) }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-services-\(getpid())-\(UUID().uuidString.prefix(8))")
         return try ServiceWorld(directory: temporary, catalog: catalog, clock: clock, sleep: sleep, temporary: true)
@@ -82,6 +84,32 @@ public final class ServiceWorld {
         return rp
     }
 
+    /// The authorization server of the provider with this issuer, its state in `PROVIDER-ID-oauth.db`.
+    public func authorizationServer(issuer: String) throws -> MockAuthorizationServer? {
+        guard let manifest = catalog.provider(issuer: issuer) else { return nil }
+        if let existing = authorizationServers[manifest.id] { return existing }
+        let server = try MockAuthorizationServer(manifest: manifest, path: directory.appendingPathComponent("\(manifest.id)-oauth.db").path, clock: clock)
+        authorizationServers[manifest.id] = server
+        restrictModes()
+        return server
+    }
+
+    /// The browser's cookie jar: shared (a file of the world) or ephemeral (memory only).
+    public func cookieJar(ephemeral: Bool) throws -> CookieJar {
+        defer { restrictModes() }
+        return try CookieJar(path: ephemeral ? nil : directory.appendingPathComponent("browser-cookies.db").path, clock: clock)
+    }
+
+    /// A web authentication session for "Log in with IDP" at the entry's
+    /// service, through `issuer` (else the first provider the service takes).
+    public func webAuthenticationSession(for entry: Entry, issuer: String? = nil, ephemeral: Bool) throws -> WebAuthenticationSession? {
+        guard let manifest = catalog.manifest(forHost: entry.site),
+              let login = manifest.signInWith?.first(where: { issuer == nil || $0.issuer == issuer }),
+              let server = try authorizationServer(issuer: login.issuer) else { return nil }
+        return WebAuthenticationSession(service: manifest, login: login, provider: server, backend: try backend(for: manifest),
+                                        jar: try cookieJar(ephemeral: ephemeral))
+    }
+
     /// A fresh extension for one request.
     public func makeExtension(for manifest: ServiceManifest) throws -> MockServiceExtension {
         MockServiceExtension(manifest: manifest, backend: try backend(for: manifest), relyingParty: try relyingParty(for: manifest), sleep: sleep)
@@ -95,6 +123,12 @@ public final class ServiceWorld {
     /// Signs the entry's account up at its service with its current
     /// credential (and its TOTP secret, when it holds one).
     public func enroll(_ entry: Entry, phone: String? = "+1 555 0100 42") throws -> ServiceManifest? {
+        // The login account at an identity provider (its login page's domain).
+        if let provider = catalog.provider(forHost: entry.site), let password = entry.password,
+           let server = try authorizationServer(issuer: provider.issuer) {
+            if try !server.hasAccount(entry.username) { try server.enroll(email: entry.username, password: password, totpSecret: entry.totpURI) }
+            return nil
+        }
         guard let manifest = catalog.manifest(forHost: entry.site), let password = entry.password else { return nil }
         try backend(for: manifest).enroll(user: entry.username, password: password, totpSecret: entry.totpURI,
                                           phone: manifest.twoFactor == .sms ? phone : nil)

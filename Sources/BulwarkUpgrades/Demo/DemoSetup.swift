@@ -14,6 +14,8 @@ public enum DemoSetup {
             public let totp: String?
             public let tags: [String]?
             public let notes: String?
+            /// The identity provider's issuer the account also signs in through.
+            public let signsInWith: String?
         }
         public struct AppleID: Decodable, Sendable { public let email, fullName: String }
         public let masterPassword: String
@@ -37,7 +39,9 @@ public enum DemoSetup {
             let entry = Entry(id: account.id, title: account.title, urls: account.url.isEmpty ? [] : [account.url], username: account.username,
                               password: account.password, notes: account.notes ?? "", totpURI: account.totp, tags: account.tags ?? [],
                               category: account.category.flatMap(AccountCategory.init(rawValue:)), created: changed)
-            return entry
+            var federated = entry
+            federated.signsInWith = account.signsInWith
+            return federated
         }
     }
 
@@ -55,6 +59,8 @@ public enum DemoSetup {
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: path), catalog: catalog, clock: { now })
         // Two entries can be one account (Shiny and Shiny Store share a backend): it is signed up once.
         for entry in entries where try world.backend(for: entry)?.hasAccount(entry.username) == false { _ = try world.enroll(entry) }
+        // The person's accounts at identity providers (Nimbus ID's login).
+        for entry in entries where catalog.provider(forHost: entry.site) != nil { _ = try world.enroll(entry) }
         // A service whose step-up asks for a security key: the account
         // registered one earlier, a passkey the entry keeps.
         for entry in entries {

@@ -41,16 +41,28 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public let manifests: [ServiceManifest]
     /// The site files by domain.
     public let sites: [String: SiteAssociation]
+    /// The OpenID providers services take sign-ins from.
+    public let providers: [IdentityProviderManifest]
 
-    public init(manifests: [ServiceManifest], sites: [String: SiteAssociation] = [:]) {
+    public init(manifests: [ServiceManifest], sites: [String: SiteAssociation] = [:], providers: [IdentityProviderManifest] = []) {
         self.manifests = manifests.sorted { $0.id < $1.id }
         self.sites = sites
+        self.providers = providers.sorted { $0.id < $1.id }
     }
 
     public static func builtIn() throws -> ServiceCatalog {
         try ServiceCatalog(manifests: Assets.paths(under: "services", suffix: ".json").map { path in
             try ServiceManifest.decode(Assets.data(path) ?? Data(), file: "Assets/" + path)
-        }, sites: SiteAssociation.builtIn())
+        }, sites: SiteAssociation.builtIn(), providers: IdentityProviderManifest.builtIn())
+    }
+
+    /// The provider with this issuer.
+    public func provider(issuer: String) -> IdentityProviderManifest? { providers.first { $0.issuer == issuer } }
+
+    /// The provider whose login page is at this host (its accounts' entries are for that domain).
+    public func provider(forHost host: String) -> IdentityProviderManifest? {
+        let host = Domain.normalize(host)
+        return host.isEmpty ? nil : providers.first { $0.loginDomain == host }
     }
 
     /// The built-in manifests plus a directory's `*.json`, each checked, and
@@ -61,6 +73,7 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
         var byID = Dictionary(uniqueKeysWithValues: builtIn.manifests.map { ($0.id, $0) })
         var fileOf = Dictionary(uniqueKeysWithValues: builtIn.manifests.map { ($0.id, "Assets/services/\($0.id).json") })
         var sites = builtIn.sites
+        var providers = Dictionary(uniqueKeysWithValues: builtIn.providers.map { ($0.id, $0) })
         if let extraDirectory {
             let url = URL(fileURLWithPath: extraDirectory)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
@@ -81,8 +94,26 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
                 }
                 sites[domain] = try SiteAssociation.parse(try Data(contentsOf: file), file: file.path)
             }
+            let providerDirectory = url.appendingPathComponent("providers")
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: providerDirectory.path)) ?? []).sorted() where name.hasSuffix(".json") {
+                let file = providerDirectory.appendingPathComponent(name)
+                let provider = try IdentityProviderManifest.decode(try Data(contentsOf: file), file: file.path)
+                providers[provider.id] = provider
+            }
         }
-        let catalog = ServiceCatalog(manifests: Array(byID.values), sites: sites)
+        let catalog = ServiceCatalog(manifests: Array(byID.values), sites: sites, providers: Array(providers.values))
+        // "Log in with IDP" must name a provider that knows the service as a client, at that exact redirect URI.
+        for manifest in catalog.manifests {
+            for login in manifest.signInWith ?? [] {
+                guard let provider = catalog.provider(issuer: login.issuer) else {
+                    throw ServiceManifest.Invalid(file: fileOf[manifest.id] ?? manifest.id, reason: "signs in with \(login.issuer), which no provider manifest describes")
+                }
+                guard provider.client(login.clientID)?.redirectURIs.contains(login.redirectURI) == true else {
+                    throw ServiceManifest.Invalid(file: fileOf[manifest.id] ?? manifest.id,
+                                                  reason: "\(provider.name) has no client \(login.clientID) with redirect URI \(login.redirectURI)")
+                }
+            }
+        }
         if let (first, second, domain) = catalog.firstConflict() {
             // Named from the newcomer's side: the directory's file, not the built-in one.
             let (a, b) = fileOf[second.id]?.hasPrefix("Assets/") == true ? (second, first) : (first, second)

@@ -40,6 +40,8 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
     /// The service is a WebAuthn relying party (absent: false).
     public var supportsPasskeys: Bool?
     public var acceptsPasskeys: Bool { supportsPasskeys == true }
+    /// "Log in with IDP": the identity providers the service takes sign-ins from.
+    public var signInWith: [FederatedLogin]?
     public var passwordRules: String?
     public var changePasswordURL: String?
     public var twoFactor: TwoFactor

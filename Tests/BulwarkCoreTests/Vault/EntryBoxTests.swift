@@ -26,7 +26,17 @@ import Testing
         linked.categoryIsManual = true
         let card = Entry(id: "f", title: "Card", kind: .card, fields: [CustomField(name: "Number", value: "4111", hidden: true), CustomField(name: "", value: "")])
         let empty = Entry(id: "g", title: "")
-        return [plain, linked, notForwarding, staged, both, card, empty]
+        var withPasskey = Entry(id: "h", title: "Shop", urls: ["https://shop.example"], username: "jane")
+        withPasskey.passkeys = [Passkey(credentialID: Array(repeating: 7, count: 16), rpID: "shop.example", userHandle: [1, 2, 3], userName: "jane",
+                                        userDisplayName: "Jane", privateKey: [0x30, 1, 2], created: Date(timeIntervalSinceReferenceDate: 7), signCount: 0)]
+        withPasskey.pendingChange = PendingChange(kind: .passkey, newPassword: nil, passkeyID: withPasskey.passkeys[0].id,
+                                                  startedAt: Date(timeIntervalSinceReferenceDate: 8))
+        var federated = Entry(id: "i", title: "Grocer", urls: ["https://grocer.example"], username: "jane", password: "p")
+        federated.signsInWith = "https://id.nimbus.example"
+        var federatedWithPasskey = withPasskey
+        federatedWithPasskey.id = "j"
+        federatedWithPasskey.signsInWith = "https://id.nimbus.example"
+        return [plain, linked, notForwarding, staged, both, card, empty, withPasskey, federated, federatedWithPasskey]
     }
 
     @Test func theBoxIsTheSameBytesAsThePartsJoined() {
@@ -56,7 +66,11 @@ enum PartByPart {
                        link?.isPrivateRelay == true ? "1" : "0", link?.state.rawValue ?? ""]
             // Written only when off, so that vaults without it keep their shape for older versions.
             + (link?.emailForwarding == false ? ["0"] : [])
-            + (e.pendingChange.map { [$0.kind.rawValue, $0.newPassword ?? "", FieldCoding.date($0.startedAt)] } ?? [])
+            + (e.pendingChange.map { [$0.kind.rawValue, ($0.kind == .passkey ? $0.passkeyID : $0.newPassword) ?? "", FieldCoding.date($0.startedAt)] } ?? [])
+        let passkeys = e.passkeys.flatMap { p in
+            [Base64URL.encode(p.credentialID), p.rpID, Base64URL.encode(p.userHandle), p.userName, p.userDisplayName, Base64URL.encode(p.privateKey),
+             FieldCoding.date(p.created), String(p.signCount), p.backupEligible ? "1" : "0", p.backupState ? "1" : "0"]
+        }
         return [
             Array(e.title.utf8), Array(e.username.utf8), FieldCoding.encodeOptional(e.password),
             FieldCoding.encode(e.urls), Array(e.notes.utf8), FieldCoding.encodeOptional(e.totpURI),
@@ -65,5 +79,8 @@ enum PartByPart {
             FieldCoding.encode(details),
             FieldCoding.encode([e.kind.rawValue] + e.fields.flatMap { [$0.name, $0.value, $0.hidden ? "1" : "0"] }),
         ]
+            // The eleventh with the passkeys, when there are any or a twelfth follows; the twelfth with named extras.
+            + (e.passkeys.isEmpty && e.signsInWith == nil ? [] : [FieldCoding.encode(passkeys)])
+            + (e.signsInWith.map { [FieldCoding.encode(["signs-in-with", $0])] } ?? [])
     }
 }
