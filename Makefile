@@ -66,15 +66,15 @@ bench: deps
 	.build/release/bulwark-bench
 
 # libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url, sms-code,
-# pwned-passwords, import-csv, import-json, import-1pux, kdbx-xml, terminal-text, service-manifest, qr-image, cbor
-# or webauthn-options;
+# pwned-passwords, import-csv, import-json, import-1pux, kdbx-xml, terminal-text, service-manifest, qr-image, cbor,
+# webauthn-options or jws;
 # FUZZ_SECONDS=60. New inputs that found new paths are added to the saved
 # corpus, which `make test` replays. `make fuzz-all` runs every target for
 # FUZZ_SECONDS, two at a time (one per core), and prints each one's final
 # figures (executions, coverage) into .build-fuzz/logs/.
 FUZZ_TARGET  ?= password-rules
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := password-rules otpauth-url sms-code pwned-passwords import-csv import-json import-1pux kdbx-xml terminal-text service-manifest qr-image cbor webauthn-options
+FUZZ_TARGETS := password-rules otpauth-url sms-code pwned-passwords import-csv import-json import-1pux kdbx-xml terminal-text service-manifest qr-image cbor webauthn-options jws
 FUZZ_BIN     := .build-fuzz/debug/bulwark-fuzz
 fuzz-corpus = $(if $(filter service-manifest,$(1)),Tests/BulwarkUpgradesTests/FuzzCorpus/$(1),Tests/BulwarkCoreTests/FuzzCorpus/$(1))
 

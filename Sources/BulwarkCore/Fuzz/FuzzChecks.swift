@@ -18,6 +18,7 @@ public enum FuzzChecks {
         "qr-image": qrImage,
         "cbor": cbor,
         "webauthn-options": webAuthnOptions,
+        "jws": jws,
     ]
 
     /// Any bytes as an image file: refused with one of the reader's own

@@ -30,3 +30,26 @@ extension FuzzChecks {
         return nil
     }
 }
+
+extension FuzzChecks {
+    static let fuzzKey = try? P256PrivateKey.generate()
+
+    /// Any bytes as a compact JWS: refused unless signed by the key set's
+    /// key (which a fuzzer cannot forge); 64 bytes as R ‖ S survive the
+    /// round trip through DER; and any JSON object signed verifies back to itself.
+    public static func jws(_ data: [UInt8]) -> String? {
+        guard let key = fuzzKey else { return nil }
+        let keys = [JWS.jwk(publicPoint: key.publicPoint, keyID: "k1")]
+        if (try? JWS.verifiedPayload(String(decoding: data, as: UTF8.self), keys: keys)) != nil { return "an unsigned token verified" }
+        if data.count >= 64 {
+            let raw = Array(data.prefix(64))
+            guard let der = JWS.derSignature(fromRaw: raw), JWS.rawSignature(fromDER: der) == raw else { return "R ‖ S does not survive DER" }
+        }
+        if let object = (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any],
+           let token = try? JWS.signES256(object, key: key, keyID: "k1") {
+            guard let back = try? JWS.verifiedPayload(token, keys: keys) else { return "a signed token does not verify" }
+            if NSDictionary(dictionary: back) != NSDictionary(dictionary: object) { return "a signed payload comes back changed" }
+        }
+        return nil
+    }
+}
