@@ -142,10 +142,21 @@ enum AutoplayCommand {
             }
             print("Wrote \(produced.count) files for \(produced.count / 2) steps of \(scenario.name) to \(snapshots).")
         }
+        if let svg = parsed.options["--svg"] {
+            let url = URL(fileURLWithPath: svg)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                for (file, picture) in run.pictures { try Data(picture.utf8).write(to: url.appendingPathComponent(file)) }
+            } catch {
+                Output.error("--svg \(svg): \(error)")
+                return 1
+            }
+            print("Wrote \(run.pictures.count) SVG pictures of \(scenario.name) to \(svg).")
+        }
         if let check {
             return compare(produced, with: URL(fileURLWithPath: check))
         }
-        if snapshots == nil { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
+        if snapshots == nil && parsed.options["--svg"] == nil { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
         return 0
     }
 
@@ -191,6 +202,8 @@ final class HeadlessRun: @unchecked Sendable {  // used by one task at a time: t
     let colors: Bool
     let start: Date
     private(set) var produced: [(file: String, text: String)] = []
+    /// The same screens as SVG, each with the caption it was taken at.
+    private(set) var pictures: [(file: String, svg: String)] = []
 
     init(scenario: Scenario, store: Store, recorder: AsciicastRecorder?, colors: Bool, start: Date) {
         self.scenario = scenario
@@ -203,9 +216,10 @@ final class HeadlessRun: @unchecked Sendable {  // used by one task at a time: t
     /// Nil when the scenario played to its end; else what went wrong.
     func play() async -> String? {
         do {
-            try await HeadlessPlayer.run(scenario, store: store, colors: colors) { label, buffer in
+            try await HeadlessPlayer.run(scenario, store: store, colors: colors) { label, buffer, bare in
                 let base = String(format: "%02d-", produced.count / 2 + 1) + AutoplayCommand.slug(label)
                 produced.append((base + ".txt", buffer.textDump()))
+                pictures.append((base + ".svg", SVGFrame.render(bare, caption: label == "end" ? nil : label)))
                 produced.append((base + ".style.txt", buffer.styleDump()))
                 // One second per screen in the recording.
                 recorder?.record(buffer, at: start.addingTimeInterval(Double(produced.count / 2)))

@@ -232,6 +232,7 @@ enum Commands {
                 OptionSpec(name: "--headless", valueName: nil, help: "Autoplay with no terminal (fixed clock, no latency)"),
                 OptionSpec(name: "--size", valueName: "WxH", help: "The headless screen size (default 100x30)"),
                 OptionSpec(name: "--snapshots", valueName: "DIR", help: "Headless: write the screen at each caption and at the end"),
+                OptionSpec(name: "--svg", valueName: "DIR", help: "Headless: the same screens as SVG pictures, each with its caption"),
                 OptionSpec(name: "--check", valueName: "DIR", help: "Headless: compare with such a directory; exit 1 with a diff"),
                 OptionSpec(name: "--record", valueName: "FILE", help: "Write an asciicast v2 recording (asciinema plays it)"),
             ],

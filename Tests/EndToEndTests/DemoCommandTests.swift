@@ -32,6 +32,27 @@ import Testing
         #expect(result.stdout.hasPrefix("\(name): "))
     }
 
+    /// `--svg DIR`: one picture per caption and at the end, beside the text
+    /// snapshots of the same steps; the same scenario gives the same bytes.
+    @Test func svgPicturesOfAScenarioAreTheSameBytesEveryRun() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-svg-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        var runs: [[String: Data]] = []
+        for run in ["a", "b"] {
+            let dir = base.appendingPathComponent(run)
+            let result = try Binary.run(["demo", "--autoplay", "upgrade-to-passkey", "--headless", "--size", "100x30", "--svg", dir.path,
+                                         "--snapshots", dir.appendingPathComponent("text").path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".svg") }.sorted()
+            runs.append(Dictionary(uniqueKeysWithValues: try names.map { ($0, try Data(contentsOf: dir.appendingPathComponent($0))) }))
+            let texts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("text").path).filter { !$0.hasSuffix(".style.txt") }
+            #expect(names.map { $0.replacingOccurrences(of: ".svg", with: "") } == texts.sorted().map { $0.replacingOccurrences(of: ".txt", with: "") })
+        }
+        #expect(runs[0].count == 7 && runs[0] == runs[1])
+        let first = try #require(runs[0]["03-bulwark-asks-first-as-a-browser.svg"].map { String(decoding: $0, as: UTF8.self) })
+        #expect(first.contains("Save a passkey for jane@mail.example on shiny.example?") && first.contains(#"class="caption""#))
+    }
+
     @Test func snapshotsAreWrittenAndCheckedAgainstADirectory() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-snap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }

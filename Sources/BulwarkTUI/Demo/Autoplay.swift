@@ -111,7 +111,13 @@ public enum HeadlessPlayer {
     }
 
     public static func run(_ scenario: Scenario, store: Store, colors: Bool = true,
-                           snapshot: (_ label: String, _ buffer: Buffer) throws -> Void) async throws {
+                           snapshot: (_ label: String, _ buffer: Buffer, _ bare: Buffer) throws -> Void) async throws {
+        // `bare`: the same screen without the caption bar, for pictures that set the caption under it.
+        func bare() -> Buffer {
+            var state = store.state
+            state.caption = nil
+            return AppView.render(state, colors: colors)
+        }
         func screen() -> String { AppView.render(store.state).textDump() }
         func press(_ key: Key) async {
             store.send(.key(key))
@@ -121,7 +127,7 @@ public enum HeadlessPlayer {
             switch step {
             case .caption(let text):
                 store.send(.setCaption(text))
-                try snapshot(text, AppView.render(store.state, colors: colors))
+                try snapshot(text, AppView.render(store.state, colors: colors), bare())
             case .type(let text):
                 for character in text { await press(.char(character)) }
             case .keys(let keys):
@@ -151,7 +157,7 @@ public enum HeadlessPlayer {
             }
         }
         store.send(.setCaption(nil))
-        try snapshot("end", AppView.render(store.state, colors: colors))
+        try snapshot("end", AppView.render(store.state, colors: colors), bare())
     }
 }
 
