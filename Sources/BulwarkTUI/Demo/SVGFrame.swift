@@ -1,3 +1,4 @@
+import BulwarkCore
 import Foundation
 
 /// A screen as an SVG picture, drawn from the Buffer itself (no terminal
@@ -127,19 +128,7 @@ public enum SVGFrame {
         return css
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escaped(text) }
 
     static func unescape(_ text: String) -> String {
         text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")

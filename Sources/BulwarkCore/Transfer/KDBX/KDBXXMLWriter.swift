@@ -120,18 +120,5 @@ struct KDBXXMLWriter {
         return String(out)
     }
 
-    func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    func escaped(_ text: String) -> String { XMLText.escaped(text) }
 }
