@@ -49,7 +49,7 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 && !searching ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, writers, analysis, transfer, passkeys, startup or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, passkeys, startup or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
@@ -69,6 +69,14 @@ try! FileManager.default.createDirectory(at: analysisDirectory, withIntermediate
 AnalysisBench.run(directory: analysisDirectory)
 try? FileManager.default.removeItem(at: analysisDirectory)
 print("")
+}
+if only == nil || only == "reuse" {
+    let bulwark = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
+    let reuseDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-reuse-\(getpid())")
+    try! FileManager.default.createDirectory(at: reuseDirectory, withIntermediateDirectories: true)
+    ReuseBench.run(bulwark: bulwark, directory: reuseDirectory)
+    try? FileManager.default.removeItem(at: reuseDirectory)
+    print("")
 }
 if only == nil || only == "transfer" {
     let bulwark = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path

@@ -44,7 +44,13 @@ import Testing
         let rows = object["recommendations"] as! [[String: Any]]
         #expect(rows.map { $0["title"] as! String } == ["Mail", "Tax Office", "Game", "Router"])  // the sensitive account first
         #expect(rows.map { $0["priority"] as! String } == ["high", "high", "high", "other"])
-        #expect(rows[1]["group"] as? [String] == ["Game"])
+        // Each reuse group once, by id; the recommendations name it.
+        let groups = object["reuse_groups"] as! [[String: Any]]
+        #expect(groups.count == 1 && groups[0]["id"] as? String == "g1")
+        #expect((groups[0]["accounts"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Game", "Tax Office"])
+        #expect(rows[1]["group"] as? String == "g1" && rows[2]["group"] as? String == "g1" && rows[0]["group"] is NSNull)
+        let reused = (rows[1]["warnings"] as! [[String: Any]]).first { $0["kind"] as? String == "reused" }
+        #expect(reused?["group"] as? String == "g1" && reused?["others"] as? Int == 1)
         let mail = rows[0]["warnings"] as! [[String: Any]]
         #expect(mail.map { $0["kind"] as! String } == ["breached", "weak"])
         #expect(mail[1]["pattern"] as? String == "common-password")
