@@ -137,11 +137,12 @@ enum Commands {
                     """),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",
-            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--include-hidden]",
+            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--include-hidden] [--timings]",
             options: [
                 OptionSpec(name: "--json", valueName: nil, help: "JSON: a summary and the ranked recommendations"),
                 OptionSpec(name: "--breach-corpus", valueName: "FILE", help: "A Pwned Passwords file (repeat for more; replaces the config file's)"),
                 OptionSpec(name: "--include-hidden", valueName: nil, help: "Also list hidden recommendations"),
+                OptionSpec(name: "--timings", valueName: nil, help: "Each phase's wall time on standard error (key derivation, load, breach, strength, reuse, ranking, output)"),
             ],
             details: """
             The built-in list of common passwords is always searched. Exit status: 0 when there is

@@ -117,4 +117,19 @@ import Testing
         #expect(try f.run(["unhide", "Router"]).stdout == "Recommendations for Router are shown again.\n")
         #expect(try Self.analyze(f).0 == 10)
     }
+
+    /// `--timings`: each phase's wall time on standard error, in order; the report on standard output as without it.
+    @Test func timingsNameEveryPhaseOnStandardError() throws {
+        let f = try VaultCommandTests.Fixture()
+        _ = try Self.add(f, "Mail", "https://mail.example", "letmein")
+        let plain = try f.run(["analyze"])
+        let timed = try f.run(["analyze", "--timings"])
+        #expect(timed.status == plain.status && timed.stdout == plain.stdout)
+        let lines = timed.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("timings (wall seconds, 1 entries, ") == true)
+        let phases = lines.dropFirst().map { $0.split(separator: "\t").map(String.init) }
+        #expect(phases.map { $0.first ?? "" } == ["key derivation", "load", "breach", "strength", "reuse", "ranking", "output"])
+        #expect(phases.allSatisfy { $0.count == 2 && Double($0[1]) != nil && Double($0[1])! >= 0 })
+        #expect(!timed.stderr.contains("letmein"))
+    }
 }

@@ -87,15 +87,27 @@ struct PasswordFacts: Sendable, Equatable {
     /// The SHA-1 and breach lookup always; the strength from the memo when
     /// it has this password with these account words, else from zxcvbn.
     static func evaluate(_ inputs: Inputs, breaches: BreachCorpus, memo: StrengthMemo) throws -> (facts: PasswordFacts, measured: Bool) {
+        evaluate(inputs, looked: try lookUp(inputs, breaches: breaches), memo: memo)
+    }
+
+    /// The first half: the SHA-1 and the breach corpora's answer (none for a PIN).
+    struct LookedUp: Sendable { let sha1: [UInt8]; let breach: BreachHit? }
+
+    static func lookUp(_ inputs: Inputs, breaches: BreachCorpus) throws -> LookedUp {
         let sha1 = Digest.sha1(Array(inputs.password.utf8))
+        return LookedUp(sha1: sha1, breach: inputs.isPIN ? nil : try breaches.lookup(sha1: sha1))
+    }
+
+    /// The second half: the strength (remembered, or measured now).
+    static func evaluate(_ inputs: Inputs, looked: LookedUp, memo: StrengthMemo) -> (facts: PasswordFacts, measured: Bool) {
         if inputs.isPIN {
-            return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: sha1, isPIN: true), breach: nil, strength: nil,
+            return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: looked.sha1, isPIN: true), breach: nil, strength: nil,
                                   memoKey: nil, pinWeakness: PINRules.weakness(of: inputs.password)), false)
         }
         let memoKey = StrengthMemo.key(password: inputs.password, accountWords: inputs.accountWords)
         let remembered = memo[memoKey]
         let strength = remembered ?? StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
-        return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: sha1, isPIN: false), breach: try breaches.lookup(sha1: sha1),
+        return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: looked.sha1, isPIN: false), breach: looked.breach,
                               strength: strength, memoKey: memoKey, pinWeakness: nil), remembered == nil)
     }
 }

@@ -25,6 +25,10 @@ public final class Vault {
     /// bulwark says "written by a newer bulwark" instead of "damaged".
     public static let schemaVersion = 4
 
+    /// Wall seconds the last `open` spent deriving the key and reading the
+    /// rest (decrypting and checking every entry), for `analyze --timings`.
+    public internal(set) var openTimings: (keyDerivation: Double, load: Double) = (0, 0)
+
     public let path: URL
     public internal(set) var parameters: ScryptParameters
     var database: SQLiteDatabase?
@@ -150,6 +154,8 @@ public final class Vault {
     /// rows and index as one committed state). `freshness`, when given, is
     /// asked whether this machine saw the vault newer than it is now.
     public static func open(at path: URL, masterPassword: String, freshness: FreshnessRecord? = nil) throws -> Vault {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var derived: UInt64 = 0
         guard FileManager.default.fileExists(atPath: path.path) else { throw VaultError.notFound(path.path) }
         try DatabaseFileLength.checkSettled(path)
         let database: SQLiteDatabase
@@ -162,7 +168,9 @@ public final class Vault {
         do {
             let (vault, kek, salt, schema) = try database.readTransaction { () -> (Vault, [UInt8], [UInt8], Int) in
                 let header = try Header.read(from: database)
+                let kdfStart = DispatchTime.now().uptimeNanoseconds
                 var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: header.salt, parameters: header.parameters)
+                derived = DispatchTime.now().uptimeNanoseconds - kdfStart
                 let key: [UInt8]
                 do {
                     key = try AEAD().open(header.wrappedKey, key: kek, associatedData: Header.wrapAAD(header.vaultID, header.parameters))
@@ -183,6 +191,8 @@ public final class Vault {
             defer { wrappingKey.wipe() }
             if schema < schemaVersion { try vault.convert(from: schema, kek: wrappingKey, salt: salt) }
             vault.checkFreshness()
+            let total = DispatchTime.now().uptimeNanoseconds - started
+            vault.openTimings = (Double(derived) / 1e9, Double(total - derived) / 1e9)
             return vault
         } catch let error as VaultError {
             throw error
