@@ -31,12 +31,19 @@ enum KeePassXCComparison {
             }
             let theirs = AnalysisBench.seconds(since: start)
             let flagged = output.split(separator: "\n").count { $0.contains("been seen") || $0.contains("pwned") || $0.contains("Password for") }
+            // bulwark's method: the SHA-1 of each password, then a binary search of each sorted
+            // corpus file, memory-mapped (no index built, nothing loaded), on both cores; one line
+            // of the built-in common-password list as well.
+            let serialStart = Measure.now()
+            var serial = 0
+            for entry in entries where try! corpus.lookup(password: entry.password!) != nil { serial += 1 }
+            let oneCore = AnalysisBench.seconds(since: serialStart)
             let ourStart = Measure.now()
-            var ours = 0
-            for entry in entries where try! corpus.lookup(password: entry.password!) != nil { ours += 1 }
+            let ours = try! corpus.lookup(passwords: entries.map { $0.password! }).count { $0 != nil }
             let mine = AnalysisBench.seconds(since: ourStart)
             print("breach check, \(count) entries: keepassxc-cli \(Measure.format(theirs)) (\(flagged) flagged),"
-                  + " bulwark \(Measure.format(mine)) (\(ours) found): \(Int(theirs / mine))x faster  target ≥ 50x")
+                  + " bulwark \(Measure.format(mine)) on both cores (\(ours) found; one core \(Measure.format(oneCore)), \(serial) found):"
+                  + " \(Int(theirs / mine))x faster  target ≥ 200x")
         }
     }
 

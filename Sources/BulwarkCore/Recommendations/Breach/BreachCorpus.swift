@@ -52,4 +52,9 @@ public struct BreachCorpus: Sendable {
     public func lookup(password: String) throws -> BreachHit? {
         try lookup(sha1: Digest.sha1(Array(password.utf8)))
     }
+
+    /// Many passwords at once, on every core (the analyzer's breach pass does the same).
+    public func lookup(passwords: [String]) throws -> [BreachHit?] {
+        try Concurrently.map(passwords) { try lookup(password: $0) }
+    }
 }
