@@ -8,6 +8,16 @@ import Foundation
 /// `bulwark demo --list`, `--autoplay NAME` (in a terminal, or `--headless`
 /// with `--snapshots`/`--check`), and `--record FILE.cast`.
 enum AutoplayCommand {
+    /// `--cast-version 2|3` (2 by default); nil, said, for anything else.
+    static func castVersion(_ parsed: ParsedCommandLine) -> Int? {
+        guard let text = parsed.options["--cast-version"] else { return 2 }
+        guard let version = Int(text), version == 2 || version == 3 else {
+            Output.error("--cast-version takes 2 or 3.")
+            return nil
+        }
+        return version
+    }
+
     /// Every scenario in Assets/scenarios, by name (the file name without
     /// its order prefix and extension).
     static func scenarios() throws -> [Scenario] {
@@ -118,7 +128,12 @@ enum AutoplayCommand {
         state.height = parts[1]
         let store = Store(state: state, environment: AppEnvironment(now: { now }, session: session))
         let recorder: AsciicastRecorder?
-        do { recorder = try parsed.options["--record"].map { try AsciicastRecorder(path: $0, width: parts[0], height: parts[1], title: scenario.title) } } catch {
+        guard let castVersion = AutoplayCommand.castVersion(parsed) else { return 2 }
+        do {
+            recorder = try parsed.options["--record"].map {
+                try AsciicastRecorder(path: $0, width: parts[0], height: parts[1], title: scenario.title, start: now, version: castVersion)
+            }
+        } catch {
             Output.error("--record: cannot write \(parsed.options["--record"]!).")
             return 1
         }

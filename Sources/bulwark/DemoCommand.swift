@@ -125,7 +125,11 @@ enum DemoCommand {
         let size = terminal.size
         var recorder: AsciicastRecorder?
         if let path = parsed.options["--record"] {
-            do { recorder = try AsciicastRecorder(path: path, width: size.width, height: size.height, title: "bulwark demo") } catch {
+            guard let version = AutoplayCommand.castVersion(parsed) else {
+                terminal.close()
+                return 2
+            }
+            do { recorder = try AsciicastRecorder(path: path, width: size.width, height: size.height, title: "bulwark demo", version: version) } catch {
                 terminal.close()
                 Output.error("--record: cannot write \(path).")
                 return 1

@@ -91,6 +91,25 @@ import Testing
         let event = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as! [Any]
         #expect(event.count == 3 && event[1] as? String == "o" && (event[2] as? String)?.hasPrefix("\u{1b}[H") == true)
         #expect(!lines.joined().contains("sunshine22"))  // no password in a recording
+        // Headless, one second a screen from the scenario's own start.
+        let times = lines.dropFirst().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])?.first as? Double }
+        #expect(times == [1, 2, 3, 4, 5, 6])
+    }
+
+    /// `--cast-version 3`: the `term` object, and each event timed from the one before it.
+    @Test func aVersionThreeRecording() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).cast")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--size", "80x24", "--record", file.path, "--cast-version", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
+        let term = header["term"] as? [String: Any]
+        #expect(header["version"] as? Int == 3 && term?["cols"] as? Int == 80 && term?["rows"] as? Int == 24 && header["width"] == nil)
+        let events = lines.dropFirst().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any] }
+        #expect(events.count == 6 && events.allSatisfy { $0[0] as? Double == 1 && $0[1] as? String == "o" })
+        let bad = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--record", file.path, "--cast-version", "4"])
+        #expect(bad.status == 2 && bad.stderr == "bulwark: --cast-version takes 2 or 3.\n")
     }
 
     @Test func badAutoplayArgumentsExitTwo() throws {

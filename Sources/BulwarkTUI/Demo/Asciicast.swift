@@ -1,23 +1,31 @@
 import Foundation
 
-/// Writes an asciicast v2 recording (the format asciinema plays): a JSON
+/// Writes an asciicast recording (the format asciinema plays): a JSON
 /// header line, then one `[seconds, "o", text]` event per frame, each frame
 /// drawn in full with ANSI escapes from the same Buffer the screen shows.
+/// Version 2 times each event from the start; version 3 from the event
+/// before it, and names the terminal's size in a `term` object.
 public final class AsciicastRecorder {
     private let handle: FileHandle
     private let start: Date
+    private let version: Int
     private var lastFrame: String?
+    private var lastTime: Double = 0
 
-    public init(path: String, width: Int, height: Int, title: String, start: Date = Date()) throws {
+    public init(path: String, width: Int, height: Int, title: String, start: Date = Date(), version: Int = 2) throws {
+        precondition(version == 2 || version == 3, "asciicast v2 or v3")
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: path) else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
         self.handle = handle
         self.start = start
-        let header: [String: Any] = ["version": 2, "width": width, "height": height,
-                                     "timestamp": Int(start.timeIntervalSince1970), "title": title,
-                                     "env": ["TERM": "xterm-256color"]]
+        self.version = version
+        let header: [String: Any] = version == 3
+            ? ["version": 3, "term": ["cols": width, "rows": height, "type": "xterm-256color"], "timestamp": Int(start.timeIntervalSince1970),
+               "title": title]
+            : ["version": 2, "width": width, "height": height, "timestamp": Int(start.timeIntervalSince1970), "title": title,
+               "env": ["TERM": "xterm-256color"]]
         try write(JSONSerialization.data(withJSONObject: header, options: .sortedKeys))
     }
 
@@ -26,7 +34,9 @@ public final class AsciicastRecorder {
         let frame = Self.ansi(buffer)
         guard frame != lastFrame else { return }
         lastFrame = frame
-        let event: [Any] = [max(0, time.timeIntervalSince(start)), "o", frame]
+        let elapsed = max(lastTime, time.timeIntervalSince(start))
+        let event: [Any] = [version == 3 ? elapsed - lastTime : elapsed, "o", frame]
+        lastTime = elapsed
         try? write(JSONSerialization.data(withJSONObject: event))
     }
 
