@@ -168,10 +168,17 @@ enum AutoplayCommand {
             }
             print("Wrote \(run.pictures.count) SVG pictures of \(scenario.name) to \(svg).")
         }
+        if let animated = parsed.options["--svg-animated"] {
+            guard FileManager.default.createFile(atPath: animated, contents: Data(SVGFrame.animate(run.frames).utf8)) else {
+                Output.error("--svg-animated: cannot write \(animated).")
+                return 1
+            }
+            print("Wrote an animated SVG of \(scenario.name) (\(run.frames.count) screens, 3 s each) to \(animated).")
+        }
         if let check {
             return compare(produced, with: URL(fileURLWithPath: check))
         }
-        if snapshots == nil && parsed.options["--svg"] == nil { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
+        if snapshots == nil && parsed.options["--svg"] == nil && parsed.options["--svg-animated"] == nil { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
         return 0
     }
 
@@ -219,6 +226,8 @@ final class HeadlessRun: @unchecked Sendable {  // used by one task at a time: t
     private(set) var produced: [(file: String, text: String)] = []
     /// The same screens as SVG, each with the caption it was taken at.
     private(set) var pictures: [(file: String, svg: String)] = []
+    /// The screens without the caption bar, and their captions, for one animated picture.
+    private(set) var frames: [(buffer: Buffer, caption: String?)] = []
 
     init(scenario: Scenario, store: Store, recorder: AsciicastRecorder?, colors: Bool, start: Date) {
         self.scenario = scenario
@@ -235,6 +244,7 @@ final class HeadlessRun: @unchecked Sendable {  // used by one task at a time: t
                 let base = String(format: "%02d-", produced.count / 2 + 1) + AutoplayCommand.slug(label)
                 produced.append((base + ".txt", buffer.textDump()))
                 pictures.append((base + ".svg", SVGFrame.render(bare, caption: label == "end" ? nil : label)))
+                frames.append((bare, label == "end" ? nil : label))
                 produced.append((base + ".style.txt", buffer.styleDump()))
                 // One second per screen in the recording.
                 recorder?.record(buffer, at: start.addingTimeInterval(Double(produced.count / 2)))

@@ -30,7 +30,7 @@ enum DemoCommand {
             return parsed.options["--headless"] != nil ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
                                                          : AutoplayCommand.play(parsed, name: name, catalog: catalog)
         }
-        for flag in ["--headless", "--snapshots", "--svg", "--check", "--size", "--speed", "--stay"] where parsed.options[flag] != nil {
+        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--speed", "--stay"] where parsed.options[flag] != nil {
             Output.error("\(flag) goes with --autoplay NAME.")
             return 2
         }

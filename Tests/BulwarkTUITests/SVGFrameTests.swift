@@ -49,4 +49,16 @@ import Testing
         #expect(svg.contains(##"fill="#d0d3d4"/>"##) && svg.contains(".s1{fill:#e06c75;font-weight:bold}"))
         #expect(SVGFrame.text(of: svg) == buffer.textDump())
     }
+
+    /// One animated picture of several screens: each frame in turn, looping; every frame's text reads back.
+    @Test func anAnimatedPictureShowsEachFrameInTurn() async throws {
+        let screens = try await Self.screens()
+        let frames = screens.map { (buffer: $0.buffer, caption: Optional("Step \($0.name)")) }
+        let svg = SVGFrame.animate(frames)
+        #expect(SVGFrame.animate(frames) == svg)
+        #expect(SVGFrame.texts(ofAnimated: svg) == screens.map { $0.buffer.textDump() })
+        #expect(svg.components(separatedBy: #"<g visibility="hidden""#).count == screens.count)  // all but the first start hidden
+        #expect(svg.contains(#"dur="12s" repeatCount="indefinite" values="visible;hidden" keyTimes="0;0.2500"/>"#))
+        #expect(svg.contains(#"values="hidden;visible;hidden" keyTimes="0;0.7500;1"/>"#))
+    }
 }

@@ -41,7 +41,7 @@ import Testing
         for run in ["a", "b"] {
             let dir = base.appendingPathComponent(run)
             let result = try Binary.run(["demo", "--autoplay", "upgrade-to-passkey", "--headless", "--size", "100x30", "--svg", dir.path,
-                                         "--snapshots", dir.appendingPathComponent("text").path])
+                                         "--snapshots", dir.appendingPathComponent("text").path, "--svg-animated", dir.appendingPathComponent("all.anim").path])
             #expect(result.status == 0, "\(result.stderr)")
             let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".svg") }.sorted()
             runs.append(Dictionary(uniqueKeysWithValues: try names.map { ($0, try Data(contentsOf: dir.appendingPathComponent($0))) }))
@@ -49,6 +49,8 @@ import Testing
             #expect(names.map { $0.replacingOccurrences(of: ".svg", with: "") } == texts.sorted().map { $0.replacingOccurrences(of: ".txt", with: "") })
         }
         #expect(runs[0].count == 7 && runs[0] == runs[1])
+        let animated = try ["a", "b"].map { try Data(contentsOf: base.appendingPathComponent($0).appendingPathComponent("all.anim")) }
+        #expect(animated[0] == animated[1] && String(decoding: animated[0], as: UTF8.self).components(separatedBy: "<animate ").count == 8)
         let first = try #require(runs[0]["03-bulwark-asks-first-as-a-browser.svg"].map { String(decoding: $0, as: UTF8.self) })
         #expect(first.contains("Save a passkey for jane@mail.example on shiny.example?") && first.contains(#"class="caption""#))
     }

@@ -16,17 +16,65 @@ public enum SVGFrame {
     static let foreground = "#d0d3d4", background = "#1b1e22"
     static let palette = ["#3a3f45", "#e06c75", "#98c379", "#e5c07b", "#61afef", "#c678dd", "#56b6c2", "#dcdfe4"]
 
-    public static func render(_ buffer: Buffer, caption: String? = nil) -> String {
-        let width = buffer.width * cellWidth + 2 * pad
-        let captionLines = caption.map { wrap($0, columns: max(20, buffer.width)) } ?? []
-        let height = buffer.height * cellHeight + 2 * pad + (captionLines.isEmpty ? 0 : captionLines.count * captionLine + pad / 2)
-        var classes: [String: Int] = [:], classOrder: [String] = []
-        func styleClass(_ css: String) -> String {
+    /// The CSS classes of text styles, numbered in the order they are first used.
+    struct StyleSheet {
+        private var classes: [String: Int] = [:]
+        private(set) var order: [String] = []
+
+        mutating func name(_ css: String) -> String {
             if let index = classes[css] { return "s\(index)" }
-            classes[css] = classOrder.count
-            classOrder.append(css)
-            return "s\(classOrder.count - 1)"
+            classes[css] = order.count
+            order.append(css)
+            return "s\(order.count - 1)"
         }
+    }
+
+    public static func render(_ buffer: Buffer, caption: String? = nil) -> String {
+        var sheet = StyleSheet()
+        let body = frame(buffer, caption: caption, sheet: &sheet)
+        return document(buffer, captionLines: caption.map { wrap($0, columns: max(20, buffer.width)).count } ?? 0, sheet: sheet, body: body)
+    }
+
+    /// One scenario as one animated picture (for a README or a chat): each
+    /// frame shown for `seconds` in turn, looping (SMIL, which browsers and
+    /// image viewers play with no script).
+    public static func animate(_ frames: [(buffer: Buffer, caption: String?)], seconds: Int = 3) -> String {
+        guard let first = frames.first?.buffer else { return "" }
+        var sheet = StyleSheet()
+        var body = ""
+        let total = frames.count * seconds
+        for (index, frame) in frames.enumerated() {
+            let start = Double(index) / Double(frames.count), end = Double(index + 1) / Double(frames.count)
+            let (values, times) = index == 0 ? ("visible;hidden", "0;\(key(end))")
+                : ("hidden;visible;hidden", "0;\(key(start));\(key(end))")
+            body += #"<g visibility="\#(index == 0 ? "visible" : "hidden")" data-frame="\#(index)">"# + "\n"
+            body += #"<animate attributeName="visibility" calcMode="discrete" dur="\#(total)s" repeatCount="indefinite" values="\#(values)" keyTimes="\#(times)"/>"# + "\n"
+            body += self.frame(frame.buffer, caption: frame.caption, sheet: &sheet) + "</g>\n"
+        }
+        let lines = frames.map { $0.caption.map { wrap($0, columns: max(20, first.width)).count } ?? 0 }.max() ?? 0
+        return document(first, captionLines: lines, sheet: sheet, body: body)
+    }
+
+    /// A key time with four decimals, the last one exactly 1.
+    static func key(_ value: Double) -> String { value >= 1 ? "1" : String(format: "%.4f", value) }
+
+    /// The root element, the style sheet and the background around `body`.
+    static func document(_ buffer: Buffer, captionLines: Int, sheet: StyleSheet, body: String) -> String {
+        let width = buffer.width * cellWidth + 2 * pad
+        let height = buffer.height * cellHeight + 2 * pad + (captionLines == 0 ? 0 : captionLines * captionLine + pad / 2)
+        var svg = #"<svg xmlns="http://www.w3.org/2000/svg" xml:space="preserve" width="\#(width)" height="\#(height)" viewBox="0 0 \#(width) \#(height)" data-columns="\#(buffer.width)" data-rows="\#(buffer.height)">"# + "\n"
+        svg += "<style>\n"
+        svg += #"text{font-family:"DejaVu Sans Mono","Menlo","Consolas","Liberation Mono",monospace;font-size:16px;white-space:pre}"# + "\n"
+        svg += ".caption{fill:#f5f6f7;font-family:system-ui,-apple-system,\"Segoe UI\",sans-serif;font-size:17px}\n"
+        for (index, css) in sheet.order.enumerated() { svg += ".s\(index){\(css)}\n" }
+        svg += "</style>\n"
+        svg += #"<rect width="\#(width)" height="\#(height)" fill="\#(background)" rx="8"/>"# + "\n"
+        return svg + body + "</svg>\n"
+    }
+
+    /// One screen's backgrounds, glyphs, text and caption.
+    static func frame(_ buffer: Buffer, caption: String?, sheet: inout StyleSheet) -> String {
+        let captionLines = caption.map { wrap($0, columns: max(20, buffer.width)) } ?? []
         var body = ""
         for y in 0..<buffer.height {
             let top = pad + y * cellHeight
@@ -63,21 +111,14 @@ public enum SVGFrame {
                     while text.hasSuffix(" ") && !cell.style.underline { text.removeLast(); end -= 1 }
                 }
                 let css = textCSS(cell.style, fg)
-                body += #"<text class="\#(styleClass(css))" data-r="\#(y)" data-c="\#(x)" data-w="\#(cell.width)" x="\#(pad + x * cellWidth)" y="\#(top + 15)" textLength="\#((end - x) * cellWidth)" lengthAdjust="spacingAndGlyphs">\#(escape(text))</text>"# + "\n"
+                body += #"<text class="\#(sheet.name(css))" data-r="\#(y)" data-c="\#(x)" data-w="\#(cell.width)" x="\#(pad + x * cellWidth)" y="\#(top + 15)" textLength="\#((end - x) * cellWidth)" lengthAdjust="spacingAndGlyphs">\#(escape(text))</text>"# + "\n"
                 x = end
             }
         }
         for (index, line) in captionLines.enumerated() {
             body += #"<text class="caption" x="\#(pad)" y="\#(pad + buffer.height * cellHeight + pad / 2 + (index + 1) * captionLine - 5)">\#(escape(line))</text>"# + "\n"
         }
-        var svg = #"<svg xmlns="http://www.w3.org/2000/svg" xml:space="preserve" width="\#(width)" height="\#(height)" viewBox="0 0 \#(width) \#(height)" data-columns="\#(buffer.width)" data-rows="\#(buffer.height)">"# + "\n"
-        svg += "<style>\n"
-        svg += #"text{font-family:"DejaVu Sans Mono","Menlo","Consolas","Liberation Mono",monospace;font-size:16px;white-space:pre}"# + "\n"
-        svg += ".caption{fill:#f5f6f7;font-family:system-ui,-apple-system,\"Segoe UI\",sans-serif;font-size:17px}\n"
-        for (index, css) in classOrder.enumerated() { svg += ".s\(index){\(css)}\n" }
-        svg += "</style>\n"
-        svg += #"<rect width="\#(width)" height="\#(height)" fill="\#(background)" rx="8"/>"# + "\n"
-        return svg + body + "</svg>\n"
+        return body
     }
 
     /// The screen's text read back from an SVG `render` wrote: one line per
@@ -108,6 +149,15 @@ public enum SVGFrame {
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// Each frame's text, read back from an SVG `animate` wrote.
+    public static func texts(ofAnimated svg: String) -> [String]? {
+        guard let rootEnd = svg.range(of: ">\n") else { return nil }
+        let root = String(svg[..<rootEnd.upperBound])
+        let chunks = svg.components(separatedBy: "<g visibility=").dropFirst()
+        let texts = chunks.compactMap { text(of: root + $0) }
+        return texts.count == chunks.count ? texts : nil
     }
 
     // MARK: Parts
