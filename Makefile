@@ -14,7 +14,7 @@ all: build
 # What the tests alone use (never bulwark itself): keepassxc-cli writes the
 # exports the import tests read; Xvfb and xclip are the desktop clipboard
 # the clipboard test copies to.
-TEST_DEB_PACKAGES := keepassxc xvfb xclip
+TEST_DEB_PACKAGES := keepassxc xvfb xclip chromium
 
 # $(1): the packages; installed as root, else the apt-get line is printed.
 define install-packages

@@ -8,6 +8,23 @@ import Foundation
 /// `bulwark demo --list`, `--autoplay NAME` (in a terminal, or `--headless`
 /// with `--snapshots`/`--check`), and `--record FILE.cast`.
 enum AutoplayCommand {
+    /// A fixed clock and no latency: the same scenario renders the same screens every run.
+    static let headlessNow = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The demo, set up in `directory`, in a store of that size at the unlock screen; nil (said) when it cannot be set up.
+    static func headlessStore(in directory: URL, width: Int, height: Int, catalog: ServiceCatalog) -> Store? {
+        let now = headlessNow
+        let session: AppSession
+        do { session = try DemoCommand.demoSession(in: directory, catalog: catalog, now: now, fast: true) } catch {
+            Output.error("cannot set up the demo: \(error)")
+            return nil
+        }
+        var state = DemoCommand.lockedState(now: now)
+        state.width = width
+        state.height = height
+        return Store(state: state, environment: AppEnvironment(now: { now }, session: session))
+    }
+
     /// `--cast-version 2|3` (2 by default); nil, said, for anything else.
     static func castVersion(_ parsed: ParsedCommandLine) -> Int? {
         guard let text = parsed.options["--cast-version"] else { return 2 }
@@ -116,22 +133,12 @@ enum AutoplayCommand {
         let snapshots = parsed.options["--snapshots"], check = parsed.options["--check"]
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-headless-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // A fixed clock and no latency: the same scenario renders the same screens every run.
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let session: AppSession
-        do { session = try DemoCommand.demoSession(in: directory, catalog: catalog, now: now, fast: true) } catch {
-            Output.error("cannot set up the demo: \(error)")
-            return 1
-        }
-        var state = DemoCommand.lockedState(now: now)
-        state.width = parts[0]
-        state.height = parts[1]
-        let store = Store(state: state, environment: AppEnvironment(now: { now }, session: session))
+        guard let store = headlessStore(in: directory, width: parts[0], height: parts[1], catalog: catalog) else { return 1 }
         let recorder: AsciicastRecorder?
         guard let castVersion = AutoplayCommand.castVersion(parsed) else { return 2 }
         do {
             recorder = try parsed.options["--record"].map {
-                try AsciicastRecorder(path: $0, width: parts[0], height: parts[1], title: scenario.title, start: now, version: castVersion)
+                try AsciicastRecorder(path: $0, width: parts[0], height: parts[1], title: scenario.title, start: AutoplayCommand.headlessNow, version: castVersion)
             }
         } catch {
             Output.error("--record: cannot write \(parsed.options["--record"]!).")
@@ -139,7 +146,7 @@ enum AutoplayCommand {
         }
         defer { recorder?.close() }
         let colors = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        let run = HeadlessRun(scenario: scenario, store: store, recorder: recorder, colors: colors, start: now)
+        let run = HeadlessRun(scenario: scenario, store: store, recorder: recorder, colors: colors, start: AutoplayCommand.headlessNow)
         let outcome = Blocking.run { await run.play() }
         let produced = run.produced
         if let failure = outcome {

@@ -26,6 +26,7 @@ enum DemoCommand {
             }
         }
         if parsed.options["--list"] != nil { return AutoplayCommand.list() }
+        if let html = parsed.options["--html"] { return WebPlayerCommand.run(parsed, path: html, catalog: catalog) }
         if let name = parsed.options["--autoplay"] {
             return parsed.options["--headless"] != nil ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
                                                          : AutoplayCommand.play(parsed, name: name, catalog: catalog)
