@@ -72,4 +72,20 @@ import Testing
         await f.press(.enter)
         f.golden("web-sign-in-login")
     }
+
+    /// Locking ends a sign-in under way: no sheet after the unlock, nothing recorded.
+    @Test func lockingEndsTheSignIn() async throws {
+        let f = try AppFixture()
+        await f.selectEntry("Shiny")
+        await f.press(.char("l"), .enter)
+        #expect(f.state.webSignIn != nil)
+        await f.press(.escape)  // cancels; then start again and lock mid-way
+        await f.press(.char("l"), .enter)
+        f.store.send(.lock)
+        await f.store.settle()
+        #expect(f.state.webSignIn == nil && !f.state.unlocked)
+        await f.type("demo")
+        await f.press(.enter)
+        #expect(f.state.unlocked && f.state.webSignIn == nil && f.entry("Shiny")?.signsInWith == nil)
+    }
 }

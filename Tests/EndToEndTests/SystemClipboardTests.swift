@@ -98,14 +98,23 @@ import Testing
     /// behind to serve the selection as it does on a desktop.
     @Test(.enabled(if: xvfb != nil && xclip != nil, "Xvfb or xclip is not installed (make test-deps installs Debian's xvfb and xclip)"))
     func aRealXServerWithXclip() throws {
-        let display = ":\(70 + Int(getpid() % 20))"
+        // A display no server holds (a killed run can leave its lock behind), and a server that is gone after the test.
+        let number = try #require((70..<200).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") })
+        let display = ":\(number)"
         let server = Process()
         server.executableURL = URL(fileURLWithPath: Self.xvfb!)
         server.arguments = [display, "-nolisten", "tcp"]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { server.terminate() }
+        defer {
+            let pid = server.processIdentifier
+            kill(pid, SIGTERM)
+            for _ in 0..<20 where server.isRunning { usleep(100_000) }
+            if server.isRunning { kill(pid, SIGKILL) }
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+        }
         let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
         for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(100_000) }
         func clipboard(_ arguments: [String], _ input: String? = nil) throws -> String {

@@ -154,6 +154,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             vault = nil
             analyzer = nil
             engine = nil
+            webSession = nil
+            webEntryID = nil
         }
     }
 

@@ -43,6 +43,7 @@ enum UnlockReducer {
             state.snapshot = SessionSnapshot()
             state.visible = []
             state.upgrade = nil
+            state.webSignIn = nil  // a sign-in under way ends with the lock, nothing changed
             state.overlay = nil
             state.search = nil
             state.reveal = nil
