@@ -13,31 +13,13 @@ enum ReuseBench {
                 Entry(id: "e\(i)", title: "Account \(i)", urls: ["https://site\(i).example"], username: "user\(i)", password: "Same-Pass-Everywhere-1")
             })
             vault.close()
-            let report = directory.appendingPathComponent("time.txt")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-            process.arguments = ["-o", report.path, "-f", "%e %M", bulwark, "analyze", "--json", "--vault", path.path, "--password-stdin"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["BULWARK_CONFIG"] = "/nonexistent/bulwark-bench-config"
-            environment["XDG_STATE_HOME"] = directory.path
-            process.environment = environment
-            let input = Pipe()
-            process.standardInput = input
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try! process.run()
-            input.fileHandleForWriting.write(Data("bench-master\n".utf8))
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            // analyze exits 10 to 12 when it has findings.
-            guard (0...12).contains(process.terminationStatus), let text = try? String(contentsOf: report, encoding: .utf8) else {
+            guard let (seconds, kib) = TransferBench.command(bulwark, ["analyze", "--json", "--vault", path.path, "--password-stdin"],
+                                                             stdin: "bench-master\n", directory: directory, succeeding: 0...12) else {
                 print("analyze --json, \(count) accounts on one password: failed")
                 continue
             }
-            let parts = text.split(whereSeparator: \.isWhitespace)
-            let seconds = Double(parts[parts.count - 2]) ?? 0, kib = Double(parts[parts.count - 1]) ?? 0
             let label = "analyze --json, \(count) accounts on one password"
-            print("\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", kib / 1024)) MiB"
+            print("\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
                   + (count == 2_000 ? "  target ≤ 1 s, ≤ 100 MB" : ""))
         }
     }

@@ -49,8 +49,10 @@ enum TransferBench {
         }
     }
 
-    /// Runs the binary under GNU time; nil when it fails.
-    static func command(_ bulwark: String, _ arguments: [String], stdin: String, directory: URL) -> (Double, Int)? {
+    /// Runs the binary under GNU time: seconds and peak KiB; nil when it
+    /// fails (exits outside `succeeding`; `analyze` exits 10 to 12 with findings).
+    static func command(_ bulwark: String, _ arguments: [String], stdin: String, directory: URL,
+                        succeeding: ClosedRange<Int32> = 0...0) -> (Double, Int)? {
         let report = directory.appendingPathComponent("time.txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
@@ -67,7 +69,7 @@ enum TransferBench {
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let text = try? String(contentsOf: report, encoding: .utf8) else { return nil }
+        guard succeeding.contains(process.terminationStatus), let text = try? String(contentsOf: report, encoding: .utf8) else { return nil }
         let parts = text.split(whereSeparator: \.isWhitespace)
         guard parts.count >= 2, let seconds = Double(parts[parts.count - 2]), let kib = Int(parts[parts.count - 1]) else { return nil }
         return (seconds, kib)

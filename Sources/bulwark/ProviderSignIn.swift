@@ -25,13 +25,13 @@ enum ProviderSignIn {
             switch step {
             case .loginPage(_, let domain, let message):
                 guard !triedLogin else { return fail("\(provider.name) refused the login: \(message ?? "no reason given").") }
-                guard let account = vault.entries.first(where: { $0.site == domain && $0.password != nil }), let password = account.password else {
+                guard let account = WebAuthenticationSession.loginEntry(in: vault.entries, domain: domain), let password = account.password else {
                     return fail("the vault holds no \(provider.name) account (an entry for \(domain)) to fill its login page with.")
                 }
                 triedLogin = true
                 step = session.submitLogin(email: account.username, password: password)
             case .secondFactor(_, let message):
-                let account = vault.entries.first { $0.site == provider.loginDomain && $0.password != nil }
+                let account = WebAuthenticationSession.loginEntry(in: vault.entries, domain: provider.loginDomain)
                 guard !triedCode else { return fail("\(provider.name): \(message ?? "the code was refused.")") }
                 guard parsed.options["--code-from-vault"] != nil, let uri = account?.totpURI, let config = try? OTPAuthURL.parse(uri) else {
                     session.cancel()

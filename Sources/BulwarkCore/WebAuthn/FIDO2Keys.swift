@@ -38,14 +38,23 @@ public struct FIDO2Key: SecurityKeyDevice, @unchecked Sendable {  // the hooks a
         self.transport = transport
     }
 
-    public func assert(_ options: RequestOptions, origin: String) throws -> String {
-        let (origin, rpID) = try PasskeyAuthenticator.checkOrigin(origin, rpID: options.rpID)
-        // A key verifies its user with a PIN, which bulwark does not ask for: say so rather than fail vaguely.
-        guard options.userVerification != "required" else {
+    /// What the client does before asking the key, for either ceremony: the
+    /// origin checked against the RP ID, user verification refused (a key
+    /// verifies its user with a PIN, which bulwark does not ask for: said
+    /// rather than failed vaguely), the clientDataJSON and its hash.
+    private static func clientRequest(type: String, challenge: [UInt8], rpID: String?, userVerification: String,
+                                      origin: String) throws -> (rpID: String, clientData: [UInt8], hash: [UInt8]) {
+        let (origin, rpID) = try PasskeyAuthenticator.checkOrigin(origin, rpID: rpID)
+        guard userVerification != "required" else {
             throw WebAuthnError("the service asks the key to verify you with its PIN, which bulwark does not ask for yet")
         }
-        let clientData = PasskeyAuthenticator.clientDataJSON(type: "webauthn.get", challenge: options.challenge, origin: origin)
-        let hash = Digest.sha256(clientData)
+        let clientData = PasskeyAuthenticator.clientDataJSON(type: type, challenge: challenge, origin: origin)
+        return (rpID, clientData, Digest.sha256(clientData))
+    }
+
+    public func assert(_ options: RequestOptions, origin: String) throws -> String {
+        let (rpID, clientData, hash) = try Self.clientRequest(type: "webauthn.get", challenge: options.challenge, rpID: options.rpID,
+                                                              userVerification: options.userVerification, origin: origin)
         let device = try open()
         defer { close(device) }
         var ownedRequest = fido_assert_new()
@@ -79,13 +88,9 @@ public struct FIDO2Key: SecurityKeyDevice, @unchecked Sendable {  // the hooks a
     /// its private part): a `RegistrationResponseJSON` with a `none`
     /// attestation, as a browser sends when the service asks for none.
     public func register(_ options: CreationOptions, origin: String) throws -> String {
-        let (origin, rpID) = try PasskeyAuthenticator.checkOrigin(origin, rpID: options.rpID)
         guard options.algorithms.contains(-7) else { throw WebAuthnError("the service takes no ES256 key, the one kind bulwark asks a key for") }
-        guard options.userVerification != "required" else {
-            throw WebAuthnError("the service asks the key to verify you with its PIN, which bulwark does not ask for yet")
-        }
-        let clientData = PasskeyAuthenticator.clientDataJSON(type: "webauthn.create", challenge: options.challenge, origin: origin)
-        let hash = Digest.sha256(clientData)
+        let (rpID, clientData, hash) = try Self.clientRequest(type: "webauthn.create", challenge: options.challenge, rpID: options.rpID,
+                                                              userVerification: options.userVerification, origin: origin)
         let device = try open()
         defer { close(device) }
         var ownedCredential = fido_cred_new()

@@ -22,7 +22,7 @@ extension Keymaps {
                 help, cancel, quit,
             ])
         case .secondFactor(let provider, _):
-            let vaultCode = state.snapshot.entries.contains { $0.site == domainOf(web) && $0.totpURI != nil }
+            let vaultCode = web.providerDomain.flatMap { WebAuthenticationSession.loginEntry(in: state.snapshot.entries, domain: $0)?.totpURI } != nil
             return Keymap(provider, [
                 B([.enter], .webSubmitCode, help: "Verify the code (type it first)", hint: "verify"),
                 B([.char("f")], .webFillCode, help: "Fill the code from bulwark", hint: "fill from vault",
@@ -40,9 +40,4 @@ extension Keymaps {
         }
     }
 
-    /// The provider's login domain, for the code lookup.
-    static func domainOf(_ web: WebSignInUI) -> String? {
-        if case .loginPage(_, let domain, _) = web.step { return domain }
-        return web.providerDomain
-    }
 }

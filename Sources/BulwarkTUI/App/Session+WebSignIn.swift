@@ -34,13 +34,13 @@ extension AppSession {
 
     /// The vault's account for the provider's login page (what AutoFill offers).
     public func webAutoFillAccount(domain: String) -> String? {
-        lock.withLock { vault?.entries.first { $0.site == domain && $0.password != nil }?.username }
+        lock.withLock { vault.flatMap { WebAuthenticationSession.loginEntry(in: $0.entries, domain: domain)?.username } }
     }
 
     public func webAutoFill() -> WebStep {
         webStep { vault, _ in
             guard let session = webSession, case .loginPage(_, let domain, _)? = session.step,
-                  let account = vault.entries.first(where: { $0.site == domain && $0.password != nil }), let password = account.password else {
+                  let account = WebAuthenticationSession.loginEntry(in: vault.entries, domain: domain), let password = account.password else {
                 return webSession?.step ?? .cancelled
             }
             return session.submitLogin(email: account.username, password: password)
@@ -50,8 +50,8 @@ extension AppSession {
     /// The provider's code from its entry's TOTP, when the vault holds one.
     public func webCodeFromVault() -> String? {
         lock.withLock {
-            guard let domain = webSession?.provider.manifest.loginDomain,
-                  let uri = vault?.entries.first(where: { $0.site == domain && $0.totpURI != nil })?.totpURI,
+            guard let domain = webSession?.provider.manifest.loginDomain, let entries = vault?.entries,
+                  let uri = WebAuthenticationSession.loginEntry(in: entries, domain: domain)?.totpURI,
                   let config = try? OTPAuthURL.parse(uri) else { return nil }
             return config.code(at: Int64(clock().timeIntervalSince1970))
         }

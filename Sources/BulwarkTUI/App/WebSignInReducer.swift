@@ -12,8 +12,10 @@ enum WebSignInReducer {
             state.focusEntryID = entry.id
             let id = entry.id, title = entry.title
             return .run { env in
-                guard let alert = env.session?.webSignInAlert(forEntry: id) else { return .failed("\(title)'s service offers no sign-in through an identity provider.") }
-                return .webStepped(alert, env.session!.snapshot(), autoFill: nil)
+                guard let session = env.session, let alert = session.webSignInAlert(forEntry: id) else {
+                    return .failed("\(title)'s service offers no sign-in through an identity provider.")
+                }
+                return .webStepped(alert, session.snapshot(), autoFill: nil)
             }
         case .toggleEphemeral:
             state.webSignIn?.ephemeral.toggle()

@@ -74,7 +74,7 @@ enum WebSignInViews {
 
     static func consent(_ web: WebSignInUI, _ state: AppState, provider: String, app: String, into buffer: inout Buffer) {
         let inner = frame(web, domain: web.providerDomain ?? provider, height: 12, into: &buffer)
-        let account = web.providerDomain.flatMap { domain in state.snapshot.entries.first { $0.site == domain }?.username }
+        let account = web.providerDomain.flatMap { WebAuthenticationSession.loginEntry(in: state.snapshot.entries, domain: $0)?.username }
         var y = inner.y + 1
         buffer.put("\(app) wants to use your \(provider) account", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
         if let account { buffer.put(account, x: inner.x + 1, y: y + 1, style: Theme.dim, clip: inner) }

@@ -44,7 +44,7 @@ public final class UpgradeEngine {
         self.request = request
         manifest = nil
         cancellation.clear()
-        guard var entry = vault.entries.first(where: { $0.id == request.entryID }) else { return finish(.failed(reason: "The entry no longer exists.")) }
+        guard let entry = vault.entries.first(where: { $0.id == request.entryID }) else { return finish(.failed(reason: "The entry no longer exists.")) }
         if request.origin == .inApp {
             // An app's own request: the account's password is not passed, only its session.
             guard let found = catalog.manifest(forHost: entry.site) else { return finish(.failed(reason: "bulwark has no upgrade for \(entry.site)")) }
@@ -64,39 +64,35 @@ public final class UpgradeEngine {
             var userInfo = request.userInfo ?? [:]
             if request.origin == .inApp { userInfo["user"] = entry.username }
             context = makeContext()
+            let info = userInfo.isEmpty ? nil : userInfo
             switch request.kind {
             case .strongPassword:
-                let password = try generatePassword(for: entry.site)
-                proposed = password
-                let staged = PendingChange(kind: .strongPassword, newPassword: password, startedAt: world.clock())
-                entry = try vault.update(entry.id) { $0.pendingChange = staged }
-                KillPoint.reach("staged")
-                state = .authorising
-                ext.changePasswordWithoutUserInteraction(for: credential, newPassword: proposed, service: service,
-                                                         userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
+                proposed = try generatePassword(for: entry.site)
+                try stage(.strongPassword, entry, newPassword: proposed)
+                ext.changePasswordWithoutUserInteraction(for: credential, newPassword: proposed, service: service, userInfo: info, context: context)
             case .signInWithApple:
-                let staged = PendingChange(kind: .signInWithApple, newPassword: nil, startedAt: world.clock())
-                entry = try vault.update(entry.id) { $0.pendingChange = staged }
-                KillPoint.reach("staged")
-                state = .authorising
-                ext.convertToSignInWithAppleWithoutUserInteraction(for: credential, service: service,
-                                                                   userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
+                try stage(.signInWithApple, entry)
+                ext.convertToSignInWithAppleWithoutUserInteraction(for: credential, service: service, userInfo: info, context: context)
             case .passkey:
                 guard let passkeyExtension = ext as? PasskeyModificationExtension else {
                     return finish(.failed(reason: "\(manifest.name) does not accept passkeys."))
                 }
-                let staged = PendingChange(kind: .passkey, newPassword: nil, startedAt: world.clock())
-                entry = try vault.update(entry.id) { $0.pendingChange = staged }
-                KillPoint.reach("staged")
-                state = .authorising
-                passkeyExtension.upgradeToPasskeyWithoutUserInteraction(for: credential, service: service,
-                                                                        userInfo: userInfo.isEmpty ? nil : userInfo, context: context)
+                try stage(.passkey, entry)
+                passkeyExtension.upgradeToPasskeyWithoutUserInteraction(for: credential, service: service, userInfo: info, context: context)
             }
             return handleReply(service: service, userInfo: userInfo)
         } catch {
             dropStaged()
             return finish(.failed(reason: "\(error)"))
         }
+    }
+
+    /// The change kept durably in the vault before the service is asked to make it.
+    private func stage(_ kind: PendingChange.Kind, _ entry: Entry, newPassword: String? = nil) throws {
+        let staged = PendingChange(kind: kind, newPassword: newPassword, startedAt: world.clock())
+        _ = try vault.update(entry.id) { $0.pendingChange = staged }
+        KillPoint.reach("staged")
+        state = .authorising
     }
 
     private func makeContext() -> ModificationContext {

@@ -52,6 +52,13 @@ public final class WebAuthenticationSession {
         self.jar = jar
     }
 
+    /// The vault's account at a provider: the first entry for its login
+    /// domain with a password (what AutoFill offers; its TOTP answers the
+    /// provider's second factor).
+    public static func loginEntry(in entries: [Entry], domain: String) -> Entry? {
+        entries.first { $0.site == domain && $0.password != nil }
+    }
+
     /// One JSON object per protocol message, as a browser's network log
     /// would list them; passwords, codes and tokens only as their lengths.
     public var transcriptLines: [String] {
