@@ -143,7 +143,7 @@ enum AnalyzeCommand {
         }
         section("High Priority", report.highPriority)
         section("Other", report.other)
-        if includeHidden { section("Hidden", report.hidden) }
+        if includeHidden { section("Hidden", Array(report.hidden)) }
         return out
     }
 }

@@ -9,7 +9,7 @@ import Testing
 
     static func state(width: Int = 80, height: Int = 24) -> AppState {
         var snapshot = SessionSnapshot()
-        snapshot.entries = Array(demo).sorted { $0.title < $1.title }
+        snapshot.entries = ChunkedArray(Array(demo).sorted { $0.title < $1.title })
         snapshot.catalog = (try? ServiceCatalog.builtIn()) ?? ServiceCatalog(manifests: [])  // the demo's services
         return AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "demo")
     }
@@ -51,7 +51,7 @@ import Testing
     @Test(arguments: ["northwind", "nor⌫⌫⌫bank", "s⌫shi⌫⌫⌫ a", "e e⌫⌫⌫ea", "1⌫a1", "city he⌫⌫⌫⌫⌫⌫⌫⌫⌫grocer", "ab⌫cd e⌫o", "bankz", "shi⌫⌫opx"])
     func typingNarrowsLikeAFreshSearch(keys: String) {
         var snapshot = SessionSnapshot()
-        snapshot.entries = try! DemoSetup.entries(now: Date(timeIntervalSince1970: 1_800_000_000))
+        snapshot.entries = ChunkedArray(try! DemoSetup.entries(now: Date(timeIntervalSince1970: 1_800_000_000)))
         func fresh(_ query: String) -> [Int] {
             var state = AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "demo")
             state.filter.query = query

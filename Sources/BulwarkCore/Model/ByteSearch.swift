@@ -6,21 +6,23 @@ import Foundation
 /// string search took most of the time where 100k strings are searched.
 public enum ByteSearch {
     public static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.withUnsafeBufferPointer { contains($0, needle) }
+    }
+
+    public static func contains(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
-        guard needle.count <= haystack.count else { return false }
+        guard needle.count <= text.count, let base = text.baseAddress else { return false }
         // memchr to each candidate first byte, memcmp for the rest.
-        return haystack.withUnsafeBufferPointer { text in
-            needle.withUnsafeBufferPointer { pattern in
-                let base = text.baseAddress!, last = text.count - pattern.count
-                var start = 0
-                while start <= last {
-                    guard let hit = memchr(base + start, Int32(pattern[0]), last - start + 1) else { return false }
-                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + at, pattern.baseAddress!, pattern.count) == 0 { return true }
-                    start = at + 1
-                }
-                return false
+        return needle.withUnsafeBufferPointer { pattern in
+            let last = text.count - pattern.count
+            var start = 0
+            while start <= last {
+                guard let hit = memchr(base + start, Int32(pattern[0]), last - start + 1) else { return false }
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + at, pattern.baseAddress!, pattern.count) == 0 { return true }
+                start = at + 1
             }
+            return false
         }
     }
 
@@ -28,14 +30,16 @@ public enum ByteSearch {
     /// necessarily together. A character is its whole UTF-8 sequence, so a
     /// non-ASCII letter only ever matches itself.
     public static func containsInOrder(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.withUnsafeBufferPointer { containsInOrder($0, needle) }
+    }
+
+    public static func containsInOrder(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         if needle.allSatisfy({ $0 < 0x80 }) {  // the usual query: a byte is a letter
-            return haystack.withUnsafeBufferPointer { text in
-                var wanted = 0
-                for byte in text where wanted < needle.count && byte == needle[wanted] { wanted += 1 }
-                return wanted == needle.count
-            }
+            var wanted = 0
+            for byte in haystack where wanted < needle.count && byte == needle[wanted] { wanted += 1 }
+            return wanted == needle.count
         }
-        var wanted = needle.startIndex, from = haystack.startIndex
+        var wanted = needle.startIndex, from = 0
         while wanted < needle.endIndex {
             let lead = needle[wanted]
             let width = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1

@@ -14,26 +14,31 @@ public final class SecurityAnalyzer {
     public let breaches: BreachCorpus
     public let sharing: SharedCredentials
     public let services: ServiceRequirementsProvider?
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
 
     /// What is known of one entry. The records are an array built on
     /// every core and moved in whole, with a map from id to position:
     /// building maps of large values was a third of analysing 100k accounts.
-    private struct Record: Sendable {
+    struct Record: Sendable {
         var entry: Entry
         var profile: AccountProfile
         var facts: PasswordFacts?
         /// Whether zxcvbn measured it (rather than the memo) when evaluated.
         var measured = false
     }
-    private var records: [Record] = []
-    private var position: [String: Int] = [:]
+    var records: [Record] = []
+    var position: [String: Int] = [:]
     /// Entry ids by password (arrays: nearly every group has one member,
     /// and 100k one-element sets cost more than the rest of the index).
-    private var groups: [ReuseKey: [String]] = [:]
+    var groups: [ReuseKey: [String]] = [:]
     /// The entries that sign in through each identity provider, by the
     /// provider's host (its issuer's): the blast radius of that account.
-    private var signIns: [String: Set<String>] = [:]
+    var signIns: [String: Set<String>] = [:]
+
+    /// The last report, patched for the entries in `stale` when the next is
+    /// asked for (see SecurityAnalyzer+Report.swift).
+    var kept: KeptReport?
+    var stale = Set<String>()
 
     /// Passwords evaluated since creation (breach lookup and strength):
     /// how a test sees that an edit re-analyses one entry, not all.
@@ -46,6 +51,9 @@ public final class SecurityAnalyzer {
     private var memo: StrengthMemo
     /// Whether the estimates in use differ from the memo last handed out.
     private var memoChanged = false
+    /// Passwords changed since the memo was last handed out: the app keeps
+    /// the memo after many, not after each (it is 100k estimates, sealed).
+    public private(set) var unkeptEstimates = 0
 
     public init(settings: AnalysisSettings = AnalysisSettings(), breaches: BreachCorpus, sharing: SharedCredentials = .builtIn,
                 services: ServiceRequirementsProvider? = nil, memo: StrengthMemo = StrengthMemo(),
@@ -120,20 +128,25 @@ public final class SecurityAnalyzer {
         if remembered.count != memo.count { memoChanged = true }
         phases.indexing = lap()
         lastLoad = phases
+        kept = nil
+        stale = []
     }
 
     /// Adds or replaces one entry: only it is re-evaluated, and only if its
     /// password or what the strength depends on changed.
     public func update(_ entry: Entry) throws {
         let profile = AccountProfile(entry, sharing: sharing, services: services)
-        let previous = position[entry.id].flatMap { records[$0].facts }
+        let before = position[entry.id].map { records[$0] }
+        let previous = before?.facts
         let inputs = PasswordFacts.Inputs(entry, profile)
+        markStale(entry.id, before: before, after: entry, profile: profile)
         if let previous, previous.inputs == inputs {
             store(Record(entry: entry, profile: profile, facts: previous))
             return
         }
         if let previous { detach(entry.id, from: previous.reuseKey) }
         memoChanged = true
+        unkeptEstimates += 1
         guard let inputs else {
             store(Record(entry: entry, profile: profile, facts: nil))
             return
@@ -143,6 +156,8 @@ public final class SecurityAnalyzer {
         if measuredNow { measured += 1 }
         store(Record(entry: entry, profile: profile, facts: fact, measured: measuredNow))
         groups[fact.reuseKey, default: []].append(entry.id)
+        // The group it joins names it now.
+        if let members = groups[fact.reuseKey], members.count > 1 { stale.formUnion(members) }
     }
 
     private func store(_ record: Record) {
@@ -167,7 +182,9 @@ public final class SecurityAnalyzer {
     }
 
     public func remove(id: String) {
-        guard let index = position.removeValue(forKey: id) else { return }
+        guard let index = position[id] else { return }
+        markStale(id, before: records[index], after: nil, profile: nil)
+        position[id] = nil
         // The last record fills the gap, so positions stay dense.
         let removed = records[index]
         if let host = Self.providerHost(removed.entry) { leave(host, id) }
@@ -179,6 +196,7 @@ public final class SecurityAnalyzer {
         if let previous = removed.facts {
             detach(id, from: previous.reuseKey)
             memoChanged = true
+            unkeptEstimates += 1
         }
     }
 
@@ -193,91 +211,13 @@ public final class SecurityAnalyzer {
         }
         memo = current
         memoChanged = false
+        unkeptEstimates = 0
         return current
     }
 
     private func detach(_ id: String, from key: ReuseKey) {
         groups[key]?.removeAll { $0 == id }
         if groups[key]?.isEmpty == true { groups[key] = nil }
-    }
-
-    // MARK: Results
-
-    public func report() -> RecommendationsReport {
-        let now = clock()
-        var reuse: [ReuseKey: ReusedPassword] = [:]
-        for (key, members) in groups where members.count > 1 {
-            if let group = reusedPassword(members) { reuse[key] = group }
-        }
-        var visible: [Recommendation] = [], hidden: [Recommendation] = []
-        for record in records {
-            let group = record.facts.flatMap { reuse[$0.reuseKey] }
-            guard let recommendation = recommendation(for: record, reuse: group, now: now) else { continue }
-            if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
-        }
-        return RecommendationsReport(recommendations: Recommendation.ranked(visible), hidden: Recommendation.ranked(hidden))
-    }
-
-    /// The recommendation for one entry, or nil when nothing is wrong.
-    public func recommendation(forEntry id: String) -> Recommendation? {
-        guard let record = position[id].map({ records[$0] }) else { return nil }
-        let group = record.facts.flatMap { groups[$0.reuseKey] }.flatMap(reusedPassword)
-        return recommendation(for: record, reuse: group, now: clock())
-    }
-
-    /// One password's accounts, when they span at least two backends (the
-    /// same site, or sites of one shared-credentials group, are one
-    /// account, not reuse). Then every member has another backend in it.
-    private struct ReusedPassword {
-        let members: [AccountRef]
-        let sensitive: Bool
-    }
-
-    private func reusedPassword(_ ids: [String]) -> ReusedPassword? {
-        guard ids.count > 1 else { return nil }
-        let members = ids.compactMap { id in position[id].map { (id, records[$0].profile) } }
-        guard let first = members.first?.1.backend, members.contains(where: { $0.1.backend != first }) else { return nil }
-        let sorted = members.sorted { ($0.1.titleKey, $0.0) < ($1.1.titleKey, $1.0) }
-        return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.isSensitive })
-    }
-
-    private func recommendation(for record: Record, reuse: ReusedPassword?, now: Date) -> Recommendation? {
-        let entry = record.entry, profile = record.profile
-        // Notes, cards and identities hold no password to recommend about.
-        guard entry.kind.holdsPassword else { return nil }
-        var warnings: [Warning] = []
-        var sensitiveGroup = false
-        if let fact = record.facts {
-            if let hit = fact.breach { warnings.append(.breached(count: hit.count, corpus: hit.corpus)) }
-            if let reuse {
-                warnings.append(.reused(ReuseGroup(members: reuse.members, owner: entry.id)))
-                sensitiveGroup = reuse.sensitive
-            }
-            if let weak = fact.weakness(below: settings.weakBelowBits) { warnings.append(weak) }
-            // An identity provider's password at risk puts every account that signs in through it at risk.
-            if !warnings.isEmpty, let ids = signIns[entry.site], !ids.isEmpty {
-                let accounts = ids.compactMap { id in position[id].map { records[$0] } }.filter { $0.entry.id != entry.id }
-                    .sorted { ($0.profile.titleKey, $0.entry.id) < ($1.profile.titleKey, $1.entry.id) }.map(\.profile.ref)
-                if !accounts.isEmpty { warnings.append(.identityProvider(accounts: accounts)) }
-            }
-        }
-        if let url = profile.insecureURL { warnings.append(.insecureURL(url)) }
-        if entry.password != nil {
-            let days = Int(now.timeIntervalSince(entry.passwordChanged) / 86_400)
-            if days > settings.oldAfterDays { warnings.append(.old(changed: entry.passwordChanged, days: days)) }
-            if entry.totpURI == nil, let method = profile.twoFactorMethod, method == "totp" {
-                warnings.append(.noTwoFactor(method: method))
-            }
-            if let rpID = profile.passkeyRelyingParty, !entry.passkeys.contains(where: { Domain.normalize($0.rpID) == rpID }) {
-                warnings.append(.passkeyAvailable(rpID: rpID))
-            }
-        }
-        guard let severity = SeverityRules.severity(of: warnings, sensitiveAccount: profile.isSensitive,
-                                                    sensitiveGroup: sensitiveGroup) else { return nil }
-        let isHidden = entry.hiddenFromRecommendations && (entry.hiddenUntil.map { $0 > now } ?? true)
-        return Recommendation(entry: profile.ref, username: entry.username, category: entry.category, severity: severity,
-                              warnings: warnings.sorted { $0.kind < $1.kind }, hidden: isHidden,
-                              hiddenUntil: isHidden ? entry.hiddenUntil : nil, titleKey: profile.titleKey)
     }
 
     static func isInsecure(_ url: String) -> Bool {

@@ -164,7 +164,12 @@ extension Vault {
     /// (at 100k entries a full sort was most of taking in one change);
     /// many are sorted with the rest.
     func place(_ changed: [Entry], removing gone: Set<String>) {
-        if !gone.isEmpty { entries.removeAll { gone.contains($0.id) } }
+        if gone.count > 8 { entries.removeAll { gone.contains($0.id) } } else if !gone.isEmpty {
+            // A few by comparison, not hashing every id of the vault.
+            let few = Array(gone)
+            let doomed = entries.indices.filter { few.contains(entries[$0].id) }
+            for at in doomed.reversed() { entries.remove(at: at) }
+        }
         guard !changed.isEmpty else { return }
         guard changed.count <= 64 else {
             var position: [String: Int] = [:]
@@ -282,5 +287,17 @@ extension Vault {
                 position = source
             }
         }
+    }
+}
+
+/// The vault's order of entries (title without regard to case, numbers as
+/// numbers, then id), for those who keep their own ordered copy of them.
+public enum TitleOrder {
+    /// A title's key: compare keys with `precedes`.
+    public static func key(_ title: String) -> [UInt8] { Vault.sortKey(title) }
+
+    public static func precedes(_ a: (key: [UInt8], id: String), _ b: (key: [UInt8], id: String)) -> Bool {
+        let order = Vault.compare(a.key, b.key)
+        return order == 0 ? a.id < b.id : order < 0
     }
 }

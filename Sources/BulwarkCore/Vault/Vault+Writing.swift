@@ -107,14 +107,19 @@ extension Vault {
                _ plan: () throws -> (put: [Entry], delete: [String])) throws -> VaultChanges {
         if changesEntries { takeBackupIfDue() }
         return try guarded {
-            let dataVersion = try db().dataVersion()
+            var dataVersion: Int64 = 0
             var external = VaultChanges()
             var put: [Entry] = [], delete: [String] = []
             var written = Listing()
             // Counters never repeat on this machine, even after a rollback.
             var next: Int64 = 0
             try db().transaction {
-                external = try sync()
+                // Read under the write lock: when no other connection has
+                // committed since this one last looked, the file is as
+                // `listing` says, and reading every row's version again
+                // (most of a write at 100k entries) would find nothing.
+                dataVersion = try db().dataVersion()
+                if dataVersion != lastDataVersion { external = try sync() }
                 (put, delete) = try plan()
                 next = max(counter, rollback?.seen ?? 0) + 1
                 // In id order: the rows' B-tree is keyed by id, and thousands
@@ -144,7 +149,8 @@ extension Vault {
                     }
                 }
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
-                written = try Listing.scan(db(), expecting: listing.count + put.count)
+                written = listing.applying(put: put.map(\.id), delete: delete, version: next)
+                assert(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
                 try writeIndex(listing: written, counter: next)
             }
             guard keepInMemory else {

@@ -32,6 +32,93 @@ struct Listing: Equatable {
 
     var digest: [UInt8] { Digest.sha256(bytes) }
 
+    /// This listing after a write of its own (`put` rows at `version`,
+    /// `delete` rows gone), made in one merge walk instead of reading every
+    /// row back from SQLite: at 100,000 entries the scan was most of a write.
+    func applying(put: [String], delete: [String], version: Int64) -> Listing {
+        guard !put.isEmpty || !delete.isEmpty else { return self }
+        // The changes in the file's id order (SQLite's byte order); a put wins over a delete of the same id.
+        var changes: [String: Int64?] = [:]
+        for id in delete { changes[id] = .some(nil) }
+        for id in put { changes[id] = .some(version) }
+        let sorted = changes.map { (id: Array($0.key.utf8), version: $0.value) }.sorted { $0.id.lexicographicallyPrecedes($1.id) }
+        var out = Listing()
+        out.bytes.reserveCapacity(bytes.count + put.count * 50)
+        var removedNewest = false
+        var delta = 0  // rows added less rows deleted
+        bytes.withUnsafeBufferPointer { old in
+            // Unchanged rows are copied a run at a time; only the lengths are read to walk them.
+            var at = 0, run = 0, next = 0
+            func flush(to end: Int) {
+                if end > run { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: old[run..<end])) }
+            }
+            func emit(_ change: (id: [UInt8], version: Int64?)) {
+                if let version = change.version { change.id.withUnsafeBytes { out.append(id: $0, version: version) } }
+            }
+            while at < old.count, next < sorted.count {
+                let n = Int(old[at]) | Int(old[at + 1]) << 8 | Int(old[at + 2]) << 16 | Int(old[at + 3]) << 24
+                let id = UnsafeBufferPointer(rebasing: old[(at + 4)..<(at + 4 + n)])
+                let order = sorted[next].id.withUnsafeBufferPointer { Self.compare($0, id) }
+                if order < 0 {  // a new row before this one
+                    flush(to: at)
+                    run = at
+                    if sorted[next].version != nil { delta += 1 }
+                    emit(sorted[next])
+                    next += 1
+                    continue
+                }
+                if order == 0 {  // this row rewritten or deleted
+                    flush(to: at)
+                    let rowVersion = old[(at + 4 + n)..<(at + 12 + n)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                    if sorted[next].version == nil {
+                        delta -= 1
+                        if Int64(bitPattern: rowVersion) == newest { removedNewest = true }
+                    }
+                    emit(sorted[next])
+                    next += 1
+                    run = at + 12 + n
+                }
+                at += 12 + n
+            }
+            flush(to: old.count)
+            while next < sorted.count {
+                if sorted[next].version != nil { delta += 1 }
+                emit(sorted[next])
+                next += 1
+            }
+        }
+        out.count = count + delta
+        out.newest = put.isEmpty ? (removedNewest ? Self.newestVersion(in: out.bytes) : newest) : max(newest, version)
+        return out
+    }
+
+    /// Byte order, shorter first on a common prefix: SQLite's BINARY collation.
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+    }
+
+    private static func walk(_ bytes: [UInt8], _ body: (Int64) -> Void) {
+        bytes.withUnsafeBufferPointer { b in
+            var at = 0
+            while at < b.count {
+                let n = Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+                body(Int64(bitPattern: b[(at + 4 + n)..<(at + 12 + n)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+                at += 12 + n
+            }
+        }
+    }
+
+    private static func newestVersion(in bytes: [UInt8]) -> Int64 {
+        var newest: Int64 = 0
+        walk(bytes) { newest = max(newest, $0) }
+        return newest
+    }
+
     /// The rows whose version differs between two listings, in one merge
     /// walk over the bytes (both are in the file's id order, SQLite's
     /// byte order): strings are made only for the ids that changed.

@@ -184,9 +184,8 @@ public struct AppState: Sendable {
     public var filter = VaultFilter()
     /// Indices into `snapshot.entries` that the filter lets through, in order.
     public var visible: [Int] = []
-    /// The filter `visible` was made with, and the entries' search text: a
-    /// query that only grew since searches among `visible`, not the vault.
-    private var lastFilter: (filter: VaultFilter, text: SearchText, leftOutScattered: Bool)?
+    /// The searches that led to `visible` (see AppState+Search).
+    var searchTrail: [SearchStep] = []
     public var list = ListScroll()
     public var recommendationList = ListScroll()
     /// The hidden recommendations are listed too (after Other).
@@ -263,63 +262,18 @@ public struct AppState: Sendable {
         let selectedRecommendation = selectedRecommendation?.id
         snapshot = new
         refilter()
-        if let selectedID, let index = visible.firstIndex(where: { snapshot.entries[$0].id == selectedID }) {
+        if let selectedID, let position = snapshot.index(ofEntry: selectedID), let index = visible.firstIndex(of: position) {
             list.select(index, count: visible.count)
         } else {
             list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
         }
         refreshFixableOrder()
-        let recommendations = shownRecommendations
-        if let selectedRecommendation, let index = recommendations.firstIndex(where: { $0.id == selectedRecommendation }) {
-            recommendationList.select(index, count: recommendations.count)
+        let count = shownRecommendationCount
+        if let selectedRecommendation, let index = shownPosition(ofRecommendation: selectedRecommendation) {
+            recommendationList.select(index, count: count)
         } else {
-            recommendationList.select(min(recommendationList.selected, max(0, recommendations.count - 1)), count: recommendations.count)
+            recommendationList.select(min(recommendationList.selected, max(0, count - 1)), count: count)
         }
-    }
-
-    /// Recomputes `visible` from the filter: a fuzzy search over title,
-    /// username and site, ranked (every word in the title first, then every
-    /// word anywhere, then the query's letters in order), a category, an order.
-    public mutating func refilter() {
-        let query = filter.query.lowercased()
-        let words = query.split(separator: " ").map { Array($0.utf8) }
-        let letters = Array(query.utf8.filter { $0 != 0x20 })
-        let keys = words.isEmpty ? [] : snapshot.searchText.keys(for: snapshot.entries)
-        // Whatever matches a longer query matched the shorter one (each old
-        // word is inside a new one; the old letters begin the new ones).
-        // Not when the last one left out scattered-letter matches: this one may need them.
-        let narrowing = lastFilter.map { last in
-            last.text === snapshot.searchText && !last.filter.query.isEmpty && filter.query.hasPrefix(last.filter.query)
-                && last.filter.category == filter.category && last.filter.tag == filter.tag && !last.leftOutScattered
-        } ?? false
-        let candidates = narrowing ? visible.sorted() : Array(snapshot.entries.indices)
-        lastFilter = (filter, snapshot.searchText, false)
-        var ranked: [(rank: Int, index: Int)] = []
-        ranked.reserveCapacity(candidates.count)
-        for index in candidates {
-            // Fields read in place: copying each entry cost more than the search.
-            if let category = filter.category, snapshot.entries[index].category != category { continue }
-            if let tag = filter.tag, !snapshot.entries[index].tags.contains(tag) { continue }
-            guard !words.isEmpty else { ranked.append((0, index)); continue }
-            let key = keys[index]
-            if words.allSatisfy({ ByteSearch.contains(key.title, $0) }) { ranked.append((0, index)) }
-            else if words.allSatisfy({ ByteSearch.contains(key.haystack, $0) }) { ranked.append((1, index)) }
-            else if ByteSearch.containsInOrder(key.haystack, letters) { ranked.append((2, index)) }
-        }
-        // The query's letters scattered in order are a last resort: only
-        // when no entry has the words themselves ("bank" is not "Bookshop").
-        if ranked.contains(where: { $0.rank < 2 }), ranked.contains(where: { $0.rank == 2 }) {
-            ranked.removeAll { $0.rank == 2 }
-            lastFilter?.leftOutScattered = true
-        }
-        var indices = ranked.map(\.index)
-        switch filter.order {
-        case .title: indices = ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.index)
-        case .site: indices.sort { (snapshot.entries[$0].site, $0) < (snapshot.entries[$1].site, $1) }
-        case .changed: indices.sort { (snapshot.entries[$0].passwordChanged, $0) < (snapshot.entries[$1].passwordChanged, $1) }
-        }
-        visible = indices
-        list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count)
     }
 
     public var selectedEntry: Entry? {
@@ -349,10 +303,17 @@ public struct AppState: Sendable {
         return showHidden && report.hidden.indices.contains(hiddenIndex) ? report.hidden[hiddenIndex] : nil
     }
 
+    /// Where an entry's recommendation is in the list as shown.
+    func shownPosition(ofRecommendation id: String) -> Int? {
+        guard let ranked = snapshot.report.rankedPosition(ofEntry: id) else { return nil }
+        if let order = fixableOrder { return order.positions.firstIndex(of: ranked) }
+        return ranked < snapshot.report.recommendations.count || showHidden ? ranked : nil
+    }
+
     /// The recommendations the list shows: ranked, then the hidden ones when asked for.
     public var shownRecommendations: [Recommendation] {
         if let order = fixableOrder { return order.positions.compactMap(ranked(at:)) }
-        return showHidden ? snapshot.report.recommendations + snapshot.report.hidden : snapshot.report.recommendations
+        return showHidden ? Array(snapshot.report.recommendations) + Array(snapshot.report.hidden) : Array(snapshot.report.recommendations)
     }
 
     public func entry(id: String?) -> Entry? { id.flatMap(snapshot.entry(id:)) }

@@ -16,7 +16,7 @@ public struct FilterPicker: Sendable, Equatable {
 
     /// Every account, the categories in use, then the tags, with their counts;
     /// the current filter selected.
-    init(entries: [Entry], current: VaultFilter) {
+    init(entries: some Collection<Entry>, current: VaultFilter) {
         var categories: [AccountCategory: Int] = [:], tags: [String: Int] = [:]
         for entry in entries {
             categories[entry.category, default: 0] += 1

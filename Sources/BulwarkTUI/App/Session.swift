@@ -2,48 +2,6 @@ import BulwarkCore
 import BulwarkUpgrades
 import Foundation
 
-/// What the screens show of the vault, as values: taken after every change.
-public struct SessionSnapshot: Sendable, Equatable {
-    public var entries: [Entry] = [] {
-        didSet {
-            positions = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-            searchText = SearchText()
-        }
-    }
-    /// The entries' search text, made by the first search after a change.
-    public private(set) var searchText = SearchText()
-    /// Where each entry is in `entries`: the screens look entries up by id
-    /// on every frame, and a search through 100k of them showed.
-    private var positions: [String: Int] = [:]
-
-    public func entry(id: String) -> Entry? { positions[id].map { entries[$0] } }
-    /// Each entry's row version: an edit starts from it, so a row another
-    /// process changed meanwhile is a conflict, not an overwrite.
-    public var versions: [String: Int64] = [:]
-    public var report = RecommendationsReport(recommendations: [], hidden: [])
-    /// What decides the upgrades offered and the change-password URLs; the
-    /// screens ask it about one entry at a time (see `AppState.offer`).
-    public var requirements = SiteRequirements()
-    public var catalog = ServiceCatalog(manifests: [])
-    public var messages: [MessagesInbox.Message] = []
-    /// Accounts found breached since the last unlock (set by unlocking only).
-    public var newlyBreached: [String] = []
-    /// Set by unlocking only: the vault is older than this machine last saw.
-    public var rollback: Vault.Rollback?
-    /// Set by unlocking only: what changed for Sign in with Apple accounts
-    /// since the last unlock (a revoked authorization, a deleted one, the relay's forwarding).
-    public var accountNotices: [String] = []
-
-    public init() {}
-
-    /// The site requirements are the session's, fixed while it lasts: not compared.
-    public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
-        a.entries == b.entries && a.versions == b.versions && a.report == b.report && a.messages == b.messages
-            && a.newlyBreached == b.newlyBreached && a.rollback == b.rollback && a.catalog.manifests == b.catalog.manifests
-            && a.accountNotices == b.accountNotices
-    }
-}
-
 /// The app's link to the vault, the analysis and the services. Effects
 /// call it from background tasks; every call takes the lock, so one thing
 /// happens at a time, as in a real password manager's core.
@@ -126,6 +84,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         vault = opened
         self.world = world
         self.analyzer = analyzer
+        shown = nil
         engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks, cancellation: cancellation)
         var snapshot = makeSnapshot()
         snapshot.accountNotices = notices
@@ -150,9 +109,12 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Drops the decrypted vault from memory.
     public func lockVault() {
         lock.withLock {
+            if let vault, let analyzer { vault.keepStrengthMemo(of: analyzer) }
             vault?.lock()
             vault = nil
             analyzer = nil
+            shown = nil
+            changedSinceShown = []
             engine = nil
             webSession = nil
             webEntryID = nil
@@ -161,15 +123,44 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public func snapshot() -> SessionSnapshot { lock.withLock { makeSnapshot() } }
 
+    /// The snapshot made last, and the entries changed since: the next one
+    /// is that one with those entries replaced, so a change at 100,000
+    /// entries costs what it changes (see SessionSnapshot).
+    private var shown: SessionSnapshot?
+    private var changedSinceShown = Set<String>()
+
     func makeSnapshot() -> SessionSnapshot {
-        var snapshot = SessionSnapshot()
-        guard let vault, let analyzer else { return snapshot }
-        snapshot.entries = vault.entries  // the vault keeps them by title (any case), then id
-        snapshot.versions = vault.versions
+        guard let vault, let analyzer else { return SessionSnapshot() }
+        var snapshot: SessionSnapshot
+        if var last = shown, changedSinceShown.count <= 256 {
+            for id in changedSinceShown {
+                last.replace(entry: id, with: vault.entries.first { $0.id == id })
+                last.versions[id] = vault.versions[id]
+            }
+            snapshot = last
+        } else {
+            snapshot = wholeSnapshot(of: vault)
+        }
+        // A write that went round `refresh` would show here; the whole vault is read again then.
+        if snapshot.entries.count != vault.entries.count { snapshot = wholeSnapshot(of: vault) }
         snapshot.report = analyzer.report()
+        if snapshot.catalog.manifests != catalog.manifests {
+            snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
+            snapshot.catalog = catalog
+        }
+        snapshot.messages = (try? world?.inbox.messages()) ?? []
+        changedSinceShown = []
+        shown = snapshot
+        return snapshot
+    }
+
+    /// Every entry read into a new snapshot (at unlock, and after many changes).
+    func wholeSnapshot(of vault: Vault) -> SessionSnapshot {
+        var snapshot = SessionSnapshot()
+        snapshot.entries = ChunkedArray(vault.entries)  // the vault keeps them by title (any case), then id
+        snapshot.versions = ShardedDictionary(vault.versions.lazy.map { ($0.key, $0.value) })
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
-        snapshot.messages = (try? world?.inbox.messages()) ?? []
         return snapshot
     }
 
@@ -177,10 +168,14 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// and whatever other processes changed that the vault read in.
     func refresh(_ ids: Set<String>) {
         guard let vault, let analyzer else { return }
-        for id in ids.union(vault.takeExternalChanges()?.ids ?? []) {
+        let all = ids.union(vault.takeExternalChanges()?.ids ?? [])
+        for id in all {
             if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
         }
-        vault.keepStrengthMemo(of: analyzer)
+        changedSinceShown.formUnion(all)
+        // The memo is a cache of 100k estimates, sealed: kept after many
+        // changes and when the vault locks, not after each edit.
+        if analyzer.unkeptEstimates >= 256 { vault.keepStrengthMemo(of: analyzer) }
     }
 
     // MARK: Entries

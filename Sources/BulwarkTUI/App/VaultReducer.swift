@@ -257,8 +257,8 @@ enum VaultReducer {
     }
 
     /// A code just set whose issuer names other entries better than this one.
-    static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: [Entry]) -> String {
-        guard entry.totpURI != original?.totpURI, let (issuer, others) = CodeOwner.misplaced(entry, in: entries), !others.isEmpty else { return "" }
+    static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: ChunkedArray<Entry>) -> String {
+        guard entry.totpURI != original?.totpURI, let (issuer, others) = CodeOwner.misplaced(entry, in: Array(entries)), !others.isEmpty else { return "" }
         return " The code says it is \(issuer)'s: entries that look like it: \(others.joined(separator: ", "))."
     }
 

@@ -55,7 +55,7 @@ public final class WebAuthenticationSession {
     /// The vault's account at a provider: the first entry for its login
     /// domain with a password (what AutoFill offers; its TOTP answers the
     /// provider's second factor).
-    public static func loginEntry(in entries: [Entry], domain: String) -> Entry? {
+    public static func loginEntry(in entries: some Sequence<Entry>, domain: String) -> Entry? {
         entries.first { $0.site == domain && $0.password != nil }
     }
 

@@ -188,7 +188,7 @@ import Testing
     /// additions, the incremental report equals a fresh analysis.
     @Test func incrementalResultsEqualAFreshAnalysis() throws {
         let dir = TemporaryDirectory()
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         var entries = Self.planted
         let analyzer = try Self.analyzer(dir, entries)
         let passwords = (0..<9).map(Self.strong) + ["letmein", "Vq7#mT2p!Lz9", "alice1990", "1234", "8305"]
