@@ -40,12 +40,17 @@ enum DemoCommand {
         let keep = given != nil || parsed.options["--keep"] != nil
         let directory = given.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
+        var setup: BackgroundWork?
         defer {
+            try? setup?.wait()  // never remove a directory being written
             if !keep { try? FileManager.default.removeItem(at: directory) }
             if given == nil && keep { Output.stderr("bulwark: the demo's vault and services are kept in \(directory.path) (master password \"demo\").\n") }
         }
         let session: AppSession
-        do { session = try demoSession(in: directory, catalog: catalog, reuse: given != nil) } catch {
+        // Locked, a new temporary demo draws its unlock screen first and writes its
+        // vault meanwhile (a directory the person named is written first, so a failure exits at once).
+        let locked = parsed.options["--no-lock"] == nil && given == nil
+        do { session = try demoSession(in: directory, catalog: catalog, reuse: given != nil, inBackground: locked, setup: &setup) } catch {
             Output.error("cannot set up the demo in \(directory.path): \(error)")
             return 1
         }
@@ -67,17 +72,28 @@ enum DemoCommand {
     /// The demo's vault and services in a directory (made unless reused),
     /// and a session on them. `fast`: no service latency, a cheap KDF.
     static func demoSession(in directory: URL, catalog: ServiceCatalog, now: Date? = nil, fast: Bool = false,
-                            reuse: Bool = false) throws -> AppSession {
+                            reuse: Bool = false, inBackground: Bool = false, setup: inout BackgroundWork?) throws -> AppSession {
         let path = directory.appendingPathComponent("vault.db")
+        var pending: BackgroundWork?
         if !(reuse && FileManager.default.fileExists(atPath: path.path)) {
-            try DemoSetup.write(to: directory, catalog: catalog, now: now ?? Date(),
-                                parameters: ScryptParameters(logN: fast ? 10 : 14))
+            let write: @Sendable () throws -> Void = {
+                _ = try DemoSetup.write(to: directory, catalog: catalog, now: now ?? Date(), parameters: ScryptParameters(logN: fast ? 10 : 14))
+            }
+            if inBackground { pending = BackgroundWork(write) } else { try write() }
         }
+        setup = pending
         let fixed = now
         let clock: @Sendable () -> Date = { fixed ?? Date() }
         let sleep: @Sendable (Int) -> Void = { ms in if !fast && ms > 0 { usleep(UInt32(ms) * 1000) } }
         let breaches = (try? BreachCorpus.load(paths: [])) ?? BreachCorpus(files: [])
-        return AppSession(vaultPath: path, catalog: catalog, breaches: breaches, appleID: DemoSetup.appleID, clock: clock, sleep: sleep)
+        let session = AppSession(vaultPath: path, catalog: catalog, breaches: breaches, appleID: DemoSetup.appleID, clock: clock, sleep: sleep)
+        if let pending { session.preparation = { try pending.wait() } }
+        return session
+    }
+
+    static func demoSession(in directory: URL, catalog: ServiceCatalog, now: Date? = nil, fast: Bool = false) throws -> AppSession {
+        var setup: BackgroundWork?
+        return try demoSession(in: directory, catalog: catalog, now: now, fast: fast, setup: &setup)
     }
 
     static func lockedState(now: Date = Date()) -> AppState {
@@ -142,7 +158,8 @@ enum DemoCommand {
         return BulwarkTerminal.RunLoop.run(store: store, terminal: terminal, autoplay: autoplay, stay: stay, recorder: recorder,
                                            autoplayEnd: autoplayEnd, afterFirstFrame: report ? {
             let total = Date().timeIntervalSince(processStart)
-            Output.stderr(String(format: "first_frame_ms=%.2f unlock_ms=%.2f\n", total * 1000, unlockSeconds * 1000))
+            Output.stderr(String(format: "first_frame_ms=%.2f unlock_ms=%.2f first_frame_at=%.6f\n", total * 1000, unlockSeconds * 1000,
+                                 Date().timeIntervalSince1970))
             return true
         } : nil)
     }

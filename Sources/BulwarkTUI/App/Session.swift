@@ -33,6 +33,9 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private let backupPolicy: BackupPolicy
     /// Where USB security keys are found (libfido2 in the app).
     public var securityKeyProvider: SecurityKeyProvider = NoSecurityKeys()
+    /// Work the vault waits for before its first unlock (the demo writes
+    /// its vault while the unlock screen is already up); its error is the unlock's.
+    public var preparation: (@Sendable () throws -> Void)?
 
     public init(vaultPath: URL, catalog: ServiceCatalog, breaches: BreachCorpus, quirks: QuirksDirectory? = nil,
                 settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount = .demo,
@@ -58,6 +61,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public func unlock(masterPassword: String) throws -> SessionSnapshot {
         try lock.withLock {
+            try preparation?()
             let opened = try Vault.open(at: vaultPath, masterPassword: masterPassword, freshness: freshness)
             var snapshot = try attach(opened)
             snapshot.rollback = opened.rollback

@@ -1,0 +1,46 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+import Testing
+@testable import BulwarkTUI
+
+/// The demo draws its unlock screen while its vault is still being
+/// written: the first unlock waits for that work, once, and fails with its error.
+@Suite struct SessionPreparationTests {
+    struct SetupFailed: Error, Equatable {}
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func increment() { lock.withLock { value += 1 } }
+        var count: Int { lock.withLock { value } }
+    }
+
+    @Test func theFirstUnlockWaitsForThePreparationAndFailsWithItsError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-prepare-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("vault.db")
+        let failing = AppSession(vaultPath: path, catalog: try ServiceCatalog.builtIn(), breaches: try BreachCorpus.load(paths: []),
+                                 clock: { AppFixture.now }, sleep: { _ in })
+        failing.preparation = { throw SetupFailed() }
+        #expect(throws: SetupFailed.self) { try failing.unlock(masterPassword: "pw") }
+
+        // The vault written by the preparation, as the demo writes its own.
+        let session = AppSession(vaultPath: path, catalog: try ServiceCatalog.builtIn(), breaches: try BreachCorpus.load(paths: []),
+                                 clock: { AppFixture.now }, sleep: { _ in })
+        let runs = Counter()
+        session.preparation = {
+            runs.increment()
+            if !FileManager.default.fileExists(atPath: path.path) {
+                let vault = try Vault.create(at: path, masterPassword: "pw", parameters: ScryptParameters(logN: 10))
+                try vault.save(Entry(title: "Written meanwhile", password: "pw-1"))
+                vault.close()
+            }
+        }
+        #expect(try session.unlock(masterPassword: "pw").entries.map(\.title) == ["Written meanwhile"])
+        session.lockVault()
+        _ = try session.unlock(masterPassword: "pw")
+        #expect(runs.count == 2)  // asked each time; the demo's own wait returns at once after the first
+    }
+}
