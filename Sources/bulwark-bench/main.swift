@@ -7,6 +7,10 @@ import Foundation
 if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "--curses-floor" {
     StartupBench.cursesFloor()
 }
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--app" {
+    ChangeBench.app(CommandLine.arguments[2])
+    exit(0)
+}
 if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--load" {
     VaultBench.load(CommandLine.arguments[2])
     exit(0)
@@ -106,7 +110,7 @@ if only == nil || only == "changes" {
     let changesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-changes-\(getpid())")
     try! FileManager.default.createDirectory(at: changesDirectory, withIntermediateDirectories: true)
     ChangeBench.run(directory: changesDirectory)
-    try? FileManager.default.removeItem(at: changesDirectory)
+    if ProcessInfo.processInfo.environment["BULWARK_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: changesDirectory) }
     print("")
 }
 if only == nil || only == "frames" {

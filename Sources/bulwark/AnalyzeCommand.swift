@@ -60,7 +60,7 @@ enum AnalyzeCommand {
     static func json(_ report: RecommendationsReport, corpus: BreachCorpus, includeHidden: Bool) -> [String: Any] {
         let summary: [String: Any] = [
             "total": report.recommendations.count,
-            "high_priority": report.highPriority.count,
+            "high_priority": report.highPriorityCount,
             "hidden": report.hidden.count,
             "by_severity": Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.label, report.count($0)) }),
             "by_kind": Dictionary(uniqueKeysWithValues: WarningKind.allCases.map { ($0.rawValue, report.count($0)) }),
@@ -131,7 +131,7 @@ enum AnalyzeCommand {
     static func text(_ report: RecommendationsReport, includeHidden: Bool) -> String {
         let counts = Severity.allCases.reversed().map { "\(report.count($0)) \($0.label)" }.joined(separator: ", ")
         var out = "\(report.recommendations.count) recommendation\(report.recommendations.count == 1 ? "" : "s"), "
-            + "\(report.highPriority.count) high priority (\(counts)); \(report.hidden.count) hidden.\n"
+            + "\(report.highPriorityCount) high priority (\(counts)); \(report.hidden.count) hidden.\n"
         func section(_ title: String, _ rows: [Recommendation]) {
             guard !rows.isEmpty else { return }
             out += "\n\(title)\n"

@@ -7,16 +7,16 @@
 /// them (and retained every string in each), which cost more than a frame;
 /// here the copy is the chunk list and the one chunk that changed.
 public struct ChunkedArray<Element>: RandomAccessCollection {
-    static var chunkLimit: Int { 1024 }
+    @inlinable static var chunkLimit: Int { 1024 }
 
-    private var chunks: [[Element]] = []
+    @usableFromInline var chunks: [[Element]] = []
     /// `starts[i]` is the index of `chunks[i]`'s first element; one more
     /// entry at the end holds the count.
-    private var starts: [Int] = [0]
+    @usableFromInline var starts: [Int] = [0]
 
-    public init() {}
+    @inlinable public init() {}
 
-    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+    @inlinable public init<S: Sequence>(_ elements: S) where S.Element == Element {
         var chunk: [Element] = []
         chunk.reserveCapacity(Self.chunkLimit)
         for element in elements {
@@ -33,11 +33,11 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
         }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { starts[starts.count - 1] }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { starts[starts.count - 1] }
 
     /// The chunk holding `index` (a binary search over a few hundred starts).
-    private func chunk(holding index: Int) -> Int {
+    @inlinable func chunk(holding index: Int) -> Int {
         var low = 0, high = chunks.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
@@ -46,7 +46,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
         return low
     }
 
-    public subscript(index: Int) -> Element {
+    @inlinable public subscript(index: Int) -> Element {
         get {
             precondition(index >= 0 && index < endIndex, "ChunkedArray index out of range")
             let c = chunk(holding: index)
@@ -59,7 +59,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
         }
     }
 
-    public mutating func insert(_ element: Element, at index: Int) {
+    @inlinable public mutating func insert(_ element: Element, at index: Int) {
         precondition(index >= 0 && index <= endIndex, "ChunkedArray index out of range")
         if chunks.isEmpty {
             chunks = [[element]]
@@ -73,10 +73,10 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
         if chunks[c].count > 2 * Self.chunkLimit { split(c) }
     }
 
-    public mutating func append(_ element: Element) { insert(element, at: endIndex) }
+    @inlinable public mutating func append(_ element: Element) { insert(element, at: endIndex) }
 
     @discardableResult
-    public mutating func remove(at index: Int) -> Element {
+    @inlinable public mutating func remove(at index: Int) -> Element {
         precondition(index >= 0 && index < endIndex, "ChunkedArray index out of range")
         let c = chunk(holding: index)
         let removed = chunks[c].remove(at: index - starts[c])
@@ -88,7 +88,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
         return removed
     }
 
-    private mutating func split(_ c: Int) {
+    @inlinable mutating func split(_ c: Int) {
         let half = chunks[c].count / 2
         let tail = Array(chunks[c][half...])
         chunks[c].removeSubrange(half...)
@@ -98,7 +98,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
 
     /// The first index whose element is not below (`isBelow` false), the
     /// list being ordered so that every element below comes first.
-    public func firstIndex(notBelow isBelow: (Element) -> Bool) -> Int {
+    @inlinable public func firstIndex(notBelow isBelow: (Element) -> Bool) -> Int {
         // First the chunk, by its last element; then within it.
         var low = 0, high = chunks.count
         while low < high {
@@ -116,22 +116,22 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
     }
 
     /// Where `element` is, or would go, in a list ordered by `isBefore`.
-    public func insertionIndex(of element: Element, by isBefore: (Element, Element) -> Bool) -> Int {
+    @inlinable public func insertionIndex(of element: Element, by isBefore: (Element, Element) -> Bool) -> Int {
         firstIndex(notBelow: { isBefore($0, element) })
     }
 
     /// Each chunk with the index of its first element, in order: for a
     /// pass over every element that should not search for each one's chunk.
-    public func forEachChunk(_ body: (_ start: Int, _ elements: [Element]) throws -> Void) rethrows {
+    @inlinable public func forEachChunk(_ body: (_ start: Int, _ elements: [Element]) throws -> Void) rethrows {
         for (number, chunk) in chunks.enumerated() { try body(starts[number], chunk) }
     }
 
     /// Walks the chunks in order: iterating by index searches the chunk each time.
     public struct Iterator: IteratorProtocol {
-        private let chunks: [[Element]]
-        private var chunk = 0, offset = 0
-        init(_ chunks: [[Element]]) { self.chunks = chunks }
-        public mutating func next() -> Element? {
+        @usableFromInline let chunks: [[Element]]
+        @usableFromInline var chunk = 0, offset = 0
+        @inlinable init(_ chunks: [[Element]]) { self.chunks = chunks }
+        @inlinable public mutating func next() -> Element? {
             while chunk < chunks.count {
                 if offset < chunks[chunk].count {
                     defer { offset += 1 }
@@ -144,15 +144,15 @@ public struct ChunkedArray<Element>: RandomAccessCollection {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(chunks) }
+    @inlinable public func makeIterator() -> Iterator { Iterator(chunks) }
 }
 
 extension ChunkedArray: Equatable where Element: Equatable {
-    public static func == (a: ChunkedArray, b: ChunkedArray) -> Bool { a.count == b.count && a.elementsEqual(b) }
+    @inlinable public static func == (a: ChunkedArray, b: ChunkedArray) -> Bool { a.count == b.count && a.elementsEqual(b) }
 }
 
 extension ChunkedArray: @unchecked Sendable where Element: Sendable {}
 
 extension ChunkedArray: ExpressibleByArrayLiteral {
-    public init(arrayLiteral elements: Element...) { self.init(elements) }
+    @inlinable public init(arrayLiteral elements: Element...) { self.init(elements) }
 }

@@ -15,6 +15,9 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     public let hiddenUntil: Date?
     /// The title as the ranking compares it, computed once.
     let titleKey: String
+    /// What the ranking compares, worked out once: the report finds a
+    /// recommendation by a binary search, a comparison per step.
+    private var rank: RankKey!
 
     public init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
                 hidden: Bool, hiddenUntil: Date?, titleKey: String? = nil) {
@@ -26,6 +29,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         self.hidden = hidden
         self.hiddenUntil = hiddenUntil
         self.titleKey = titleKey ?? entry.title.lowercased()
+        rank = RankKey(self)
     }
 
     public var priority: Priority { severity >= .high ? .high : .other }
@@ -47,20 +51,20 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// then sensitive accounts first, then the larger breach count, then
     /// more warnings, then title (case-insensitive), then id.
     public static func ranksBefore(_ a: Recommendation, _ b: Recommendation) -> Bool {
-        RankKey(a).ranksBefore(RankKey(b))
+        a.rank.ranksBefore(b.rank)
     }
 
     /// The list in ranking order. The keys are worked out once each: a
     /// comparator over whole recommendations re-reads their warnings and
     /// moves large values, and at 100k accounts that was most of a report.
     public static func ranked(_ list: [Recommendation]) -> [Recommendation] {
-        let keys = list.map(RankKey.init)
+        let keys = list.map(\.rank!)
         var order = Array(keys.indices)
         keys.withUnsafeBufferPointer { keys in order.sort { keys[$0].ranksBefore(keys[$1]) } }
         return order.map { list[$0] }
     }
 
-    private struct RankKey {
+    private struct RankKey: Sendable, Equatable {
         let severity: Int, dependents: Int, kind: Int, sensitive: Bool, breachCount: Int, warningCount: Int
         let titleKey: String, id: String
 

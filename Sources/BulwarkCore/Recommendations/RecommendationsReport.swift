@@ -59,6 +59,19 @@ public struct RecommendationsReport: Sendable, Equatable {
 
     /// Puts an entry's new recommendation (nil: none) in place of its old one.
     public mutating func replace(entry id: String, with new: Recommendation?) {
+        // Ranked the same (a reuse group's new member named, say): changed in place.
+        if let old = byEntry[id], let new, old.hidden == new.hidden, old.severity == new.severity,
+           !Recommendation.ranksBefore(old, new), !Recommendation.ranksBefore(new, old) {
+            let index = old.hidden ? hidden.insertionIndex(of: old, by: Recommendation.ranksBefore)
+                                   : recommendations.insertionIndex(of: old, by: Recommendation.ranksBefore)
+            if old.hidden { hidden[index] = new } else {
+                recommendations[index] = new
+                count(old, by: -1)
+                count(new, by: 1)
+            }
+            byEntry[id] = new
+            return
+        }
         if let old = byEntry[id] {
             let index = old.hidden ? hidden.insertionIndex(of: old, by: Recommendation.ranksBefore)
                                    : recommendations.insertionIndex(of: old, by: Recommendation.ranksBefore)

@@ -18,7 +18,9 @@ extension SecurityAnalyzer {
 
     public func report() -> RecommendationsReport {
         let now = clock()
-        guard var kept, now >= kept.at, now < kept.until else { return wholeReport(now: now) }
+        // Patching a few is cheap; when much has changed (a batch of a large
+        // vault's first analysis), ranking the whole again is cheaper.
+        guard var kept, now >= kept.at, now < kept.until, stale.count * 8 < max(records.count, 64) else { return wholeReport(now: now) }
         var reuse: [ReuseKey: ReusedPassword?] = [:]
         for id in stale {
             guard let record = position[id].map({ records[$0] }) else {

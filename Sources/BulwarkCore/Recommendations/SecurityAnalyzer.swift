@@ -132,6 +132,36 @@ public final class SecurityAnalyzer {
         stale = []
     }
 
+    /// Adds entries not yet analysed, a batch at a time, on every core: the
+    /// app analyses a large vault in the background this way, showing the
+    /// recommendations found so far. The next report has them in place.
+    public func add(_ batch: [Entry]) throws {
+        let fresh = batch.filter { position[$0.id] == nil }
+        let sharing = sharing, services = services, breaches = breaches, memo = memo
+        let evaluated = try Concurrently.map(fresh) { entry -> Record in
+            let profile = AccountProfile(entry, sharing: sharing, services: services)
+            let inputs = PasswordFacts.Inputs(entry, profile)
+            let looked = try inputs.map { try PasswordFacts.lookUp($0, breaches: breaches) }
+            let result = inputs.flatMap { inputs in looked.map { PasswordFacts.evaluate(inputs, looked: $0, memo: memo) } }
+            return Record(entry: entry, profile: profile, facts: result?.facts, measured: result?.measured ?? false)
+        }
+        var joined = Set<ReuseKey>()
+        for record in evaluated {
+            markStale(record.entry.id, before: nil, after: record.entry, profile: record.profile)
+            store(record)
+            guard let fact = record.facts else { continue }
+            evaluations += 1
+            if record.measured { measured += 1 }
+            memoChanged = true
+            unkeptEstimates += 1
+            groups[fact.reuseKey, default: []].append(record.entry.id)
+            joined.insert(fact.reuseKey)
+        }
+        // The groups they joined name them now.
+        guard kept != nil else { return }
+        for key in joined { if let members = groups[key], members.count > 1 { stale.formUnion(members) } }
+    }
+
     /// Adds or replaces one entry: only it is re-evaluated, and only if its
     /// password or what the strength depends on changed.
     public func update(_ entry: Entry) throws {

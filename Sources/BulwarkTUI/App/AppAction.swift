@@ -30,6 +30,8 @@ public enum AppAction: Sendable, Equatable {
     // Unlock
     case submitUnlock
     case unlocked(SessionSnapshot)
+    /// A batch of a large vault's analysis done (more to come while `analysis` is set).
+    case analysed(SessionSnapshot)
     case unlockFailed(String)
     case lock
 

@@ -30,7 +30,7 @@ extension AppState {
             for position in range { if isFixable(at(position)) { fixable.append(position) } else { rest.append(position) } }
             return fixableOnly ? fixable : fixable + rest
         }
-        let count = report.recommendations.count, highCount = report.highPriority.count
+        let count = report.recommendations.count, highCount = report.highPriorityCount
         let high = arrange(0..<highCount) { report.recommendations[$0] }
         let other = arrange(highCount..<count) { report.recommendations[$0] }
         let hidden = showHidden ? arrange(count..<(count + report.hidden.count)) { report.hidden[$0 - count] } : []

@@ -83,22 +83,35 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
         let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog,
                                         memo: opened.strengthMemo(), clock: clock)
-        try analyzer.load(opened.entries)
-        opened.keepStrengthMemo(of: analyzer)
         vault = opened
         self.world = world
         self.analyzer = analyzer
         shown = nil
         engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks, cancellation: cancellation)
+        // A large vault is shown at once and analysed in batches behind it
+        // (`analyseNextBatch`); a small one before its first frame.
+        if opened.entries.count >= analyseInBackgroundFrom {
+            pendingAnalysis = PendingAnalysis(entries: opened.entries)
+            var snapshot = makeSnapshot()
+            snapshot.accountNotices = notices
+            return snapshot
+        }
+        try analyzer.load(opened.entries)
+        opened.keepStrengthMemo(of: analyzer)
         var snapshot = makeSnapshot()
         snapshot.accountNotices = notices
-        // Which breached accounts the person has not been told about yet.
-        let breached = snapshot.report.recommendations.filter { $0.kinds.contains(.breached) }
-        let seen = Set((opened.note("seen-breaches") ?? "").split(separator: "\n").map(String.init))
-        snapshot.newlyBreached = breached.filter { !seen.contains($0.id) }.map(\.entry.title)
-        try? opened.setNote("seen-breaches", (seen.union(breached.map(\.id))).sorted().joined(separator: "\n"))
+        snapshot.newlyBreached = takeNewlyBreached(snapshot.report)
         return snapshot
     }
+
+    // MARK: Analysis in the background (see Session+Analysis.swift)
+
+    /// Vaults with at least this many entries are analysed after their first frame.
+    public var analyseInBackgroundFrom = 20_000
+    /// Entries analysed per batch: each batch is one step of the effect, so
+    /// edits made meanwhile go between batches.
+    public var analysisBatch = 25_000
+    var pendingAnalysis: PendingAnalysis?
 
     /// Moves the services' state beside the vault (from a temporary world,
     /// which holds nothing of an account yet). Called with the lock held.
@@ -119,6 +132,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             analyzer = nil
             shown = nil
             changedSinceShown = []
+            pendingAnalysis = nil
             engine = nil
             webSession = nil
             webEntryID = nil
@@ -153,6 +167,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             snapshot.catalog = catalog
         }
         snapshot.messages = (try? world?.inbox.messages()) ?? []
+        snapshot.analysis = pendingAnalysis?.progress
         changedSinceShown = []
         shown = snapshot
         return snapshot
@@ -161,7 +176,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Every entry read into a new snapshot (at unlock, and after many changes).
     func wholeSnapshot(of vault: Vault) -> SessionSnapshot {
         var snapshot = SessionSnapshot()
-        snapshot.entries = ChunkedArray(vault.entries)  // the vault keeps them by title (any case), then id
+        snapshot.setEntries(ChunkedArray(vault.entries), inTitleOrder: true)  // the vault keeps them by title (any case), then id
         snapshot.versions = ShardedDictionary(vault.versions.lazy.map { ($0.key, $0.value) })
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
@@ -177,6 +192,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
         }
         changedSinceShown.formUnion(all)
+        pendingAnalysis?.touched.formUnion(all)
         // The memo is a cache of 100k estimates, sealed: kept after many
         // changes and when the vault locks, not after each edit.
         if analyzer.unkeptEstimates >= 256 { vault.keepStrengthMemo(of: analyzer) }

@@ -39,6 +39,14 @@ public struct SessionSnapshot: Sendable, Equatable {
     /// Set by unlocking only: what changed for Sign in with Apple accounts
     /// since the last unlock (a revoked authorization, a deleted one, the relay's forwarding).
     public var accountNotices: [String] = []
+    /// How far the analysis of a large vault has got while it runs behind
+    /// the screens (nil: done, the report is whole).
+    public var analysis: AnalysisProgress?
+
+    public struct AnalysisProgress: Sendable, Equatable {
+        public let done: Int
+        public let total: Int
+    }
 
     public init() {}
 
@@ -46,7 +54,7 @@ public struct SessionSnapshot: Sendable, Equatable {
     public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
         a.entries == b.entries && a.versions == b.versions && a.report == b.report && a.messages == b.messages
             && a.newlyBreached == b.newlyBreached && a.rollback == b.rollback && a.catalog.manifests == b.catalog.manifests
-            && a.accountNotices == b.accountNotices
+            && a.accountNotices == b.accountNotices && a.analysis == b.analysis
     }
 
     public func entry(id: String) -> Entry? { index(ofEntry: id).map { storedEntries[$0] } }
@@ -88,12 +96,20 @@ public struct SessionSnapshot: Sendable, Equatable {
         searchText = text
     }
 
-    private mutating func reindex() {
+    /// Entries known to be in the vault's order (the session's, read from
+    /// the vault), so the order need not be checked.
+    mutating func setEntries(_ entries: ChunkedArray<Entry>, inTitleOrder: Bool) {
+        storedEntries = entries
+        reindex(checkingOrder: !inTitleOrder)
+    }
+
+    private mutating func reindex(checkingOrder: Bool = true) {
         titles = ShardedDictionary()
         var ordered = true
         var previous: (key: [UInt8], id: String)?
         for entry in storedEntries {
             titles[entry.id] = entry.title
+            guard checkingOrder else { continue }
             let key = (key: TitleOrder.key(entry.title), id: entry.id)
             if let last = previous, !TitleOrder.precedes(last, key) { ordered = false }
             previous = key

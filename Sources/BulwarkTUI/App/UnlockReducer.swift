@@ -12,23 +12,13 @@ enum UnlockReducer {
             state.unlock = UnlockForm(hint: state.unlock.hint)
             state.busy = false
             state.apply(snapshot)
-            let fresh = snapshot.newlyBreached
-            if !fresh.isEmpty {
-                let names = fresh.prefix(3).joined(separator: ", ") + (fresh.count > 3 ? " and \(fresh.count - 3) more" : "")
-                state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.",
-                                      short: "\(fresh.count) newly breached · r review")
-            }
-            // A signed-out account the person did not sign out of comes before
-            // breach news (the recommendations still say that), a rollback before both.
-            if let first = snapshot.accountNotices.first {
-                let more = snapshot.accountNotices.count - 1
-                state.banner = Banner(ok: false, text: first + (more > 0 ? " (and \(more) more: see the entries)" : ""))
-            }
-            // A rollback matters more than news of breaches: it may mean lost changes.
-            if let rollback = snapshot.rollback {
-                state.banner = Banner(ok: false, text: "This vault is older than this machine last saw it: restored from a backup, or rolled back? Changes after change \(rollback.found) may be lost; 'bulwark check' tells more.")
-            }
-            return Effect.none
+            tellNews(of: snapshot, &state)
+            return snapshot.analysis == nil ? Effect.none : analyseNextBatch()
+        case .analysed(let snapshot):
+            guard state.unlocked else { return Effect.none }  // locked meanwhile: the session dropped it
+            state.apply(snapshot)
+            if snapshot.analysis == nil && state.banner == nil { tellNews(of: snapshot, &state) }
+            return snapshot.analysis == nil ? Effect.none : analyseNextBatch()
         case .unlockFailed(let message):
             state.unlock.busy = false
             state.busy = false
@@ -55,6 +45,31 @@ enum UnlockReducer {
             }
         default:
             return nil
+        }
+    }
+
+    /// A large vault's analysis, one batch per step (edits go between them).
+    static func analyseNextBatch() -> Effect {
+        .run { env in env.session.map { .analysed($0.analyseNextBatch()) } }
+    }
+
+    /// What the unlock found: newly breached accounts, signed-out accounts, a rollback (the last said wins the banner).
+    static func tellNews(of snapshot: SessionSnapshot, _ state: inout AppState) {
+        let fresh = snapshot.newlyBreached
+        if !fresh.isEmpty {
+            let names = fresh.prefix(3).joined(separator: ", ") + (fresh.count > 3 ? " and \(fresh.count - 3) more" : "")
+            state.banner = Banner(ok: false, text: "\(fresh.count) \(fresh.count == 1 ? "password" : "passwords") newly found in data breaches since your last unlock: \(names). Press r.",
+                                  short: "\(fresh.count) newly breached · r review")
+        }
+        // A signed-out account the person did not sign out of comes before
+        // breach news (the recommendations still say that), a rollback before both.
+        if let first = snapshot.accountNotices.first {
+            let more = snapshot.accountNotices.count - 1
+            state.banner = Banner(ok: false, text: first + (more > 0 ? " (and \(more) more: see the entries)" : ""))
+        }
+        // A rollback matters more than news of breaches: it may mean lost changes.
+        if let rollback = snapshot.rollback {
+            state.banner = Banner(ok: false, text: "This vault is older than this machine last saw it: restored from a backup, or rolled back? Changes after change \(rollback.found) may be lost; 'bulwark check' tells more.")
         }
     }
 

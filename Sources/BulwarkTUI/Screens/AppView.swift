@@ -82,7 +82,8 @@ public enum AppView {
         case .recommendations:
             let report = state.snapshot.report
             let count = report.recommendations.count
-            return Line("\(Count.grouped(count)) \(count == 1 ? "recommendation" : "recommendations"), \(Count.grouped(report.highPriority.count)) high priority. Press ? for the keys.", Theme.dim)
+            let sofar = state.snapshot.analysis == nil ? "" : " so far"
+            return Line("\(Count.grouped(count)) \(count == 1 ? "recommendation" : "recommendations"), \(Count.grouped(report.highPriorityCount)) high priority\(sofar). Press ? for the keys.", Theme.dim)
         }
     }
 

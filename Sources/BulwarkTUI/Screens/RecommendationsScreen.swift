@@ -20,7 +20,7 @@ enum RecommendationsScreen {
                 self.init(high: order.high, all: order.all, hidden: order.hidden)
             } else {
                 let report = state.snapshot.report
-                self.init(high: report.highPriority.count, all: report.recommendations.count,
+                self.init(high: report.highPriorityCount, all: report.recommendations.count,
                           hidden: state.showHidden ? report.hidden.count : 0)
             }
         }
@@ -62,7 +62,7 @@ enum RecommendationsScreen {
     static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
         let body = chrome.body
         let report = state.snapshot.report
-        renderSummary(report, area: Rect(x: body.x + 1, y: body.y, width: body.width - 2, height: 2), into: &buffer)
+        renderSummary(report, analysis: state.snapshot.analysis, area: Rect(x: body.x + 1, y: body.y, width: body.width - 2, height: 2), into: &buffer)
         let ruleY = body.y + 2
         buffer.put("├" + String(repeating: "─", count: max(0, chrome.outer.width - 2)) + "┤", x: chrome.outer.x, y: ruleY, style: Theme.border)
         let lower = Rect(x: body.x, y: ruleY + 1, width: body.width, height: max(0, body.maxY - ruleY - 1))
@@ -79,13 +79,20 @@ enum RecommendationsScreen {
         }
     }
 
-    static func renderSummary(_ report: RecommendationsReport, area: Rect, into buffer: inout Buffer) {
+    static func renderSummary(_ report: RecommendationsReport, analysis: SessionSnapshot.AnalysisProgress?, area: Rect, into buffer: inout Buffer) {
         var spans: [Span] = []
         for severity in Severity.allCases.reversed() {
             spans.append(Span("\(report.count(severity)) \(severity.label)", report.count(severity) > 0 ? Theme.severityStyle(severity) : Theme.dim))
             spans.append(Span("  "))
         }
         Line(spans).render(into: &buffer, x: area.x, y: area.y, clip: area)
+        // A large vault's analysis under way: how far, in place of the kinds (the list fills in meanwhile).
+        if let analysis {
+            let percent = analysis.total == 0 ? 100 : analysis.done * 100 / analysis.total
+            let text = "Analysing… \(Count.grouped(analysis.done)) of \(Count.grouped(analysis.total)) accounts (\(percent)%); the list fills in as it goes"
+            buffer.put(text, x: area.x, y: area.y + 1, style: Theme.warning, clip: area)
+            return
+        }
         let kinds = "breached \(report.count(.breached)) · reused \(report.count(.reused)) · weak \(report.count(.weak))"
             + " · other \(report.otherKindsOnly) · hidden \(report.hidden.count)"
         buffer.put(kinds, x: area.x, y: area.y + 1, style: Theme.dim, clip: area)
@@ -112,7 +119,8 @@ enum RecommendationsScreen {
     static func renderList(_ state: AppState, area: Rect, into buffer: inout Buffer) {
         let report = state.snapshot.report
         guard state.shownRecommendationCount > 0 else {
-            let empty = state.fixableOnly && !report.recommendations.isEmpty
+            let empty = state.snapshot.analysis != nil ? "Analysing the vault's passwords; what is found appears here."
+                : state.fixableOnly && !report.recommendations.isEmpty
                 ? "None of these can be fixed with one key here. F lists them all again."
                 : "Nothing to do: no breached, reused or weak passwords."
             Paragraph(empty, style: Theme.dim).render(into: &buffer, area: area)
