@@ -7,7 +7,7 @@ DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 
-.PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all clean
+.PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean
 
 all: build
 
@@ -48,6 +48,12 @@ build: deps
 
 run: build
 	$(BIN) demo
+
+# The demo as pictures in docs/demo (checked in; a test says when they are
+# stale): the web player of every scenario, an animated SVG of each, and
+# the page that shows them. Same bytes every run.
+demo-artifacts: build
+	$(BIN) demo --gallery docs/demo
 
 # Every test: unit, golden, headless flows, the real binary under tmux,
 # and the layer check.

@@ -5,7 +5,13 @@ import Glibc
 /// event → keymap → action → reduce → effect; render → diff → draw.
 public enum RunLoop {
     /// How a demo's autoplay ended the loop.
-    public enum AutoplayEnd: Equatable { case finished, failed(String), restart }
+    public enum AutoplayEnd: Equatable {
+        case finished, failed(String), restart
+        /// The presenter stopped it (q).
+        case stopped
+        /// In the tour: the next chapter (+1) or the previous (-1), asked for with → or ←.
+        case chapter(Int)
+    }
 
     /// Runs the app until it quits; returns the exit status. The terminal
     /// is restored before this returns, whatever happened. With `autoplay`,
@@ -66,12 +72,16 @@ public enum RunLoop {
                     autoplayEnd?(.restart)
                     return 0
                 }
+                if let step = player.chapterRequested {
+                    autoplayEnd?(.chapter(step))
+                    return 0
+                }
                 if let failure = player.failure {
                     autoplayEnd?(.failed(failure))
                     return 1
                 }
                 if player.finished && (store.inbox.inFlight == 0 || player.stopRequested) {
-                    autoplayEnd?(.finished)
+                    autoplayEnd?(player.stopRequested ? .stopped : .finished)
                     store.send(.setCaption(nil))
                     store.send(.setPresenter(nil))
                     if !stay { draw(); return 0 }

@@ -41,7 +41,8 @@ enum WritersBench {
     /// The app's session on the vault, and another process's writes to it.
     static func appReload(path: URL) {
         let session = AppSession(vaultPath: path, catalog: try! ServiceCatalog.builtIn(), breaches: BreachCorpus(files: []), backupPolicy: .none)
-        _ = try! session.unlock(masterPassword: "bench")
+        var opened = try! session.unlock(masterPassword: "bench")
+        while opened.analysis != nil { opened = session.analyseNextBatch() }  // analysed behind the first frame, as the app does
         let other = try! Vault.open(at: path, masterPassword: "bench")
         other.backupPolicy = .none
         let reader = try! Vault.open(at: path, masterPassword: "bench")

@@ -19,6 +19,10 @@ enum AutoplayCommand {
             Output.error("cannot set up the demo: \(error)")
             return nil
         }
+        // A headless recording comes out the same every time: its clock is
+        // fixed, and what the mock services draw (texted codes, a service's
+        // own password) comes from a seed.
+        session.mockDraws = MockDraws(seed: 2027)
         var state = DemoCommand.lockedState(now: now)
         state.width = width
         state.height = height
@@ -94,17 +98,8 @@ enum AutoplayCommand {
         }
         guard let speed = speed(parsed) else { return 2 }
         while true {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-autoplay-\(getpid())-\(UUID().uuidString.prefix(8))")
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let session: AppSession
-            do { session = try DemoCommand.demoSession(in: directory, catalog: catalog) } catch {
-                Output.error("cannot set up the demo: \(error)")
-                return 1
-            }
-            var end: BulwarkTerminal.RunLoop.AutoplayEnd?
-            let status = DemoCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed,
-                                            autoplay: Autoplay(scenario: scenario, speed: speed),
-                                            stay: parsed.options["--stay"] != nil) { end = $0 }
+            guard let (status, end) = playOnFreshDemo(Autoplay(scenario: scenario, speed: speed), parsed: parsed, catalog: catalog,
+                                                      stay: parsed.options["--stay"] != nil) else { return 1 }
             switch end {
             case .restart?: continue
             case .failed(let message)?:
@@ -114,6 +109,50 @@ enum AutoplayCommand {
                 return status
             }
         }
+    }
+
+    /// One autoplay in a terminal on a new temporary demo, removed after;
+    /// how it ended. Nil, said, when the demo cannot be set up.
+    static func playOnFreshDemo(_ autoplay: Autoplay, parsed: ParsedCommandLine, catalog: ServiceCatalog,
+                                stay: Bool = false) -> (status: Int32, end: BulwarkTerminal.RunLoop.AutoplayEnd?)? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-autoplay-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session: AppSession
+        do { session = try DemoCommand.demoSession(in: directory, catalog: catalog) } catch {
+            Output.error("cannot set up the demo: \(error)")
+            return nil
+        }
+        var end: BulwarkTerminal.RunLoop.AutoplayEnd?
+        let status = DemoCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed, autoplay: autoplay, stay: stay) { end = $0 }
+        return (status, end)
+    }
+
+    /// `bulwark demo --tour`: every chapter of the tour, each a new demo
+    /// after its title card; → and ← move between chapters, Space pauses, q ends it.
+    static func tour(_ parsed: ParsedCommandLine, catalog: ServiceCatalog) -> Int32 {
+        let all: [Scenario]
+        do { all = try scenarios() } catch {
+            Output.error("the built-in scenarios do not parse: \(error)")
+            return 1
+        }
+        guard let speed = speed(parsed) else { return 2 }
+        let flows = Tour.chapters.compactMap { chapter in all.first { $0.name == chapter.scenario } }
+        var number = 0
+        while number < flows.count {
+            let chapter = Autoplay(scenario: Tour.scenario(number, from: flows[number]), speed: speed, inTour: true)
+            guard let (status, end) = playOnFreshDemo(chapter, parsed: parsed, catalog: catalog) else { return 1 }
+            switch end {
+            case .restart?: continue
+            case .chapter(let step)?: number = max(0, number + step)
+            case .finished?: number += 1
+            case .failed(let message)?:
+                Output.error(message)
+                return 1
+            case .stopped?, nil:
+                return status
+            }
+        }
+        return 0
     }
 
     // MARK: Headless

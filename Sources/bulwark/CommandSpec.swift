@@ -236,6 +236,8 @@ enum Commands {
                 OptionSpec(name: "--svg", valueName: "DIR", help: "Headless: the same screens as SVG pictures, each with its caption"),
                 OptionSpec(name: "--svg-animated", valueName: "FILE", help: "Headless: the scenario as one animated SVG (3 s a screen, looping)"),
                 OptionSpec(name: "--html", valueName: "FILE", help: "A self-contained web player of the scenarios named after it (all by default)"),
+                OptionSpec(name: "--tour", valueName: nil, help: "The stakeholder tour: the upgrade flows in order, each after a title card (→ ← chapters, Space pause, q stop)"),
+                OptionSpec(name: "--gallery", valueName: "DIR", help: "Every scenario as the web player, an animated SVG each and a page (make demo-artifacts)"),
                 OptionSpec(name: "--check", valueName: "DIR", help: "Headless: compare with such a directory; exit 1 with a diff"),
                 OptionSpec(name: "--record", valueName: "FILE", help: "Write an asciicast recording (asciinema plays it)"),
                 OptionSpec(name: "--cast-version", valueName: "2|3", help: "The recording's asciicast version (2 by default; 3 times each event from the one before)"),

@@ -27,11 +27,13 @@ enum DemoCommand {
         }
         if parsed.options["--list"] != nil { return AutoplayCommand.list() }
         if let html = parsed.options["--html"] { return WebPlayerCommand.run(parsed, path: html, catalog: catalog) }
+        if let gallery = parsed.options["--gallery"] { return GalleryCommand.run(directory: gallery, catalog: catalog) }
+        if parsed.options["--tour"] != nil { return AutoplayCommand.tour(parsed, catalog: catalog) }
         if let name = parsed.options["--autoplay"] {
             return parsed.options["--headless"] != nil ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
                                                          : AutoplayCommand.play(parsed, name: name, catalog: catalog)
         }
-        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--speed", "--stay"] where parsed.options[flag] != nil {
+        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--stay"] where parsed.options[flag] != nil {
             Output.error("\(flag) goes with --autoplay NAME.")
             return 2
         }

@@ -173,6 +173,21 @@ import Testing
         #expect(try tmux.exitStatus() == 0)
     }
 
+    /// The stakeholder tour: each chapter's title card, → and ← between
+    /// chapters (each a fresh demo), q ends the whole tour.
+    @Test func theTourMovesBetweenChaptersAndStops() throws {
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --tour --speed 2")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "Chapter 1 of 7", seconds: 20)
+        #expect(try tmux.capture().contains("Why it matters:"))
+        try tmux.send("Right")
+        try tmux.waitFor(text: "Chapter 2 of 7", seconds: 20)
+        try tmux.send("Left")
+        try tmux.waitFor(text: "Chapter 1 of 7", seconds: 20)
+        try tmux.send("q")
+        #expect(try tmux.exitStatus() == 0)
+    }
+
     @Test func anInteractiveSessionIsRecorded() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).cast")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -25,7 +25,38 @@ public struct PasswordGenerator {
     private let alphabet: [Character]
     private let length: Int
     private let acceptance: Double
-    private var random = SecureRandom()
+    private var random = Randomness.secure(SecureRandom())
+
+    /// Where the characters come from: always the CSPRNG, but for a mock
+    /// service in a recorded demo (`init(rules:seed:)`, behind an SPI no
+    /// product path imports), whose drawings must repeat run after run.
+    private enum Randomness {
+        case secure(SecureRandom)
+        case seeded(SplitMix64)
+
+        mutating func below(_ bound: Int) -> Int {
+            switch self {
+            case .secure(var source):
+                defer { self = .secure(source) }
+                return source.below(bound)
+            case .seeded(var source):
+                defer { self = .seeded(source) }
+                return Int.random(in: 0..<bound, using: &source)
+            }
+        }
+        mutating func element<T>(of array: [T]) -> T { array[below(array.count)] }
+        mutating func shuffle<T>(_ array: inout [T]) {
+            guard array.count > 1 else { return }
+            for i in stride(from: array.count - 1, to: 0, by: -1) { array.swapAt(i, below(i + 1)) }
+        }
+    }
+
+    /// A generator whose passwords repeat for a seed: for a mock service's
+    /// own password in a recorded demo, never for a person's password.
+    @_spi(MockServices) public init(rules: PasswordRules, seed: UInt64) throws(UnsatisfiableRules) {
+        try self.init(rules: rules)
+        random = .seeded(SplitMix64(seed: seed))
+    }
 
     static let vowels = Array("aeiouy")
     static let consonants = Array("bcdfghjklmnpqrstvwxz")

@@ -185,6 +185,9 @@ public final class Vault {
                 case 2: try vault.loadFormat2()
                 default: try vault.load()
                 }
+                // Read in the same transaction as the rows: the first write then knows
+                // whether another connection committed since, without reading every row's version again.
+                vault.lastDataVersion = try database.dataVersion()
                 return (vault, kek, header.salt, header.schema)
             }
             var wrappingKey = kek

@@ -23,6 +23,7 @@ public enum AppAction: Sendable, Equatable {
     /// A secret is on the clipboard until then (nil: taken back), for the countdown.
     case clipboardHeld(until: Date?)
     case setCaption(String?)
+    case setTitleCard(TitleCard?)
     case setPresenter(Presenter?)
     case switchScreen
     case showRecommendations

@@ -234,6 +234,8 @@ public struct AppState: Sendable {
     public var editor: EntryEditor?
     /// A demo scenario's caption, shown in a banner while it plays.
     public var caption: String?
+    /// The tour's title card, over everything while it is up.
+    public var titleCard: TitleCard?
     /// A look for other processes' changes is under way.
     public var polling = false
     /// The edit waiting for the person's choice (with `Overlay.conflict`).

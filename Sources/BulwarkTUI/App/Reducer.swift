@@ -94,6 +94,9 @@ public enum Reducer {
         case .setCaption(let caption):
             state.caption = caption
             return .none
+        case .setTitleCard(let card):
+            state.titleCard = card
+            return .none
         case .switchScreen:
             state.screen = state.screen == .vault ? .recommendations : .vault
             return .none

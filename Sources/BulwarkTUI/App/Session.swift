@@ -36,6 +36,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Work the vault waits for before its first unlock (the demo writes
     /// its vault while the unlock screen is already up); its error is the unlock's.
     public var preparation: (@Sendable () throws -> Void)?
+    /// What the mock services draw at random (seeded for a recorded demo).
+    public var mockDraws = MockDraws.system
 
     public init(vaultPath: URL, catalog: ServiceCatalog, breaches: BreachCorpus, quirks: QuirksDirectory? = nil,
                 settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount = .demo,
@@ -78,6 +80,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
         let world = try ServiceWorld.forVault(vaultPath, entries: opened.entries, catalog: baseCatalog, clock: clock, sleep: sleep)
+        world.draws = mockDraws
         catalog = world.catalog
         try Reconciler.reconcile(vault: opened, world: world)
         let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
@@ -117,6 +120,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// which holds nothing of an account yet). Called with the lock held.
     func keepWorldBesideVault(_ vault: Vault) throws -> ServiceWorld {
         let kept = try ServiceWorld(directory: ServiceWorld.directory(besideVault: vaultPath), catalog: baseCatalog, clock: clock, sleep: sleep)
+        kept.draws = mockDraws
         world = kept
         catalog = kept.catalog
         engine = UpgradeEngine(vault: vault, world: kept, appleID: appleID, quirks: quirks, cancellation: cancellation)

@@ -18,12 +18,17 @@ public final class Autoplay {
     public private(set) var failure: String?
     public private(set) var restartRequested = false
     public private(set) var stopRequested = false
+    /// In the tour: the presenter asked for the next chapter (+1) or the previous (-1).
+    public private(set) var chapterRequested: Int?
+    /// Whether it plays a chapter of the tour (← and → move between chapters).
+    public let inTour: Bool
 
     /// Seconds per action at speed 1.
     static let keyGap = 0.45, typeGap = 0.09, captionHold = 1.8, waitLimit = 20.0, maxRepeats = 60
 
-    public init(scenario: Scenario, speed: Double, start: Date = Date()) {
+    public init(scenario: Scenario, speed: Double, start: Date = Date(), inTour: Bool = false) {
         self.scenario = scenario
+        self.inTour = inTour
         self.speed = max(0.1, speed)
         nextAt = start.addingTimeInterval(0.6 / max(0.1, speed))
     }
@@ -31,7 +36,7 @@ public final class Autoplay {
     public var finished: Bool { index >= scenario.steps.count || failure != nil || stopRequested }
 
     /// What the footer shows while it plays: the presenter's keys, not the app's.
-    public var presenter: Presenter { Presenter(paused: paused) }
+    public var presenter: Presenter { Presenter(paused: paused, tour: inTour) }
 
     /// The presenter's keys; true when the key was theirs.
     public func presenterKey(_ key: Key) -> Bool {
@@ -40,6 +45,8 @@ public final class Autoplay {
         case .char("n") where paused: stepOnce = true; return true
         case .char("R"): restartRequested = true; return true
         case .char("q"), .escape: stopRequested = true; return true
+        case .right where inTour, .char("]") where inTour: chapterRequested = 1; return true
+        case .left where inTour, .char("[") where inTour: chapterRequested = -1; return true
         default: return false
         }
     }
@@ -98,6 +105,9 @@ public final class Autoplay {
         case .transfer(let service, let team):
             store.send(.transferApp(service: service, team: team))
             done(after: Self.keyGap)
+        case .card(let card):
+            store.send(.setTitleCard(card))
+            done(after: 0)
         }
         return true
     }
@@ -154,6 +164,8 @@ public enum HeadlessPlayer {
             case .transfer(let service, let team):
                 store.send(.transferApp(service: service, team: team))
                 await store.settle()
+            case .card(let card):
+                store.send(.setTitleCard(card))
             }
         }
         store.send(.setCaption(nil))
@@ -164,8 +176,16 @@ public enum HeadlessPlayer {
 /// The presenter's state, for the screen: the footer's keys and the Paused badge.
 public struct Presenter: Sendable, Equatable {
     public var paused: Bool
+    /// Playing the tour: ← and → move between its chapters.
+    public var tour = false
+
+    public init(paused: Bool, tour: Bool = false) {
+        self.paused = paused
+        self.tour = tour
+    }
 
     public var hints: [(key: String, label: String)] {
-        [("Space", paused ? "resume" : "pause")] + (paused ? [("n", "one step")] : []) + [("R", "restart"), ("q", "stop")]
+        [("Space", paused ? "resume" : "pause")] + (paused ? [("n", "one step")] : [])
+            + (tour ? [("← →", "chapter")] : []) + [("R", "restart"), ("q", "stop")]
     }
 }

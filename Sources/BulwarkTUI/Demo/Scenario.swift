@@ -26,6 +26,8 @@ public struct Scenario: Sendable, Equatable {
         case appleID(event: String, entry: String)
         /// A service's app moved to another developer team.
         case transfer(service: String, team: String)
+        /// The tour's title card shown over everything (nil: taken down).
+        case card(TitleCard?)
     }
 
     public let name: String

@@ -102,6 +102,9 @@ function go(i) {
   draw();
   // When the first frame was on the screen, from the page's navigation start (the README's figure).
   if (!document.documentElement.dataset.firstFrameMs) { document.documentElement.dataset.firstFrameMs = String(Math.round(performance.now())); }
+  // The screen's drawn size in CSS pixels, beside the window's: a test checks it fits a 1280x720 slide.
+  var box = frame.getBoundingClientRect();
+  document.documentElement.dataset.frameBox = Math.round(box.right) + "x" + Math.round(box.bottom) + " in " + window.innerWidth + "x" + window.innerHeight;
 }
 function schedule() {
   clearTimeout(timer);

@@ -42,6 +42,7 @@ public enum AppView {
             case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
             case nil: break
             }
+            if let card = state.titleCard { TitleCardView.render(card, chrome: chrome, into: &buffer) }
             if let caption = state.caption {
                 renderCaption(caption, paused: state.presenter?.paused == true, chrome: chrome, into: &buffer)
             } else if state.presenter?.paused == true {

@@ -56,6 +56,9 @@ public final class MockBackend {
 
     public struct Refusal: Error, Sendable, Equatable { public let reason: String }
 
+    /// Where its codes and own passwords come from (see MockDraws).
+    public var draws = MockDraws.system
+
     public init(manifest: ServiceManifest, path: String, inbox: MessagesInbox, identityProvider: MockIdentityProvider,
                 clock: @escaping @Sendable () -> Date) throws {
         self.manifest = manifest
@@ -233,8 +236,7 @@ public final class MockBackend {
         let id = "ch" + SecureRandom.bytes(8).hex
         var code: String?
         if method == .sms {
-            var random = SecureRandom()
-            code = String(String(random.below(1_000_000) + 1_000_000).dropFirst())
+            code = draws.smsCode()
             try inbox.deliver(from: manifest.name, body: "Your \(manifest.name) code is \(code!). Do not share it.\n\n@\(manifest.primaryDomain) #\(code!)")
         }
         let expires = now + Self.challengeLifetime
@@ -296,8 +298,7 @@ public final class MockBackend {
     /// The password this backend will set instead of the proposed one, when it does that.
     public func substitutePassword() throws -> String? {
         guard manifest.behaviour.substitutesPassword else { return nil }
-        var generator = try PasswordGenerator(rules: try PasswordRules.parse(manifest.passwordRules ?? ""))
-        return generator.next()
+        return try draws.servicePassword(rules: try PasswordRules.parse(manifest.passwordRules ?? ""))
     }
 
     /// Commits a new password after checking it against the service's own

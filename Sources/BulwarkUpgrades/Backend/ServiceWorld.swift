@@ -17,6 +17,8 @@ public final class ServiceWorld {
     /// Waits a manifest's latency (tests pass one that does not wait).
     public let sleep: @Sendable (Int) -> Void
     private var backends: [String: MockBackend] = [:]
+    /// What its services draw at random (a seed for a recorded demo).
+    public var draws = MockDraws.system
     private var relyingParties: [String: MockRelyingParty] = [:]
     private var authorizationServers: [String: MockAuthorizationServer] = [:]
 
@@ -64,6 +66,7 @@ public final class ServiceWorld {
         if let existing = backends[manifest.id] { return existing }
         let backend = try MockBackend(manifest: manifest, path: directory.appendingPathComponent("\(manifest.id).db").path,
                                       inbox: inbox, identityProvider: identityProvider, clock: clock)
+        backend.draws = draws
         backends[manifest.id] = backend
         restrictModes()
         return backend
