@@ -55,7 +55,7 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, passkeys, startup, changes or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, passkeys, startup, coldcache, changes or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
@@ -104,6 +104,13 @@ if only == nil || only == "passkeys" {
 if only == nil || only == "startup" {
     let bulwark = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
     StartupBench.run(bulwark: bulwark)
+    print("")
+}
+if only == nil || only == "coldcache" {
+    let coldDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-cold-\(getpid())")
+    try! FileManager.default.createDirectory(at: coldDirectory, withIntermediateDirectories: true)
+    ColdCacheBench.run(directory: coldDirectory)
+    try? FileManager.default.removeItem(at: coldDirectory)
     print("")
 }
 if only == nil || only == "changes" {

@@ -96,10 +96,16 @@ public final class SecurityAnalyzer {
         let list = position.count == all.count ? all : position.values.sorted().map { all[$0] }
         let sharing = sharing, services = services, breaches = breaches, memo = memo
         // Two passes across the cores, so that `analyze --timings` can say what each costs.
-        let looked = try Concurrently.map(list) { entry in
+        // The SHA-1s first, then the lookups in hash order (see BreachCorpus.lookup(sha1s:)).
+        let prepared = try Concurrently.map(list) { entry in
             let profile = AccountProfile(entry, sharing: sharing, services: services)
             let inputs = PasswordFacts.Inputs(entry, profile)
-            return (profile, inputs, try inputs.map { try PasswordFacts.lookUp($0, breaches: breaches) })
+            return (profile, inputs, inputs.map { Digest.sha1(Array($0.password.utf8)) })
+        }
+        let hits = try breaches.lookup(sha1s: prepared.map { $0.1?.isPIN == false ? $0.2 : nil })
+        let looked = prepared.indices.map { index in
+            let (profile, inputs, sha1) = prepared[index]
+            return (profile, inputs, sha1.map { PasswordFacts.LookedUp(sha1: $0, breach: hits[index]) })
         }
         phases.breach = lap()
         records = try Concurrently.map(Array(list.indices)) { index in

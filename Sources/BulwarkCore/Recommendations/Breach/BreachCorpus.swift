@@ -53,8 +53,20 @@ public struct BreachCorpus: Sendable {
         try lookup(sha1: Digest.sha1(Array(password.utf8)))
     }
 
-    /// Many passwords at once, on every core (the analyzer's breach pass does the same).
+    /// Many passwords at once (see `lookup(sha1s:)`). Results in the given order.
     public func lookup(passwords: [String]) throws -> [BreachHit?] {
-        try Concurrently.map(passwords) { try lookup(password: $0) }
+        try lookup(sha1s: try Concurrently.map(passwords) { Digest.sha1(Array($0.utf8)) })
+    }
+
+    /// Many SHA-1s at once (nil: none to look up), on every core, in the
+    /// order of the hashes: each core's probes then walk the sorted corpus
+    /// files forward, which is what a corpus bigger than the page cache
+    /// needs. Results in the given order.
+    public func lookup(sha1s digests: [[UInt8]?]) throws -> [BreachHit?] {
+        let order = digests.indices.filter { digests[$0] != nil }.sorted { digests[$0]!.lexicographicallyPrecedes(digests[$1]!) }
+        let found = try Concurrently.map(order, chunk: max(64, order.count / 8)) { try lookup(sha1: digests[$0]!) }
+        var hits = [BreachHit?](repeating: nil, count: digests.count)
+        for (position, index) in order.enumerated() { hits[index] = found[position] }
+        return hits
     }
 }
