@@ -177,11 +177,25 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         return snapshot
     }
 
+    /// The snapshot's maps, made on other threads and read after they are done.
+    private final class MapsBuilder: @unchecked Sendable {  // each written by one task before the group's wait returns, read after
+        var versions = ShardedDictionary<String, Int64>()
+        var titles = ShardedDictionary<String, String>()
+    }
+
     /// Every entry read into a new snapshot (at unlock, and after many changes).
     func wholeSnapshot(of vault: Vault) -> SessionSnapshot {
         var snapshot = SessionSnapshot()
-        snapshot.setEntries(ChunkedArray(vault.entries), inTitleOrder: true)  // the vault keeps them by title (any case), then id
-        snapshot.versions = ShardedDictionary(vault.versions.lazy.map { ($0.key, $0.value) })
+        // The versions' map on the other core meanwhile: it runs before a large vault's first frame.
+        let versions = vault.versions, entries = vault.entries
+        let built = MapsBuilder()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { built.versions = ShardedDictionary(versions.lazy.map { ($0.key, $0.value) }) }
+        DispatchQueue.global().async(group: group) { built.titles = ShardedDictionary(entries.lazy.map { ($0.id, $0.title) }) }
+        let list = ChunkedArray(entries)  // the vault keeps them by title (any case), then id
+        group.wait()
+        snapshot.setEntries(list, titles: built.titles)
+        snapshot.versions = built.versions
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
         return snapshot

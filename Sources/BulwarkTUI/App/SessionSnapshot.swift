@@ -96,20 +96,21 @@ public struct SessionSnapshot: Sendable, Equatable {
         searchText = text
     }
 
-    /// Entries known to be in the vault's order (the session's, read from
-    /// the vault), so the order need not be checked.
-    mutating func setEntries(_ entries: ChunkedArray<Entry>, inTitleOrder: Bool) {
+    /// Entries in the vault's order (the session's, read from the vault),
+    /// with their titles by id already made: nothing to check or index.
+    mutating func setEntries(_ entries: ChunkedArray<Entry>, titles: ShardedDictionary<String, String>) {
         storedEntries = entries
-        reindex(checkingOrder: !inTitleOrder)
+        self.titles = titles
+        unorderedPositions = nil
+        searchText = SearchText()
     }
 
-    private mutating func reindex(checkingOrder: Bool = true) {
+    private mutating func reindex() {
         titles = ShardedDictionary()
         var ordered = true
         var previous: (key: [UInt8], id: String)?
         for entry in storedEntries {
             titles[entry.id] = entry.title
-            guard checkingOrder else { continue }
             let key = (key: TitleOrder.key(entry.title), id: entry.id)
             if let last = previous, !TitleOrder.precedes(last, key) { ordered = false }
             previous = key

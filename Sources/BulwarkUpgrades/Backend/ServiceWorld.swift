@@ -36,11 +36,31 @@ public final class ServiceWorld {
     public static func forVault(_ vault: URL, entries: [Entry], catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
                                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws -> ServiceWorld {
         let beside = directory(besideVault: vault)
-        let involved = FileManager.default.fileExists(atPath: beside.path)
-            || entries.contains { catalog.manifest(forHost: $0.site) != nil || catalog.provider(forHost: $0.site) != nil }
+        let involved = FileManager.default.fileExists(atPath: beside.path) || involves(entries, catalog)
         if involved { return try ServiceWorld(directory: beside, catalog: catalog, clock: clock, sleep: sleep) }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-services-\(getpid())-\(UUID().uuidString.prefix(8))")
         return try ServiceWorld(directory: temporary, catalog: catalog, clock: clock, sleep: sleep, temporary: true)
+    }
+
+    /// Whether a service is involved with any entry: the two halves of a
+    /// large vault on two cores (it runs before a large vault's first frame).
+    static func involves(_ entries: [Entry], _ catalog: ServiceCatalog) -> Bool {
+        guard entries.count > 4096 else { return entries.contains { catalog.involves(site: $0.site) } }
+        let found = Flag()
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let range = half == 0 ? 0..<(entries.count / 2) : (entries.count / 2)..<entries.count
+            for index in range where !found.isSet {
+                if catalog.involves(site: entries[index].site) { found.set() }
+            }
+        }
+        return found.isSet
+    }
+
+    private final class Flag: @unchecked Sendable {  // guarded by lock
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
     }
 
     deinit {

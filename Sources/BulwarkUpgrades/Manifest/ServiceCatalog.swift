@@ -74,6 +74,14 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public func provider(issuer: String) -> IdentityProviderManifest? { providers.first { $0.issuer == issuer } }
 
     /// The provider whose login page is at this host (its accounts' entries are for that domain).
+    /// Whether a manifest may act for an entry's site (normalised), or it is
+    /// a provider's login domain: whether a service is involved with the entry.
+    public func involves(site: String) -> Bool {
+        guard !site.isEmpty else { return false }
+        if let manifest = claim(forNormalizedHost: site), associationState(of: manifest, forHost: site) == .verified { return true }
+        return providers.contains { $0.loginDomain == site }
+    }
+
     public func provider(forHost host: String) -> IdentityProviderManifest? {
         let host = Domain.normalize(host)
         return host.isEmpty ? nil : providers.first { $0.loginDomain == host }
@@ -155,8 +163,14 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     /// The manifest whose associated domains cover a host, whether or not the site agrees.
     public func claim(forHost host: String) -> ServiceManifest? {
         guard !host.isEmpty else { return nil }
-        // As `ServiceManifest.covers` reads a host: normalised, `www.` the bare domain.
-        var name = Domain.normalize(host)
+        return claim(forNormalizedHost: Domain.normalize(host))
+    }
+
+    /// `claim(forHost:)` for a host already normalised (an entry's `site`).
+    func claim(forNormalizedHost host: String) -> ServiceManifest? {
+        guard !host.isEmpty else { return nil }
+        // As `ServiceManifest.covers` reads a host: `www.` is the bare domain.
+        var name = host
         if name.hasPrefix("www.") { name = String(name.dropFirst(4)) }
         // The first manifest (in the catalog's order) that claims it: the host
         // exactly, or the host or any domain above it as `*.`.
