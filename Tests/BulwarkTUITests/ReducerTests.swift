@@ -66,6 +66,35 @@ import Testing
         }
     }
 
+    /// The same in every order, and with the order changed halfway: a step
+    /// gone back to is put in the order asked for now.
+    @Test(arguments: VaultFilter.Order.allCases)
+    func aSearchGoneBackToIsInTheOrderAskedFor(order: VaultFilter.Order) {
+        var snapshot = SessionSnapshot()
+        snapshot.entries = ChunkedArray(try! DemoSetup.entries(now: Date(timeIntervalSince1970: 1_800_000_000)))
+        func fresh(_ query: String, _ order: VaultFilter.Order) -> [Int] {
+            var state = AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "demo")
+            state.filter.query = query
+            state.filter.order = order
+            state.refilter()
+            return state.visible
+        }
+        var state = AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "demo")
+        state.filter.order = order
+        for query in ["s", "sh", "shi", "sh", "shi"] {
+            state.filter.query = query
+            state.refilter()
+            #expect(state.visible == fresh(query, order), "\(query) by \(order)")
+        }
+        // Rubbed out after the order changed: the steps were made in the other order.
+        for (query, now) in [("sh", VaultFilter.Order.title), ("s", .title), ("sh", .changed), ("s", .site)] {
+            state.filter.order = now
+            state.filter.query = query
+            state.refilter()
+            #expect(state.visible == fresh(query, now), "\(query) by \(now), typed by \(order)")
+        }
+    }
+
     @Test func jkAndArrowsMoveTheSelectionWithinBounds() {
         let store = Store(state: Self.state())
         for key in [Key.char("j"), .down, .char("j")] { store.send(.key(key)) }

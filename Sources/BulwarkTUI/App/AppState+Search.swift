@@ -6,8 +6,8 @@ import BulwarkCore
 struct SearchStep {
     let filter: VaultFilter
     let text: SearchText
-    /// The matches in the list's order…
-    let visible: [Int]
+    /// The matches by rank (words in the title, words anywhere, letters in order), each ascending…
+    let ranks: [[Int]]
     /// …and those with every word (in the title or anywhere), ascending:
     /// the only entries where a longer query can find its words.
     let wordMatches: [Int]
@@ -35,7 +35,7 @@ extension AppState {
         if let known = searchTrail.lastIndex(where: { $0.filter.query == filter.query }) {
             searchTrail.removeSubrange((known + 1)...)
             let step = searchTrail[known]
-            visible = step.filter.order == filter.order ? step.visible : ordered(step.visible.sorted(), ranks: nil)
+            visible = filter.order == .title ? step.ranks.flatMap { $0 } : ordered(Self.merged(step.ranks), ranks: nil)
             return
         }
         // Whatever has the words of a longer query had those of the
@@ -53,8 +53,8 @@ extension AppState {
         if ranks[0].isEmpty && ranks[1].isEmpty {
             ranks[2] = text.matches(words: [], letters: letters, among: filtered, entries: entries)[2]
         }
-        visible = ordered(Self.merged(ranks), ranks: ranks)
-        searchTrail.append(SearchStep(filter: filter, text: text, visible: visible, wordMatches: Self.merged([ranks[0], ranks[1]])))
+        visible = filter.order == .title ? ranks.flatMap { $0 } : ordered(Self.merged(ranks), ranks: nil)
+        searchTrail.append(SearchStep(filter: filter, text: text, ranks: ranks, wordMatches: Self.merged([ranks[0], ranks[1]])))
         if searchTrail.count > 64 { searchTrail.removeFirst() }
     }
 
@@ -75,7 +75,7 @@ extension AppState {
     private func ordered(_ ascending: [Int], ranks: [[Int]]?) -> [Int] {
         let entries = snapshot.entries
         switch filter.order {
-        case .title: return ranks.map { $0[0] + $0[1] + $0[2] } ?? ascending
+        case .title: return ranks?.flatMap { $0 } ?? ascending
         case .site:
             let sites = ascending.map { entries[$0].site }
             return ascending.indices.sorted { (sites[$0], ascending[$0]) < (sites[$1], ascending[$1]) }.map { ascending[$0] }
