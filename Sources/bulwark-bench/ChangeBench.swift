@@ -90,16 +90,6 @@ enum ChangeBench {
     }
 
     static func app(_ path: String) {
-        if ProcessInfo.processInfo.environment["BULWARK_BENCH_PROBE"] == "1" {
-            let vault = try! Vault.open(at: URL(fileURLWithPath: path), masterPassword: "bench")
-            print(String(format: "probe: vault open %.1f MiB (now %.1f)", Measure.peakRSSMiB(), currentRSS()))
-            let analyzer = SecurityAnalyzer(breaches: BreachCorpus(files: []), memo: vault.strengthMemo())
-            try! analyzer.load(vault.entries)
-            print(String(format: "probe: analysed %.1f MiB (now %.1f)", Measure.peakRSSMiB(), currentRSS()))
-            let report = analyzer.report()
-            print(String(format: "probe: report %.1f MiB (now %.1f) %d", Measure.peakRSSMiB(), currentRSS(), report.recommendations.count))
-            exit(0)
-        }
         let session = AppSession(vaultPath: URL(fileURLWithPath: path), catalog: try! ServiceCatalog.builtIn(), breaches: BreachCorpus(files: []),
                                  backupPolicy: .none)
         // The KDF is the bench's small one (scrypt 2^10, about a millisecond): what is timed is what follows it.
@@ -130,9 +120,3 @@ enum ChangeBench {
     }
 }
 
-func currentRSS() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-    return kib / 1024
-}

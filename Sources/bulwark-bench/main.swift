@@ -117,7 +117,7 @@ if only == nil || only == "changes" {
     let changesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-changes-\(getpid())")
     try! FileManager.default.createDirectory(at: changesDirectory, withIntermediateDirectories: true)
     ChangeBench.run(directory: changesDirectory)
-    if ProcessInfo.processInfo.environment["BULWARK_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: changesDirectory) }
+    try? FileManager.default.removeItem(at: changesDirectory)
     print("")
 }
 if only == nil || only == "frames" {

@@ -17,7 +17,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     let titleKey: String
     /// What the ranking compares, worked out once: the report finds a
     /// recommendation by a binary search, a comparison per step.
-    private var rank: RankKey!
+    private let rank: RankKey
 
     public init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
                 hidden: Bool, hiddenUntil: Date?, titleKey: String? = nil) {
@@ -29,7 +29,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         self.hidden = hidden
         self.hiddenUntil = hiddenUntil
         self.titleKey = titleKey ?? entry.title.lowercased()
-        rank = RankKey(self)
+        rank = RankKey(severity: severity, warnings: warnings, category: category, titleKey: self.titleKey, id: entry.id)
     }
 
     public var priority: Priority { severity >= .high ? .high : .other }
@@ -58,7 +58,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// comparator over whole recommendations re-reads their warnings and
     /// moves large values, and at 100k accounts that was most of a report.
     public static func ranked(_ list: [Recommendation]) -> [Recommendation] {
-        let keys = list.map(\.rank!)
+        let keys = list.map(\.rank)
         var order = Array(keys.indices)
         keys.withUnsafeBufferPointer { keys in order.sort { keys[$0].ranksBefore(keys[$1]) } }
         return order.map { list[$0] }
@@ -68,16 +68,16 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         let severity: Int, dependents: Int, kind: Int, sensitive: Bool, breachCount: Int, warningCount: Int
         let titleKey: String, id: String
 
-        init(_ r: Recommendation) {
-            severity = r.severity.rawValue
-            kind = r.warnings[0].kind.rank
-            sensitive = r.category.isSensitive
-            breachCount = r.breachCount ?? -1
+        init(severity: Severity, warnings: [Warning], category: AccountCategory, titleKey: String, id: String) {
+            self.severity = severity.rawValue
+            kind = warnings[0].kind.rank
+            sensitive = category.isSensitive
+            breachCount = warnings.lazy.compactMap { if case .breached(let count, _) = $0 { count } else { nil } }.first ?? -1
             // An opportunity (a passkey the service would take) is no extra risk: it does not rank.
-            warningCount = r.warnings.count { $0.kind != .passkeyAvailable }
-            dependents = r.warnings.lazy.compactMap { if case .identityProvider(let accounts) = $0 { accounts.count } else { nil } }.first ?? 0
-            titleKey = r.titleKey
-            id = r.id
+            warningCount = warnings.count { $0.kind != .passkeyAvailable }
+            dependents = warnings.lazy.compactMap { if case .identityProvider(let accounts) = $0 { accounts.count } else { nil } }.first ?? 0
+            self.titleKey = titleKey
+            self.id = id
         }
 
         func ranksBefore(_ b: RankKey) -> Bool {

@@ -94,25 +94,10 @@ public final class SecurityAnalyzer {
         var position = [String: Int](minimumCapacity: all.count)
         for (index, entry) in all.enumerated() { position[entry.id] = index }
         let list = position.count == all.count ? all : position.values.sorted().map { all[$0] }
-        let sharing = sharing, services = services, breaches = breaches, memo = memo
         // Two passes across the cores, so that `analyze --timings` can say what each costs.
-        // The SHA-1s first, then the lookups in hash order (see BreachCorpus.lookup(sha1s:)).
-        let prepared = try Concurrently.map(list) { entry in
-            let profile = AccountProfile(entry, sharing: sharing, services: services)
-            let inputs = PasswordFacts.Inputs(entry, profile)
-            return (profile, inputs, inputs.map { Digest.sha1(Array($0.password.utf8)) })
-        }
-        let hits = try breaches.lookup(sha1s: prepared.map { $0.1?.isPIN == false ? $0.2 : nil })
-        let looked = prepared.indices.map { index in
-            let (profile, inputs, sha1) = prepared[index]
-            return (profile, inputs, sha1.map { PasswordFacts.LookedUp(sha1: $0, breach: hits[index]) })
-        }
+        let looked = try lookUp(list)
         phases.breach = lap()
-        records = try Concurrently.map(Array(list.indices)) { index in
-            let (profile, inputs, found) = looked[index]
-            let evaluated = inputs.flatMap { inputs in found.map { PasswordFacts.evaluate(inputs, looked: $0, memo: memo) } }
-            return Record(entry: list[index], profile: profile, facts: evaluated?.facts, measured: evaluated?.measured ?? false)
-        }
+        records = try evaluate(list, looked)
         phases.strength = lap()
         if position.count != all.count {
             position = Dictionary(minimumCapacity: records.count)
@@ -138,19 +123,40 @@ public final class SecurityAnalyzer {
         stale = []
     }
 
+    typealias LookedUp = (profile: AccountProfile, inputs: PasswordFacts.Inputs?, found: PasswordFacts.LookedUp?)
+
+    /// The first pass, on every core: each entry's profile and password's
+    /// SHA-1, then the breach lookups in hash order (see BreachCorpus.lookup(sha1s:)).
+    private func lookUp(_ list: [Entry]) throws -> [LookedUp] {
+        let sharing = sharing, services = services
+        let prepared = try Concurrently.map(list) { entry in
+            let profile = AccountProfile(entry, sharing: sharing, services: services)
+            let inputs = PasswordFacts.Inputs(entry, profile)
+            return (profile, inputs, inputs.map { Digest.sha1(Array($0.password.utf8)) })
+        }
+        let hits = try breaches.lookup(sha1s: prepared.map { $0.1?.isPIN == false ? $0.2 : nil })
+        return prepared.indices.map { index in
+            let (profile, inputs, sha1) = prepared[index]
+            return (profile, inputs, sha1.map { PasswordFacts.LookedUp(sha1: $0, breach: hits[index]) })
+        }
+    }
+
+    /// The second pass, on every core: each password's strength (remembered, or zxcvbn).
+    private func evaluate(_ list: [Entry], _ looked: [LookedUp]) throws -> [Record] {
+        let memo = memo
+        return try Concurrently.map(Array(list.indices)) { index in
+            let (profile, inputs, found) = looked[index]
+            let evaluated = inputs.flatMap { inputs in found.map { PasswordFacts.evaluate(inputs, looked: $0, memo: memo) } }
+            return Record(entry: list[index], profile: profile, facts: evaluated?.facts, measured: evaluated?.measured ?? false)
+        }
+    }
+
     /// Adds entries not yet analysed, a batch at a time, on every core: the
     /// app analyses a large vault in the background this way, showing the
     /// recommendations found so far. The next report has them in place.
     public func add(_ batch: [Entry]) throws {
         let fresh = batch.filter { position[$0.id] == nil }
-        let sharing = sharing, services = services, breaches = breaches, memo = memo
-        let evaluated = try Concurrently.map(fresh) { entry -> Record in
-            let profile = AccountProfile(entry, sharing: sharing, services: services)
-            let inputs = PasswordFacts.Inputs(entry, profile)
-            let looked = try inputs.map { try PasswordFacts.lookUp($0, breaches: breaches) }
-            let result = inputs.flatMap { inputs in looked.map { PasswordFacts.evaluate(inputs, looked: $0, memo: memo) } }
-            return Record(entry: entry, profile: profile, facts: result?.facts, measured: result?.measured ?? false)
-        }
+        let evaluated = try evaluate(fresh, try lookUp(fresh))
         var joined = Set<ReuseKey>()
         for record in evaluated {
             markStale(record.entry.id, before: nil, after: record.entry, profile: record.profile)

@@ -28,14 +28,14 @@ extension AppState {
         // Everything, in the vault's order: no search at all.
         if words.isEmpty && filter.category == nil && filter.tag == nil {
             searchTrail = []
-            visible = ordered(Array(entries.indices), ranks: nil)
+            visible = ordered(Array(entries.indices))
             return
         }
         // The same query as a step before (a character rubbed out).
         if let known = searchTrail.lastIndex(where: { $0.filter.query == filter.query }) {
             searchTrail.removeSubrange((known + 1)...)
             let step = searchTrail[known]
-            visible = filter.order == .title ? step.ranks.flatMap { $0 } : ordered(Self.merged(step.ranks), ranks: nil)
+            visible = ordered(ranks: step.ranks)
             return
         }
         // Whatever has the words of a longer query had those of the
@@ -44,7 +44,7 @@ extension AppState {
         let filtered = filter.category == nil && filter.tag == nil ? nil : filteredEntries()
         let candidates = searchTrail.last?.wordMatches ?? filtered
         guard !words.isEmpty else {
-            visible = ordered(candidates ?? [], ranks: nil)
+            visible = ordered(candidates ?? [])
             return
         }
         var ranks = text.matches(words: words, letters: nil, among: candidates, entries: entries)
@@ -53,7 +53,7 @@ extension AppState {
         if ranks[0].isEmpty && ranks[1].isEmpty {
             ranks[2] = text.matches(words: [], letters: letters, among: filtered, entries: entries)[2]
         }
-        visible = filter.order == .title ? ranks.flatMap { $0 } : ordered(Self.merged(ranks), ranks: nil)
+        visible = ordered(ranks: ranks)
         searchTrail.append(SearchStep(filter: filter, text: text, ranks: ranks, wordMatches: Self.merged([ranks[0], ranks[1]])))
         if searchTrail.count > 64 { searchTrail.removeFirst() }
     }
@@ -71,11 +71,16 @@ extension AppState {
         return kept
     }
 
-    /// The matches in the filter's order: by rank then title, by site, or by the password's age.
-    private func ordered(_ ascending: [Int], ranks: [[Int]]?) -> [Int] {
+    /// Ranked matches in the filter's order: by rank then title, or as `ordered(_:)` puts them.
+    private func ordered(ranks: [[Int]]) -> [Int] {
+        filter.order == .title ? ranks.flatMap { $0 } : ordered(Self.merged(ranks))
+    }
+
+    /// Entries (ascending) in the filter's order: by title, by site, or by the password's age.
+    private func ordered(_ ascending: [Int]) -> [Int] {
         let entries = snapshot.entries
         switch filter.order {
-        case .title: return ranks?.flatMap { $0 } ?? ascending
+        case .title: return ascending
         case .site:
             let sites = ascending.map { entries[$0].site }
             return ascending.indices.sorted { (sites[$0], ascending[$0]) < (sites[$1], ascending[$1]) }.map { ascending[$0] }
