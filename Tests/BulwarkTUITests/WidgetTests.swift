@@ -15,6 +15,17 @@ import Testing
         #expect(buffer.rowText(1) == "╰──────────╯")
     }
 
+    /// A line cut to a width ends in "…" in the cut span's style; one that fits is left alone.
+    @Test func aLineCutToAWidthSaysSo() {
+        let line = Line([Span("✓ ", Theme.success), Span("Shiny now signs in with a passkey", Theme.status)])
+        #expect(line.truncated(to: 40) == line)
+        let cut = line.truncated(to: 12)
+        #expect(cut.plainText == "✓ Shiny now…" && cut.width == 12)
+        #expect(cut.spans.count == 2 && cut.spans[1].style == Theme.status)
+        #expect(Line([Span("日本語テキスト")]).truncated(to: 6).plainText == "日本…")  // a wide character never half drawn
+        #expect(line.truncated(to: 0).plainText.isEmpty)
+    }
+
     @Test func blockTooSmallDrawsNothing() {
         var buffer = Buffer(width: 1, height: 1)
         Block(title: "x").render(into: &buffer, area: buffer.area)

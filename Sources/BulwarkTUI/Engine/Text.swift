@@ -22,6 +22,24 @@ public struct Line: Sendable, Hashable, ExpressibleByStringLiteral {
     public var width: Int { spans.reduce(0) { $0 + $1.width } }
     public var plainText: String { spans.map(\.text).joined() }
 
+    /// The line cut to `width` cells with an ellipsis when it is wider, so
+    /// that a cut line says it was cut (in the style of the span cut).
+    public func truncated(to width: Int) -> Line {
+        guard self.width > width else { return self }
+        guard width > 0 else { return Line([]) }
+        var kept: [Span] = [], left = width - 1
+        for span in spans {
+            if span.width <= left {
+                kept.append(span)
+                left -= span.width
+                continue
+            }
+            kept.append(Span(DisplayWidth.truncate(span.text, to: left, ellipsis: false) + "…", span.style))
+            break
+        }
+        return Line(kept)
+    }
+
     /// Draws the line at (x, y), clipped to `clip`; returns the columns used.
     @discardableResult
     public func render(into buffer: inout Buffer, x: Int, y: Int, clip: Rect) -> Int {

@@ -29,7 +29,8 @@ public struct Chrome {
               rightTitle: Line(rightTitle), borderStyle: Theme.border).render(into: &buffer, area: outer)
         buffer.put("├" + String(repeating: "─", count: max(0, outer.width - 2)) + "┤",
                    x: outer.x, y: separatorRow, style: Theme.border)
-        if let status { status.render(into: &buffer, x: statusRow.x, y: statusRow.y, clip: statusRow) }
+        // A status longer than the row ends in "…": the person sees there was more.
+        if let status { status.truncated(to: statusRow.width).render(into: &buffer, x: statusRow.x, y: statusRow.y, clip: statusRow) }
         // Help, quit and the way between the vault and the recommendations
         // are never dropped; lesser hints go first when the row is short.
         let pinned = hints.reversed().prefix { $0.key == "?" || $0.key == "q" || $0.key == "Tab" }.count
