@@ -45,7 +45,7 @@ let package = Package(
         // tracking left its list's head on a finished access of this module
         // (README, known limits) and crashed the next access; the compiler's
         // static exclusivity checks still apply.
-        .target(name: "BulwarkTerminal", dependencies: ["BulwarkTUI", "CNcurses"],
+        .target(name: "BulwarkTerminal", dependencies: ["BulwarkTUI", "CNcurses", "CHardening"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .executableTarget(name: "bulwark",
                           dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"]),
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore", "CFido2"], exclude: ["FuzzCorpus"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI", "BulwarkUpgrades", "BulwarkCore"],
                     exclude: ["__Snapshots__"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: ["CHardening"]),
     ]
 )
 

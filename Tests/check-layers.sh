@@ -27,7 +27,8 @@ check "import CZlib" '^\s*import\s+CZlib' Sources/BulwarkCore
 check "import CSodium" '^\s*import\s+CSodium' Sources/BulwarkCore
 check "import CQRDecode" '^\s*import\s+CQRDecode' Sources/BulwarkCore
 check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
-check "import CHardening" '^\s*import\s+CHardening' Sources/bulwark
+# Process hardening and what a spawned child inherits: the executable, and the terminal target's tool runner.
+check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal'
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'
 # The core and the upgrades never reach up into the screens.

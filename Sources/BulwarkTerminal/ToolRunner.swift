@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import CHardening
 
 /// Runs a small tool (a clipboard tool, tmux) with a time limit: posix_spawn
 /// and waitpid, because Foundation's Process learns of an exit through a
@@ -13,15 +14,19 @@ enum ToolRunner {
     static func run(_ command: [String], input: Data?, seconds: Double = 2, limit: Int = 1 << 20) -> Data? {
         signal(SIGPIPE, SIG_IGN)  // a tool that exits before reading must not end bulwark
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
-        guard pipe(&inPipe) == 0 else { return nil }
-        guard pipe(&outPipe) == 0 else { close(inPipe[0]); close(inPipe[1]); return nil }
+        // Close-on-exec, as is every other descriptor the tool must not keep
+        // (dup2 clears the flag on the copies it makes for 0 and 1).
+        guard bw_pipe_cloexec(&inPipe) == 0 else { return nil }
+        guard bw_pipe_cloexec(&outPipe) == 0 else { close(inPipe[0]); close(inPipe[1]); return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if input != nil { posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0) } else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         if input == nil { posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1) } else { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        for fd in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else of ours goes with it: a clipboard tool that stays to
+        // serve the selection would otherwise hold a lock or a vault file.
+        bw_spawn_close_from(&actions, 3)
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

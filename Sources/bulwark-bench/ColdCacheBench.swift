@@ -48,7 +48,7 @@ enum ColdCacheBench {
 
     /// The file's pages out of the page cache (written back first). True when done.
     static func drop(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         fsync(fd)

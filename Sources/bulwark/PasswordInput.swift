@@ -52,7 +52,7 @@ final class PasswordInput {
     /// is no terminal.
     func question(_ text: String) -> String? {
         guard !fromStdin else { return nil }
-        let tty = Glibc.open("/dev/tty", O_RDWR)
+        let tty = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { Glibc.close(tty) }
         let prompt = text + " "
@@ -69,7 +69,7 @@ final class PasswordInput {
     }
 
     private func ask(_ prompt: String) throws -> String {
-        let tty = Glibc.open("/dev/tty", O_RDWR)
+        let tty = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { throw Unavailable() }
         defer { Glibc.close(tty) }
         var saved = termios()

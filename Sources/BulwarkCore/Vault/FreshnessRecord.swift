@@ -43,7 +43,7 @@ public struct FreshnessRecord: Sendable, Equatable {
     func record(_ counter: Int64, vaultID: [UInt8], key: [UInt8]) {
         guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                        attributes: [.posixPermissions: 0o700])) != nil else { return }
-        let lock = Glibc.open(directory.appendingPathComponent(".lock").path, O_CREAT | O_RDWR, 0o600)
+        let lock = Glibc.open(directory.appendingPathComponent(".lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return }
         defer { Glibc.close(lock) }
         guard flock(lock, LOCK_EX) == 0 else { return }

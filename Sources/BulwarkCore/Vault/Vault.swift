@@ -120,7 +120,7 @@ public final class Vault {
             } catch { throw VaultError.storage("cannot create \(directory.path)") }
         }
         // Create the file 0600 before SQLite does, so it never exists with looser modes.
-        let fd = Glibc.open(path.path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        let fd = Glibc.open(path.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.storage("cannot create \(path.path): \(String(cString: strerror(errno)))") }
         Glibc.close(fd)
         do {

@@ -69,7 +69,7 @@ public struct VaultBackups: Sendable {
         let target = try reserve(now: now)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).tmp-\(getpid())")
         try? FileManager.default.removeItem(at: temporary)
-        let fd = Glibc.open(temporary.path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        let fd = Glibc.open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.storage("cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
         Glibc.close(fd)
         do {
@@ -149,25 +149,39 @@ public struct VaultBackups: Sendable {
 extension Vault {
     /// A copy before a write that changes entries, at most once per the
     /// policy's interval, and only one process at a time (the others
-    /// skip: a copy is being made). A failure never stops the write.
+    /// skip when a copy is being made). A failure never stops the write.
     func takeBackupIfDue(now: Date = Date()) {
         backupFailure = nil
         let backups = self.backups
         guard let database, backups.isDue(backupPolicy, now: now) else { return }
         try? FileManager.default.createDirectory(at: backups.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let lock = Glibc.open(backups.directory.appendingPathComponent(".lock").path, O_CREAT | O_RDWR, 0o600)
+        let lock = Glibc.open(backups.directory.appendingPathComponent(".lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
             backupFailure = "cannot write to \(backups.directory.path)"
             return
         }
         defer { Glibc.close(lock) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0, backups.isDue(backupPolicy, now: now) else { return }
+        guard Self.lock(lock, within: 1), backups.isDue(backupPolicy, now: now) else { return }
         do {
             try backups.take(from: database, now: now)
             backups.prune(keeping: backupPolicy.kept)
         } catch {
             backupFailure = "\(error)"
         }
+    }
+
+    /// Takes the lock if it comes free within `seconds`. Another process
+    /// copying a big vault makes the copy it would have made (the policy
+    /// is asked again once the lock is held), so waiting longer would only
+    /// hold up the write. A short wait, not none: a child being spawned
+    /// holds every descriptor until its exec closes them.
+    private static func lock(_ fd: Int32, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK, Date() < deadline else { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
     /// A copy now, whatever the policy (before a restore).

@@ -1,6 +1,8 @@
 #ifndef CHARDENING_H
 #define CHARDENING_H
 
+#include "CSpawning.h"
+
 /* Process hardening that Swift cannot call directly (prctl is variadic). */
 
 /* No core dump, and not dumpable (no ptrace by other processes of the same

@@ -17,3 +17,11 @@ final class TemporaryDirectory {
 
 /// Cheap scrypt for tests that open many vaults; the product's default stays 2^17.
 let testParameters = ScryptParameters(logN: 10)
+
+/// A flag one thread sets and another reads.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    var value: Bool { lock.withLock { raised } }
+    func set() { lock.withLock { raised = true } }
+}

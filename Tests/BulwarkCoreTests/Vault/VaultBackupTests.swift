@@ -40,6 +40,41 @@ import Testing
         #expect(vault.backups.list().count == 3)
     }
 
+    /// A child process started while a backup holds its lock must not
+    /// inherit the lock: flock belongs to the open file, so a child still
+    /// running (a clipboard tool serving its selection, another test's
+    /// process) would hold it and every later backup would be skipped.
+    /// (Found in CI: one backup of six, with other tests spawning.)
+    @Test func processesStartedMeanwhileDoNotHoldTheLock() throws {
+        let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        vault.backupPolicy = BackupPolicy(kept: 100, interval: 60)
+        let stop = LockedFlag()
+        let spawner = Thread {
+            // posix_spawn as it is, closing nothing (Foundation's Process
+            // closes the parent's descriptors; a tool runner may not).
+            var argv: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup("3"), nil]
+            defer { argv.forEach { free($0) } }
+            while !stop.value {
+                var pid: pid_t = 0
+                if posix_spawn(&pid, "/bin/sleep", nil, nil, &argv, environ) == 0 { Self.reap(pid) }
+                usleep(10_000)
+            }
+        }
+        spawner.start()
+        defer { stop.set() }
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for minute in 0..<40 {
+            vault.takeBackupIfDue(now: start.addingTimeInterval(Double(minute) * 60))
+            usleep(5_000)
+        }
+        #expect(vault.backups.list().count == 40)
+    }
+
+    /// Waits for a child on another thread, so the spawner goes on.
+    private static func reap(_ pid: pid_t) {
+        Thread { var status: Int32 = 0; _ = waitpid(pid, &status, 0) }.start()
+    }
+
     @Test func aRestoreBringsBackTheBackupAndKeepsWhatItReplaced() throws {
         let record = FreshnessRecord(directory: dir.file("state"))
         let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters, freshness: record)

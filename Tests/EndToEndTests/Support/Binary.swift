@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CHardening
 
 /// The built `bulwark` binary, run as a user would run it.
 enum Binary {
@@ -48,6 +49,7 @@ enum Binary {
         posix_spawn_file_actions_addopen(&actions, 0, files[0], O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, files[1], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, files[2], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        bw_spawn_close_from(&actions, 3)  // nothing of the test process goes with it
         var attributes = Spawn.cleanSignals()
         defer { posix_spawnattr_destroy(&attributes) }
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]

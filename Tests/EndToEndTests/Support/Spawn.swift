@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CHardening
 
 /// Runs a program with posix_spawn and reaps it with waitpid. Used for tmux:
 /// Foundation's Process does not reap a tmux client that forked a server.
@@ -30,7 +31,7 @@ enum Spawn {
         var fds: [Int32] = [-1, -1]
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if capture {
-            guard pipe(&fds) == 0 else { throw POSIXError(.EIO) }
+            guard bw_pipe_cloexec(&fds) == 0 else { throw POSIXError(.EIO) }
             posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
             posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
             posix_spawn_file_actions_addclose(&actions, fds[0])
@@ -39,6 +40,9 @@ enum Spawn {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        // A tmux server outlives the test: it must not keep another test's
+        // pipe or lock open (a held backup lock once skipped backups in CI).
+        bw_spawn_close_from(&actions, 3)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var attributes = cleanSignals()

@@ -1,0 +1,18 @@
+#ifndef CSPAWNING_H
+#define CSPAWNING_H
+
+#include <spawn.h>
+
+/* What a child process inherits, which Swift's Glibc module cannot reach
+   (glibc declares these for _GNU_SOURCE only). A descriptor that leaks
+   into a child that outlives the call (a clipboard tool serving its
+   selection, a tmux server) keeps a lock held or a pipe open. */
+
+/* pipe2(fds, O_CLOEXEC): both ends closed at exec, atomically, so a child
+   spawned by another thread in between cannot take them. */
+int bw_pipe_cloexec(int fds[2]);
+
+/* The child closes every descriptor from `low` up before its exec. */
+int bw_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
+
+#endif
