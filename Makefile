@@ -6,15 +6,30 @@ SWIFT        ?= swift
 DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev tmux
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
+# The installed binary: a release build with the Swift runtime and
+# Foundation linked in, so it needs only the Debian C libraries it names.
+STATIC_BIN   := .build-static/release/bulwark
+VERSION      := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/bulwark/Usage.swift)
 
-.PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean
+# make install: PREFIX and DESTDIR as every Makefile takes them.
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+BINDIR       := $(DESTDIR)$(PREFIX)/bin
+MANDIR       := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR      := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+.PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
 all: build
 
 # What the tests alone use (never bulwark itself): keepassxc-cli writes the
 # exports the import tests read; Xvfb and xclip are the desktop clipboard
 # the clipboard test copies to.
-TEST_DEB_PACKAGES := keepassxc xvfb xclip chromium
+# bash, zsh and fish load the completions, man renders the pages, lintian
+# checks the package, dpkg-dev works out its Depends.
+TEST_DEB_PACKAGES := keepassxc xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils
 
 # $(1): the packages; installed as root, else the apt-get line is printed.
 define install-packages
@@ -49,6 +64,33 @@ build: deps
 run: build
 	$(BIN) demo
 
+# The binary that is installed and packaged.
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product bulwark --scratch-path .build-static \
+	  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+
+$(STATIC_BIN):
+	$(MAKE) release
+
+# The binary, a page per command and the completions, all made by the
+# binary from its command tables.
+install: $(STATIC_BIN)
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 0755 $(STATIC_BIN) $(BINDIR)/bulwark
+	$(STATIC_BIN) manpages $(MANDIR) >/dev/null
+	$(STATIC_BIN) completions bash > $(BASHDIR)/bulwark
+	$(STATIC_BIN) completions zsh > $(ZSHDIR)/_bulwark
+	$(STATIC_BIN) completions fish > $(FISHDIR)/bulwark.fish
+	chmod 0644 $(BASHDIR)/bulwark $(ZSHDIR)/_bulwark $(FISHDIR)/bulwark.fish
+
+uninstall:
+	rm -f $(BINDIR)/bulwark $(MANDIR)/bulwark.1 $(MANDIR)/bulwark-*.1 \
+	  $(BASHDIR)/bulwark $(ZSHDIR)/_bulwark $(FISHDIR)/bulwark.fish
+
+# bulwark_VERSION_ARCH.deb in .build-deb/ (Sources/Packaging/make-deb.sh).
+deb: $(STATIC_BIN)
+	bash Sources/Packaging/make-deb.sh $(STATIC_BIN) $(VERSION)
+
 # The demo as pictures in docs/demo (checked in; a test says when they are
 # stale): the web player of every scenario, an animated SVG of each, and
 # the page that shows them. Same bytes every run.
@@ -56,10 +98,10 @@ demo-artifacts: build
 	$(BIN) demo --gallery docs/demo
 
 # Every test: unit, golden, headless flows, the real binary under tmux,
-# and the layer check.
-test: build test-deps check-layers
+# the install and the Debian package of the release binary, and the layer check.
+test: build release test-deps check-layers
 	$(SWIFT) build --build-tests
-	BULWARK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
+	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) $(SWIFT) test --skip-build
 
 check-layers:
 	@bash Tests/check-layers.sh

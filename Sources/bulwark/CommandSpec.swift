@@ -4,6 +4,8 @@ struct OptionSpec {
     let name: String          // "--count"
     let valueName: String?    // "N" when the option takes a value
     let help: String
+    /// What the value completes to, when its name does not say (see `completion`).
+    var values: Completion? = nil
 }
 
 struct CommandSpec {
@@ -12,6 +14,8 @@ struct CommandSpec {
     let usage: String
     let options: [OptionSpec]
     let details: String
+    /// What each positional argument completes to, the last repeating.
+    var arguments: [Completion] = []
 
     func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
 
@@ -58,7 +62,8 @@ enum Commands {
         OptionSpec(name: "--username", valueName: "NAME", help: "The username"),
         OptionSpec(name: "--notes", valueName: "TEXT", help: "Notes"),
         OptionSpec(name: "--tag", valueName: "TAG", help: "A tag (repeat for more; replaces the list)"),
-        OptionSpec(name: "--category", valueName: "KIND", help: "email, identity, finance, government, health, work, shopping, social or other (default: guessed from the site)"),
+        OptionSpec(name: "--category", valueName: "KIND", help: "email, identity, finance, government, health, work, shopping, social or other (default: guessed from the site)",
+                   values: .words(["email", "identity", "finance", "government", "health", "work", "shopping", "social", "other"])),
         OptionSpec(name: "--totp", valueName: "-", help: "Read an otpauth:// URI from standard input, after the other secrets ('' removes it)"),
         OptionSpec(name: "--totp-qr", valueName: "IMAGE", help: "Read the TOTP from a QR code in a PNG or JPEG (a service's set-up picture)"),
         OptionSpec(name: "--signs-in-with", valueName: "ISSUER", help: "The identity provider (its https issuer) the account signs in through ('' removes it)"),
@@ -97,7 +102,8 @@ enum Commands {
                     """),
         CommandSpec(name: "recover", summary: "Save every entry that still decrypts to a new vault.", usage: "bulwark recover FILE",
                     options: [],
-                    details: "FILE is a new vault with the same master password; the damaged vault is not changed. Entries that do not decrypt are named."),
+                    details: "FILE is a new vault with the same master password; the damaged vault is not changed. Entries that do not decrypt are named.",
+                    arguments: [.files]),
         CommandSpec(name: "restore", summary: "List the vault's backups, or put one back.", usage: "bulwark restore --list | bulwark restore ID",
                     options: [OptionSpec(name: "--list", valueName: nil, help: "List the backups, newest first: id, time, entries, size")],
                     details: """
@@ -107,7 +113,8 @@ enum Commands {
                     """),
         CommandSpec(name: "import", summary: "Import another password manager's export.",
                     usage: "bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--merge | --keep-both] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv, 1password-1pux or kdbx (default: detected from the file)"),
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv, 1password-1pux or kdbx (default: detected from the file)",
+                                         values: .words(["apple-csv", "chrome-csv", "firefox-csv", "lastpass-csv", "bitwarden-json", "bitwarden-csv", "keepassxc-csv", "1password-csv", "1password-1pux", "kdbx"])),
                               OptionSpec(name: "--key-file", valueName: "FILE", help: "kdbx: the database's key file (any form KeePass reads)"),
                               OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)"),
                               OptionSpec(name: "--merge", valueName: nil, help: "A login for a site and user name already in the vault is merged into it"),
@@ -123,18 +130,19 @@ enum Commands {
                     password goes to history) or kept beside it: asked on a terminal, else kept unless --merge.
                     A password-protected Bitwarden export or a KeePass database asks for its password (with
                     --password-stdin, the line after the master password; empty with --key-file alone). The summary counts each kind and names what was not kept.
-                    """),
+                    """, arguments: [.files]),
         CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, or a KeePass database.",
                     usage: "bulwark export --format FORMAT [--password-protected] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json, apple-csv, or kdbx (a KeePass database with a password of its own)"),
-                              OptionSpec(name: "--cipher", valueName: "CIPHER", help: "kdbx: aes (default) or chacha20"),
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json, apple-csv, or kdbx (a KeePass database with a password of its own)",
+                                         values: .words(["bitwarden-json", "apple-csv", "kdbx"])),
+                              OptionSpec(name: "--cipher", valueName: "CIPHER", help: "kdbx: aes (default) or chacha20", values: .words(["aes", "chacha20"])),
                               OptionSpec(name: "--password-protected", valueName: nil, help: "bitwarden-json: seal the file with a password of its own, as Bitwarden's \"Password protected\" export (PBKDF2, 600,000 iterations)"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],
                     details: """
                     The file is written 0600 and, unless password-protected, holds every password in plain text. In
                     CSV, a cell that begins with = + - @ or a tab gets a leading ' so that a spreadsheet does not run
                     it as a formula; each is named. Apple's CSV has one row per website, as Apple's export does.
-                    """),
+                    """, arguments: [.files]),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",
             usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--include-hidden] [--timings]",
@@ -205,7 +213,8 @@ enum Commands {
                     and prints what changed in the vault.
                     transfer moves SERVICE's app to another developer team (TEAMID): Sign in with Apple users get transfer
                     identifiers, their accounts are migrated to the new team's ids, and the entries follow.
-                    """),
+                    """, arguments: [.words(["enroll", "notify", "transfer"]), .services,
+                                     .words(["consent-revoked", "account-delete", "email-disabled", "email-enabled"]), .nothing]),
         CommandSpec(name: "passkey", summary: "Create and use passkeys as a WebAuthn authenticator (for testing a relying party).",
                     usage: PasskeyCommand.usage,
                     options: [OptionSpec(name: "--origin", valueName: "ORIGIN", help: "create, get: the page's origin (https://host[:port]; http only on localhost)"),
@@ -217,7 +226,7 @@ enum Commands {
                     create prints the RegistrationResponseJSON (attestation "none", an ES256 key on P-256); get prints the
                     AuthenticationResponseJSON (discoverable when allowCredentials is empty). Exit 1 for a bad origin, an
                     excluded credential, no matching passkey or malformed options.
-                    """),
+                    """, arguments: [.words(["create", "get", "list", "rm"]), .nothing]),
         CommandSpec(
             name: "demo", summary: "Open the full-screen demo on an embedded vault.",
             usage: "bulwark demo [--no-lock] [--keep | --dir DIR] [--record FILE.cast] | --setup DIR | --list | --autoplay NAME [options]",
@@ -227,7 +236,7 @@ enum Commands {
                 OptionSpec(name: "--dir", valueName: "DIR", help: "Use and keep DIR for the demo (reused when it holds one)"),
                 OptionSpec(name: "--setup", valueName: "DIR", help: "Write the demo vault and services into DIR and exit"),
                 OptionSpec(name: "--list", valueName: nil, help: "List the scenarios: name, then what each shows"),
-                OptionSpec(name: "--autoplay", valueName: "NAME", help: "Play a scenario at a human pace, then exit 0"),
+                OptionSpec(name: "--autoplay", valueName: "NAME", help: "Play a scenario at a human pace, then exit 0", values: .scenarios),
                 OptionSpec(name: "--speed", valueName: "FACTOR", help: "Autoplay faster (2) or slower (0.5)"),
                 OptionSpec(name: "--stay", valueName: nil, help: "Keep the session open when the scenario ends"),
                 OptionSpec(name: "--headless", valueName: nil, help: "Autoplay with no terminal (fixed clock, no latency)"),
@@ -245,7 +254,7 @@ enum Commands {
             details: """
             The demo's master password is "demo". ? lists every key of a screen; q quits; Ctrl-C quits.
             During autoplay: Space pauses and resumes, n steps one action while paused, R restarts.
-            """),
+            """, arguments: [.scenarios]),
         CommandSpec(
             name: "open", summary: "Open the full-screen app on your vault.", usage: "bulwark open [--vault PATH]",
             options: [], details: "The first run creates the vault (the master password is typed twice)."),
@@ -272,7 +281,7 @@ enum Commands {
                    satisfies RULES, 1 (with the broken rules) when it does not.
             show:  print the canonical form of RULES.
             Malformed rules exit 1 with the position of the problem.
-            """),
+            """, arguments: [.words(["check", "show"]), .free]),
         CommandSpec(
             name: "code", summary: "Print a verification code (TOTP or HOTP).",
             usage: "bulwark code ENTRY | --uri - [--at UNIX_SECONDS] [--json]",
@@ -287,7 +296,30 @@ enum Commands {
             """),
         CommandSpec(
             name: "help", summary: "Show help for bulwark or for one command.", usage: "bulwark help [COMMAND]",
-            options: [], details: ""),
+            options: [], details: "", arguments: [.commands]),
+        CommandSpec(
+            name: "doctor", summary: "Check the set-up: terminal, vault, config, breach corpora, quirks and services.",
+            usage: "bulwark doctor [--json]",
+            options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every check with its status, what was found and the fix")],
+            details: """
+            Each problem is named with the command that fixes it. Nothing is changed and no password is asked.
+            Exit 0 when all is well, 1 when any check fails (warnings alone exit 0).
+            """),
+        CommandSpec(
+            name: "completions", summary: "Print the shell completion script for bash, zsh or fish.",
+            usage: "bulwark completions bash|zsh|fish",
+            options: [],
+            details: """
+            bash: source <(bulwark completions bash), or save it as
+                  /usr/share/bash-completion/completions/bulwark.
+            zsh:  save it as _bulwark in a directory on $fpath.
+            fish: save it as ~/.config/fish/completions/bulwark.fish.
+            """, arguments: [.words(["bash", "zsh", "fish"])]),
+        CommandSpec(
+            name: "manpages", summary: "Write the manual pages (bulwark.1 and one per command) into a directory.",
+            usage: "bulwark manpages DIR",
+            options: [], details: "The pages are made from the same tables as --help; `make install` installs them.",
+            arguments: [.directories]),
     ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

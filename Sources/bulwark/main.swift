@@ -70,6 +70,9 @@ func runMain(_ args: [String]) -> Int32 {
     case "signin": return UpgradeCommand.signIn(parsed)
     case "services": return ServicesCommand.services(parsed)
     case "passkey": return PasskeyCommand.run(parsed)
+    case "doctor": return DoctorCommand.run(parsed)
+    case "completions": return InstallCommands.completions(parsed)
+    case "manpages": return InstallCommands.manpages(parsed)
     default:
         printError(Usage.main)
         return 2

@@ -18,6 +18,8 @@ import Foundation
 ///     backup-every-minutes = 1
 ///     symbols = unicode          # or console, ascii (found from TERM and the locale otherwise)
 ///     mouse = on                 # or off
+///     online = off               # on: analyze asks a Pwned Passwords range API (k-anonymity)
+///     range-url = https://api.pwnedpasswords.com/range
 public struct Configuration: Sendable, Equatable {
     /// Pwned Passwords files searched after the built-in list (repeatable).
     public var breachCorpora: [String] = []
@@ -36,12 +38,19 @@ public struct Configuration: Sendable, Equatable {
     public var symbols: String?
     /// Whether the app takes mouse clicks and the wheel.
     public var mouse = true
+    /// Whether `analyze` also asks a Pwned Passwords range API (only each
+    /// password's 5-hex-digit SHA-1 prefix leaves the machine).
+    public var onlineBreachCheck = false
+    /// The range API: `URL/ABCDE` is fetched for prefix ABCDE.
+    public var rangeURL = Configuration.pwnedPasswordsRangeURL
+
+    public static let pwnedPasswordsRangeURL = "https://api.pwnedpasswords.com/range"
 
     public init() {}
 
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
-                              "backup-every-minutes", "symbols", "mouse"]
+                              "backup-every-minutes", "symbols", "mouse", "online", "range-url"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -113,6 +122,14 @@ public struct Configuration: Sendable, Equatable {
             case "mouse":
                 guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'mouse' must be on or off") }
                 config.mouse = value.lowercased() == "on"
+            case "online":
+                guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'online' must be on or off") }
+                config.onlineBreachCheck = value.lowercased() == "on"
+            case "range-url":
+                guard let url = URL(string: value), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
+                    throw ParseError(file: file, line: lineNumber, reason: "'range-url' must be an http or https URL")
+                }
+                config.rangeURL = value
             default:
                 throw ParseError(file: file, line: lineNumber, reason: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }

@@ -73,6 +73,28 @@ public final class PwnedPasswordsFile: Sendable {
         return (keys, starts)
     }
 
+    /// Every line read and its order checked, for `bulwark doctor`: a
+    /// search only sees the lines it probes, so an unsorted or damaged
+    /// file can look fine until a lookup lands on the damage.
+    public func survey() -> (lines: Int, problem: FormatError?) {
+        var lines = 0, start = 0, previous: Int?
+        while start < end {
+            let next: Int
+            do { next = try line(at: start).next } catch let error as FormatError { return (lines, error) } catch {
+                return (lines, FormatError(file: name, offset: start, reason: "\(error)"))
+            }
+            if let previous {
+                let order = compare(previous, start)
+                if order > 0 { return (lines, FormatError(file: name, offset: start, reason: "line \(lines + 1) is not sorted by hash after the one before")) }
+                if order == 0 { return (lines, FormatError(file: name, offset: start, reason: "line \(lines + 1) repeats the hash before it")) }
+            }
+            lines += 1
+            previous = start
+            start = next
+        }
+        return (lines, nil)
+    }
+
     /// The count recorded for a SHA-1 (20 bytes), or nil when it is absent.
     ///
     /// A binary search whose probes are interpolated: SHA-1s are uniform,
