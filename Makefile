@@ -3,7 +3,7 @@
 # otherwise print the exact apt-get line to run.
 
 SWIFT        ?= swift
-DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev tmux
+DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev libcurl4-openssl-dev tmux
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 # The installed binary: a release build with the Swift runtime and
@@ -29,7 +29,7 @@ all: build
 # the clipboard test copies to.
 # bash, zsh and fish load the completions, man renders the pages, lintian
 # checks the package, dpkg-dev works out its Depends.
-TEST_DEB_PACKAGES := keepassxc xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils
+TEST_DEB_PACKAGES := keepassxc xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap
 
 # $(1): the packages; installed as root, else the apt-get line is printed.
 define install-packages

@@ -47,8 +47,11 @@ let package = Package(
         // static exclusivity checks still apply.
         .target(name: "BulwarkTerminal", dependencies: ["BulwarkTUI", "CNcurses", "CHardening"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        // libcurl: FoundationNetworking's transport (`analyze --online`), named
+        // here because the release build links Foundation statically.
         .executableTarget(name: "bulwark",
-                          dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"]),
+                          dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"],
+                          linkerSettings: [.linkedLibrary("curl")]),
         // `make bench`: speed and memory figures on a release build.
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
 
@@ -56,7 +59,7 @@ let package = Package(
         .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore", "CFido2"], exclude: ["FuzzCorpus"]),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI", "BulwarkUpgrades", "BulwarkCore"],
                     exclude: ["__Snapshots__"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CHardening"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CHardening"], exclude: ["Fixtures"]),
     ]
 )
 

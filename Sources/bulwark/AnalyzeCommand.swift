@@ -22,8 +22,22 @@ enum AnalyzeCommand {
         case .failure(let exit): return exit.code
         case .success(let loaded): context = loaded
         }
-        let corpus = context.breaches
+        let rangeURL = parsed.options["--range-url"] ?? context.config.rangeURL
+        guard let base = URL(string: rangeURL), ["http", "https"].contains(base.scheme ?? ""), base.host != nil else {
+            Output.error("--range-url \(rangeURL): not an http or https URL.")
+            return 2
+        }
+        let online = parsed.options["--online"] != nil || parsed.options["--range-url"] != nil || context.config.onlineBreachCheck
         return VaultCommands.withVault(parsed) { vault, _ in
+            var corpus = context.breaches
+            var onlineSeconds: Double?
+            if online {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let outcome = OnlineCheckSettings.check(vault: vault, base: base)
+                if let found = outcome.corpus { corpus = BreachCorpus(files: corpus.files + [found]) }
+                Output.stderr(OnlineBreachCheck.report(outcome, base: base, passwords: OnlineBreachCheck.hashes(of: vault.entries).count))
+                onlineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            }
             let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: corpus, sharing: .with(context.quirks),
                                             services: context.catalog, memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
@@ -45,8 +59,9 @@ enum AnalyzeCommand {
             if parsed.options["--timings"] != nil {
                 let output = lap()
                 let phases = analyzer.lastLoad
-                let rows = [("key derivation", vault.openTimings.keyDerivation), ("load", vault.openTimings.load), ("breach", phases.breach),
-                            ("strength", phases.strength), ("reuse", phases.indexing), ("ranking", ranking), ("output", output)]
+                let rows = [("key derivation", vault.openTimings.keyDerivation), ("load", vault.openTimings.load)]
+                    + (onlineSeconds.map { [("online", $0)] } ?? [])
+                    + [("breach", phases.breach), ("strength", phases.strength), ("reuse", phases.indexing), ("ranking", ranking), ("output", output)]
                 // Standard error, one phase a line: `phase<TAB>seconds`, to set beside another tool's.
                 Output.stderr("timings (wall seconds, \(vault.entries.count) entries, \(ProcessInfo.processInfo.activeProcessorCount) cores):\n"
                               + rows.map { "\($0.0)\t" + String(format: "%.4f", $0.1) + "\n" }.joined())

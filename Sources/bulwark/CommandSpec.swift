@@ -145,16 +145,24 @@ enum Commands {
                     """, arguments: [.files]),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",
-            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--include-hidden] [--timings]",
+            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--online [--range-url URL]] [--include-hidden] [--timings]",
             options: [
                 OptionSpec(name: "--json", valueName: nil, help: "JSON: a summary and the ranked recommendations"),
                 OptionSpec(name: "--breach-corpus", valueName: "FILE", help: "A Pwned Passwords file (repeat for more; replaces the config file's)"),
+                OptionSpec(name: "--online", valueName: nil, help: "Also ask a Pwned Passwords range API (only each password's 5-hex-digit SHA-1 prefix is sent)"),
+                OptionSpec(name: "--range-url", valueName: "URL", help: "The range API (default https://api.pwnedpasswords.com/range; URL/ABCDE is fetched)"),
                 OptionSpec(name: "--include-hidden", valueName: nil, help: "Also list hidden recommendations"),
                 OptionSpec(name: "--timings", valueName: nil, help: "Each phase's wall time on standard error (key derivation, load, breach, strength, reuse, ranking, output)"),
             ],
             details: """
             The built-in list of common passwords is always searched. Exit status: 0 when there is
             nothing to do, 10 when the worst is low or medium, 11 when high, 12 when critical.
+
+            With --online (or online = on in the config file) each distinct 5-hex-digit prefix of the
+            passwords' SHA-1s is sent to the range API with Add-Padding: true, and nothing else: no
+            password, no full hash, no account. Answers are kept sealed under the vault's key for 7 days
+            ($XDG_CACHE_HOME/bulwark), so a second analysis asks only for new prefixes. When the API cannot
+            be reached the offline checks are still done, and standard error says what was missed.
             """),
         CommandSpec(name: "hide", summary: "Hide an entry's recommendations.", usage: "bulwark hide ENTRY [--until YYYY-MM-DD]",
                     options: [OptionSpec(name: "--until", valueName: "DATE", help: "Show them again from this day (UTC)")],

@@ -24,6 +24,19 @@ import Testing
         #expect(config.lockAfterMinutes == 2 && config.revealSeconds == 10 && config.clipboardSeconds == 5)
     }
 
+    @Test func onlineChecksAreOffUnlessAsked() throws {
+        let standard = try Configuration.parse("", file: "/c", home: "/h")
+        #expect(!standard.onlineBreachCheck && standard.rangeURL == "https://api.pwnedpasswords.com/range")
+        let mirror = try Configuration.parse("online = on\nrange-url = https://mirror.example/pwned/range\n", file: "/c", home: "/h")
+        #expect(mirror.onlineBreachCheck && mirror.rangeURL == "https://mirror.example/pwned/range")
+        #expect(throws: Configuration.ParseError(file: "/c", line: 1, reason: "'online' must be on or off")) {
+            try Configuration.parse("online = yes\n", file: "/c", home: "/h")
+        }
+        #expect(throws: Configuration.ParseError(file: "/c", line: 1, reason: "'range-url' must be an http or https URL")) {
+            try Configuration.parse("range-url = file:///etc/passwd\n", file: "/c", home: "/h")
+        }
+    }
+
     @Test func symbolsAndMouse() throws {
         let config = try Configuration.parse("symbols = ASCII\nmouse = off\n", file: "/c", home: "/h")
         #expect(config.symbols == "ascii" && !config.mouse)
@@ -32,7 +45,7 @@ import Testing
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url)"),
         ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
         ("mouse = maybe", 1, "'mouse' must be on or off"),
         ("quirks =", 1, "'quirks' has no value"),

@@ -1,0 +1,18 @@
+import BulwarkCore
+import Foundation
+
+/// How `analyze --online` asks: 8 requests at a time, 10 s a try, 4
+/// tries. `BULWARK_RANGE_TIMEOUT` and `BULWARK_RANGE_BACKOFF` (seconds)
+/// change the time limit and the first wait, for a slow mirror or a test.
+enum OnlineCheckSettings {
+    static let parallel = 8
+
+    static func check(vault: Vault, base: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> OnlineBreachCheck.Outcome {
+        // Whole seconds: FoundationNetworking on Linux ends a request with a time-out at once when its limit is under one.
+        let timeout = environment["BULWARK_RANGE_TIMEOUT"].flatMap(TimeInterval.init).map { max(1, $0.rounded(.up)) } ?? 10
+        let backoff = environment["BULWARK_RANGE_BACKOFF"].flatMap(TimeInterval.init).map { max(0, $0) } ?? 0.5
+        let client = RangeClient(base: base, timeout: timeout, backoff: backoff, parallel: parallel)
+        return OnlineBreachCheck(client: client, parallel: parallel)
+            .run(vault: vault, cacheDirectory: RangeCache.directory(environment: environment))
+    }
+}
