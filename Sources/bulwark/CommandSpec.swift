@@ -320,7 +320,8 @@ enum Commands {
             details: """
             bash: source <(bulwark completions bash), or save it as
                   /usr/share/bash-completion/completions/bulwark.
-            zsh:  save it as _bulwark in a directory on $fpath.
+            zsh:  save it as _bulwark in a directory on $fpath, or
+                  source <(bulwark completions zsh) after compinit.
             fish: save it as ~/.config/fish/completions/bulwark.fish.
             """, arguments: [.words(["bash", "zsh", "fish"])]),
         CommandSpec(

@@ -167,7 +167,12 @@ enum ShellCompletions {
             esac
         }
 
-        _bulwark "$@"
+        # Loaded from $fpath by compinit, it completes; sourced, it registers itself.
+        if [[ $funcstack[1] == _bulwark ]]; then
+            _bulwark "$@"
+        else
+            compdef _bulwark bulwark
+        fi
 
         """
     }

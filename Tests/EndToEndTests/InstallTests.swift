@@ -128,6 +128,17 @@ import Testing
         try tmux.sendBytes("bulwark services notify shiny email-d")
         try tmux.send("Tab")
         _ = try tmux.waitFor(text: "zsh> bulwark services notify shiny email-disabled")
+        tmux.close()
+
+        // Sourced after compinit instead, as `source <(bulwark completions zsh)` does.
+        try Data("autoload -Uz compinit; compinit -u -d \(directory.path)/dump; PS1='zsh> '; source \(directory.path)/_bulwark\n".utf8)
+            .write(to: directory.appendingPathComponent(".zshrc"))
+        let sourced = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": directory.path])
+        defer { sourced.close() }
+        _ = try sourced.waitFor(text: "zsh>")
+        try sourced.sendBytes("bulwark exp")
+        try sourced.send("Tab")
+        _ = try sourced.waitFor(text: "zsh> bulwark export")
     }
 
     /// Every command and option the help prints reaches the man pages and
