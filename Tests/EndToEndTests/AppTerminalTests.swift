@@ -101,6 +101,28 @@ import Testing
 
     /// A locale that is not UTF-8: every cell ASCII, the four severities
     /// still four marks, the one-key mark and the keys still there.
+    /// A vault at the standard KDF cost (scrypt 2^17, about half a second):
+    /// while its key is derived the unlock screen shows a bar that fills.
+    @Test func theUnlockShowsTheKeyDerivationFilling() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-kdf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vault = directory.appendingPathComponent("vault.db").path
+        let password = "correct horse battery staple 9"
+        #expect(try Binary.run(["init", "--vault", vault, "--password-stdin"], stdin: "\(password)\n\(password)\n").status == 0)
+        let tmux = try TmuxSession(width: 80, height: 24, command: "\(Binary.path) open --vault \(vault)")
+        defer { tmux.close() }
+        try tmux.waitFor(text: "Unlock your vault")
+        try tmux.sendBytes(password)
+        try tmux.send("Enter")
+        let deriving = try tmux.waitFor("the bar") { $0.contains("Unlocking: deriving the key from your password…") && $0.contains("%") }
+        let share = deriving.split(separator: "\n").first { $0.contains("%") }.flatMap { line in
+            line.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Int($0.dropLast()) }
+        }
+        #expect(share.map { (0...99).contains($0) } == true, "\(deriving)")
+        try tmux.waitFor(text: "🔓 unlocked")
+    }
+
     @Test func aNonUTF8LocaleGetsASCII() throws {
         let tmux = try TmuxSession(width: 100, height: 30, command: Self.demo + " --no-lock",
                                    environment: ["TERM": "xterm-256color", "LC_ALL": "C"])

@@ -1,4 +1,5 @@
 import CCrypto
+import Foundation
 
 /// scrypt parameters, stored per vault so they can be raised later and so
 /// tests can make vaults cheaply.
@@ -36,6 +37,23 @@ public struct ScryptParameters: Sendable, Equatable, Codable {
 public enum Scrypt {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String { "scrypt key derivation failed" }
+    }
+
+    /// About how long `derive` takes with `parameters` on this machine:
+    /// a derivation at N=2^12 (a few milliseconds) scaled by N, since
+    /// scrypt's work and memory grow linearly with it. OpenSSL reports no
+    /// progress, so this is what an unlock screen's progress is made from.
+    public static func estimatedSeconds(for parameters: ScryptParameters) -> TimeInterval? {
+        guard parameters.isSane else { return nil }
+        var probe = parameters
+        probe.logN = min(parameters.logN, 12)
+        var best = TimeInterval.infinity
+        for _ in 0..<2 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            guard (try? derive(password: [0], salt: [UInt8](repeating: 0, count: 16), parameters: probe)) != nil else { return nil }
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return best * Double(1 << (parameters.logN - probe.logN))
     }
 
     /// Derives `length` bytes with OpenSSL's scrypt (EVP_PKEY_derive).

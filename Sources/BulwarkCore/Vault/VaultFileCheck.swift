@@ -12,6 +12,14 @@ public struct VaultFileCheck: Sendable, Equatable {
     public var parameters: ScryptParameters?
     public var rows = 0
 
+    /// The key derivation settings the header asks for, read without the
+    /// password (for an estimate of the unlock's time).
+    public static func parameters(at path: URL) throws -> ScryptParameters {
+        let database = try SQLiteDatabase(path: path.path, create: false, readOnly: true)
+        defer { database.close() }
+        return try Vault.Header.read(from: database).parameters
+    }
+
     public static func examine(at path: URL) throws -> VaultFileCheck {
         var check = VaultFileCheck()
         let database = try SQLiteDatabase(path: path.path, create: false, readOnly: true)

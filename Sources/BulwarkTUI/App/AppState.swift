@@ -84,10 +84,30 @@ public struct UnlockForm: Sendable, Equatable {
     public var hint: String?
     /// A weak new password the person was told about: Enter again with it uses it.
     public var warnedWeak: String?
+    /// While the key is derived: when it began and about how long it takes.
+    public var keyDerivation: KeyDerivationProgress?
 
     public init(creating: Bool = false, hint: String? = nil) {
         self.creating = creating
         self.hint = hint
+    }
+}
+
+/// The unlock's key derivation, as far as it can be told: OpenSSL's scrypt
+/// reports nothing while it runs, so the share is the time gone over the
+/// time a small derivation predicted, held below 99% until it ends.
+public struct KeyDerivationProgress: Sendable, Equatable {
+    public var started: Date
+    public var expected: TimeInterval
+
+    public init(started: Date, expected: TimeInterval) {
+        self.started = started
+        self.expected = expected
+    }
+
+    public func fraction(at now: Date) -> Double {
+        guard expected > 0 else { return 0.99 }
+        return min(max(now.timeIntervalSince(started) / expected, 0), 0.99)
     }
 }
 

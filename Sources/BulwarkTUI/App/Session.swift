@@ -71,6 +71,13 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
     }
 
+    /// About how long unlocking (or creating) will derive its key, for the
+    /// unlock screen's progress; nil when the vault cannot be read yet.
+    public func keyDerivationEstimate(creating: Bool) -> TimeInterval? {
+        let parameters = creating ? ScryptParameters.standard : try? VaultFileCheck.parameters(at: vaultPath)
+        return parameters.flatMap(Scrypt.estimatedSeconds(for:))
+    }
+
     public func create(masterPassword: String, parameters: ScryptParameters = .standard) throws -> SessionSnapshot {
         try lock.withLock {
             try attach(try Vault.create(at: vaultPath, masterPassword: masterPassword, parameters: parameters, freshness: freshness))

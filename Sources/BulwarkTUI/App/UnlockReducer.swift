@@ -19,7 +19,12 @@ enum UnlockReducer {
             state.apply(snapshot)
             if snapshot.analysis == nil && state.banner == nil { tellNews(of: snapshot, &state) }
             return snapshot.analysis == nil ? Effect.none : analyseNextBatch()
+        case .keyDerivationEstimated(let started, let seconds):
+            // Only for the unlock still under way (a quick one may end first).
+            if state.unlock.busy && !state.unlocked { state.unlock.keyDerivation = KeyDerivationProgress(started: started, expected: seconds) }
+            return Effect.none
         case .unlockFailed(let message):
+            state.unlock.keyDerivation = nil
             state.unlock.busy = false
             state.busy = false
             state.unlock.error = message
@@ -101,7 +106,13 @@ enum UnlockReducer {
         let password = form.password.text, creating = form.creating
         state.unlock.busy = true
         state.busy = true
-        return .run { env in
+        // The estimate beside the unlock: a few milliseconds of scrypt on the other core.
+        let estimate = Effect.run { env in
+            let started = env.now()
+            guard let seconds = env.session?.keyDerivationEstimate(creating: creating) else { return nil }
+            return .keyDerivationEstimated(started: started, seconds: seconds)
+        }
+        return .batch([estimate, .run { env in
             guard let session = env.session else { return .unlockFailed("No vault is attached.") }
             do {
                 return .unlocked(creating ? try session.create(masterPassword: password) : try session.unlock(masterPassword: password))
@@ -110,6 +121,6 @@ enum UnlockReducer {
             } catch {
                 return .unlockFailed("\(error)")
             }
-        }
+        }])
     }
 }

@@ -25,8 +25,18 @@ enum UnlockScreen {
         }
         y += 2
         if form.busy {
-            buffer.put(Spinner.frames[state.spinner % Spinner.frames.count] + (form.creating ? " Creating the vault…" : " Unlocking…"),
-                       x: area.x, y: y, style: Theme.status, clip: area)
+            let spinner = Spinner.frames[state.spinner % Spinner.frames.count]
+            if let derivation = form.keyDerivation {
+                // The key derivation's share by the clock (OpenSSL tells nothing while it runs).
+                let fraction = derivation.fraction(at: state.now)
+                buffer.put(spinner + (form.creating ? " Creating the vault: deriving its key…" : " Unlocking: deriving the key from your password…"),
+                           x: area.x, y: y, style: Theme.status, clip: area)
+                let barWidth = max(4, min(30, area.width - 6))
+                ProgressBar.render(into: &buffer, area: Rect(x: area.x, y: y + 1, width: barWidth, height: 1), ratio: fraction, style: Theme.status)
+                buffer.put(String(format: "%3d%%", Int(fraction * 100)), x: area.x + barWidth + 1, y: y + 1, style: Theme.dim, clip: area)
+            } else {
+                buffer.put(spinner + (form.creating ? " Creating the vault…" : " Unlocking…"), x: area.x, y: y, style: Theme.status, clip: area)
+            }
         } else if let error = form.error {
             // Wrapped: the weak-password advice is a sentence or two.
             Paragraph("✗ " + error, style: Theme.danger).render(into: &buffer, area: Rect(x: area.x, y: y, width: area.width, height: 3))
