@@ -8,7 +8,8 @@ import Glibc
 /// The files bulwark reads: the vault (owner, modes, SQLite's integrity,
 /// the KDF's cost here, backups), the config file and what it names,
 /// breach corpora (every line read: format and order), quirks and
-/// service manifests. Nothing is written and no password is asked.
+/// service manifests. No password is asked and nothing is changed (a
+/// read-only SQLite open may leave its -wal and -shm beside the vault).
 struct FileChecks {
     let vaultPath: URL
     let configPath: URL

@@ -14,6 +14,7 @@ struct OnlineBreachCheck {
         /// The hits as a corpus (nil when no password is in any range).
         var corpus: PwnedPasswordsFile?
         var asked = 0
+        var answered = 0
         var fromCache = 0
         var failures: [String: RangeClient.Failure] = [:]
         var unreachable: String?
@@ -67,6 +68,7 @@ struct OnlineBreachCheck {
         for (prefix, answer) in answers {
             switch answer {
             case .success(let hits):
+                outcome.answered += 1
                 ranges[prefix] = hits
                 cache.keep(hits, for: prefix, fetched: now)
             case .failure(.unreachable): break
@@ -84,7 +86,7 @@ struct OnlineBreachCheck {
     static func report(_ outcome: Outcome, base: URL, passwords: Int) -> String {
         let host = base.host ?? base.absoluteString
         var text = "online: \(outcome.asked + outcome.fromCache) SHA-1 prefixes of \(passwords) passwords: "
-        text += "\(outcome.asked) asked of \(base.absoluteString), \(outcome.fromCache) from the cache (answers younger than 7 days). "
+        text += "\(outcome.asked) asked of \(base.absoluteString) (\(outcome.answered) answered), \(outcome.fromCache) from the cache (answers younger than 7 days). "
         text += "Only the first 5 hex digits of each hash left this machine.\n"
         if let why = outcome.unreachable {
             text += "online: cannot reach \(host) (\(why)): the offline checks were done; a password breached since your local corpora were made may be missed.\n"

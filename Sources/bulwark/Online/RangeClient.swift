@@ -89,8 +89,9 @@ final class RangeClient: Sendable {
             if let error = error as? URLError {
                 switch error.code {
                 case .timedOut: outcome = .failure(.retry("timed out after \(Self.seconds(self.timeout))", after: nil))
-                case .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .networkConnectionLost:
-                    outcome = .failure(.unreachable(error.localizedDescription))
+                case .cannotFindHost, .dnsLookupFailed: outcome = .failure(.unreachable("no such host"))
+                case .cannotConnectToHost: outcome = .failure(.unreachable("the connection was refused or has no route"))
+                case .notConnectedToInternet: outcome = .failure(.unreachable("no network"))
                 default: outcome = .failure(.retry(error.localizedDescription, after: nil))
                 }
                 return
