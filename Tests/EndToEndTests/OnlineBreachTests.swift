@@ -170,6 +170,13 @@ import Glibc
         #expect(result.stderr.hasPrefix("online: 1 SHA-1 prefixes of 1 passwords: 1 asked of http://127.0.0.1:1/range (0 answered), 0 from the cache"), "\(result.stderr)")
         #expect(result.stderr.contains("online: cannot reach 127.0.0.1 (the connection was refused or has no route): the offline checks were done; a password breached since your local corpora were made may be missed.\n"), "\(result.stderr)")
         #expect(try Self.breached(result.stdout)["Common"]?.1 == "built-in list of common passwords")
+
+        // The same from the config file alone, with no flag.
+        let config = f.dir.appendingPathComponent("config")
+        try Data("online = true\nrange-url = http://127.0.0.1:1/range\n".utf8).write(to: config)
+        let configured = try Binary.run(["analyze", "--json", "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                        environment: ["BULWARK_CONFIG": config.path, "XDG_CACHE_HOME": f.dir.appendingPathComponent("cache").path])
+        #expect(configured.stdout == offline.stdout && configured.stderr == result.stderr)
     }
 
     @Test func aBadRangeURLIsRefused() throws {

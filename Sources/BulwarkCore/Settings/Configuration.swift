@@ -123,8 +123,9 @@ public struct Configuration: Sendable, Equatable {
                 guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'mouse' must be on or off") }
                 config.mouse = value.lowercased() == "on"
             case "online":
-                guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'online' must be on or off") }
-                config.onlineBreachCheck = value.lowercased() == "on"
+                let yes = ["on", "true", "yes"], no = ["off", "false", "no"]
+                guard (yes + no).contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'online' must be on or off (true or false)") }
+                config.onlineBreachCheck = yes.contains(value.lowercased())
             case "range-url":
                 guard let url = URL(string: value), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
                     throw ParseError(file: file, line: lineNumber, reason: "'range-url' must be an http or https URL")

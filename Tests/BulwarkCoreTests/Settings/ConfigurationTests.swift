@@ -29,8 +29,10 @@ import Testing
         #expect(!standard.onlineBreachCheck && standard.rangeURL == "https://api.pwnedpasswords.com/range")
         let mirror = try Configuration.parse("online = on\nrange-url = https://mirror.example/pwned/range\n", file: "/c", home: "/h")
         #expect(mirror.onlineBreachCheck && mirror.rangeURL == "https://mirror.example/pwned/range")
-        #expect(throws: Configuration.ParseError(file: "/c", line: 1, reason: "'online' must be on or off")) {
-            try Configuration.parse("online = yes\n", file: "/c", home: "/h")
+        #expect(try Configuration.parse("online = true\n", file: "/c", home: "/h").onlineBreachCheck)
+        #expect(try !Configuration.parse("online = False\n", file: "/c", home: "/h").onlineBreachCheck)
+        #expect(throws: Configuration.ParseError(file: "/c", line: 1, reason: "'online' must be on or off (true or false)")) {
+            try Configuration.parse("online = maybe\n", file: "/c", home: "/h")
         }
         #expect(throws: Configuration.ParseError(file: "/c", line: 1, reason: "'range-url' must be an http or https URL")) {
             try Configuration.parse("range-url = file:///etc/passwd\n", file: "/c", home: "/h")
