@@ -64,11 +64,14 @@ import Testing
         #expect(Self.files(under: destination) == [])
     }
 
-    @Test func bashCompletes() throws {
-        let script = try Binary.run(["completions", "bash"]).stdout
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bash-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try Data(script.utf8).write(to: file)
+    /// The completion script `make install` put in place for `shell`, in a DESTDIR removed after `body`.
+    static func withInstalledScript(_ path: String, _ body: (URL) throws -> Void) throws {
+        let destination = try install()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        try body(destination.appendingPathComponent("usr/local/share/" + path))
+    }
+
+    @Test func bashCompletes() throws { try Self.withInstalledScript("bash-completion/completions/bulwark") { (file: URL) throws in
         func complete(_ words: String...) throws -> String {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
             let line = "source \(file.path); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _bulwark; ((${#COMPREPLY[@]})) && printf '%s\\n' \"${COMPREPLY[@]}\"; true"
@@ -82,14 +85,10 @@ import Testing
         #expect(try complete("bulwark", "services", "notify", "shiny", "email-d") == "email-disabled\n")
         #expect(try complete("bulwark", "help", "doc") == "doctor\n")
         #expect(try complete("bulwark", "show", "") == "")  // entry titles are never offered
-    }
+    } }
 
     @Test(.enabled(if: has("fish"), "fish is not installed (make test-deps installs Debian's fish)"))
-    func fishCompletes() throws {
-        let script = try Binary.run(["completions", "fish"]).stdout
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).fish")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try Data(script.utf8).write(to: file)
+    func fishCompletes() throws { try Self.withInstalledScript("fish/vendor_completions.d/bulwark.fish") { (file: URL) throws in
         func complete(_ line: String) throws -> [String] {
             let result = try Binary.run(["--no-config", "-c", "source \(file.path); complete -C '\(line)'"], environment: ["HOME": NSTemporaryDirectory()], program: "/usr/bin/fish")
             #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -101,18 +100,22 @@ import Testing
         #expect(try complete("bulwark services ") == ["enroll", "notify", "transfer"])
         #expect(try complete("bulwark services notify shiny email-") == ["email-disabled", "email-enabled"])
         #expect(try complete("bulwark demo --autoplay upgrade-to-") == ["upgrade-to-passkey"])
-        #expect(try complete("bulwark import \(file.deletingLastPathComponent().path)/\(file.lastPathComponent.prefix(20))") == [file.path])
-    }
+        let directory = file.deletingLastPathComponent().path
+        #expect(try complete("bulwark import \(directory)/bulwark.f") == ["\(directory)/bulwark.fish"])
+    } }
 
     @Test(.enabled(if: has("zsh"), "zsh is not installed (make test-deps installs Debian's zsh)"))
     func zshCompletes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-zsh-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(try Binary.run(["completions", "zsh"]).stdout.utf8).write(to: directory.appendingPathComponent("_bulwark"))
-        try Data("fpath=(\(directory.path) $fpath); autoload -Uz compinit; compinit -u -d \(directory.path)/dump; PS1='zsh> '\n".utf8)
-            .write(to: directory.appendingPathComponent(".zshrc"))
-        let tmux = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": directory.path])
+        let destination = try Self.install()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        // The installed site-functions directory on $fpath; the shell's own files in a directory beside it.
+        let directory = destination.appendingPathComponent("usr/local/share/zsh/site-functions")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("_bulwark").path))
+        let home = destination.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data("fpath=(\(directory.path) $fpath); autoload -Uz compinit; compinit -u -d \(home.path)/dump; PS1='zsh> '\n".utf8)
+            .write(to: home.appendingPathComponent(".zshrc"))
+        let tmux = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": home.path])
         defer { tmux.close() }
         _ = try tmux.waitFor(text: "zsh>")
         try tmux.sendBytes("bulwark imp")
@@ -131,9 +134,9 @@ import Testing
         tmux.close()
 
         // Sourced after compinit instead, as `source <(bulwark completions zsh)` does.
-        try Data("autoload -Uz compinit; compinit -u -d \(directory.path)/dump; PS1='zsh> '; source \(directory.path)/_bulwark\n".utf8)
-            .write(to: directory.appendingPathComponent(".zshrc"))
-        let sourced = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": directory.path])
+        try Data("autoload -Uz compinit; compinit -u -d \(home.path)/dump; PS1='zsh> '; source \(directory.path)/_bulwark\n".utf8)
+            .write(to: home.appendingPathComponent(".zshrc"))
+        let sourced = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": home.path])
         defer { sourced.close() }
         _ = try sourced.waitFor(text: "zsh>")
         try sourced.sendBytes("bulwark exp")
