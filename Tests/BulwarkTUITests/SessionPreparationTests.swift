@@ -43,4 +43,32 @@ import Testing
         _ = try session.unlock(masterPassword: "pw")
         #expect(runs.count == 2)  // asked each time; the demo's own wait returns at once after the first
     }
+
+    /// The unlock screen's estimate reads the vault's settings through
+    /// SQLite, and `Vault.open` checks the file's length through a
+    /// descriptor of its own; closing that descriptor would drop the
+    /// estimate's connection's lock, and a connection opened meanwhile would
+    /// hold none the system knows of. So the estimate waits for an unlock
+    /// under way (here held open by its preparation) and reads after it.
+    @Test func theEstimateNeverReadsTheFileBesideAnUnlock() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-estimate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("vault.db")
+        try Vault.create(at: path, masterPassword: "pw", parameters: ScryptParameters(logN: 10)).close()
+        let session = AppSession(vaultPath: path, catalog: try ServiceCatalog.builtIn(), breaches: try BreachCorpus.load(paths: []),
+                                 clock: { AppFixture.now }, sleep: { _ in })
+        // The preparation runs inside the unlock, under its lock, before Vault.open.
+        let unlockStarted = DispatchSemaphore(value: 0), prepared = Counter()
+        session.preparation = {
+            unlockStarted.signal()
+            usleep(300_000)
+            prepared.increment()
+        }
+        Thread { _ = try? session.unlock(masterPassword: "pw") }.start()
+        unlockStarted.wait()
+        let estimate = session.keyDerivationEstimate(creating: false)
+        #expect(prepared.count == 1, "the estimate read the file while the unlock was under way")
+        #expect(estimate.map { $0 > 0 } == true)
+    }
 }

@@ -6,6 +6,14 @@ import Foundation
 /// The 100-byte SQLite header records the page size and, when its change
 /// counter matches its "version valid for" field, the page count; a cleanly
 /// closed file (no write-ahead log with content) must be exactly that long.
+///
+/// It reads the file through a descriptor of its own, so it must run before
+/// this process has an SQLite connection to the file: closing any
+/// descriptor of a file drops every POSIX lock the process holds on it,
+/// and a connection that lost its lock without knowing can have the log
+/// checkpointed and removed under it by another process (SQLite's
+/// documented hazard). `Vault.open` runs it first; the app reads a vault's
+/// settings only under the session lock that `unlock` holds.
 enum DatabaseFileLength {
     /// The check, asked again a moment later when it fails: another process
     /// checkpointing the log into the file writes page 1 (with the new page

@@ -73,10 +73,24 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     /// About how long unlocking (or creating) will derive its key, for the
     /// unlock screen's progress; nil when the vault cannot be read yet.
+    ///
+    /// The settings are read under the session's lock, so never beside
+    /// `Vault.open`: its length check opens and closes the file outside
+    /// SQLite, and closing any descriptor of a file drops every POSIX lock
+    /// the process holds on it, this connection's included. A connection
+    /// opened then would hold no lock the system knows of, and another
+    /// process closing the vault last would checkpoint and remove the log
+    /// under it (the damage a many-writers test found). Only the settings
+    /// are read under the lock; the few milliseconds of scrypt are not.
     public func keyDerivationEstimate(creating: Bool) -> TimeInterval? {
-        let parameters = creating ? ScryptParameters.standard : try? VaultFileCheck.parameters(at: vaultPath)
+        let parameters: ScryptParameters? = creating ? .standard : lock.withLock {
+            knownParameters ?? (try? VaultFileCheck.parameters(at: vaultPath))
+        }
         return parameters.flatMap(Scrypt.estimatedSeconds(for:))
     }
+
+    /// The key derivation settings of the vault last opened (no file read for the next estimate).
+    private var knownParameters: ScryptParameters?
 
     public func create(masterPassword: String, parameters: ScryptParameters = .standard) throws -> SessionSnapshot {
         try lock.withLock {
@@ -86,6 +100,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
+        knownParameters = opened.parameters
         let world = try ServiceWorld.forVault(vaultPath, entries: opened.entries, catalog: baseCatalog, clock: clock, sleep: sleep)
         world.draws = mockDraws
         catalog = world.catalog

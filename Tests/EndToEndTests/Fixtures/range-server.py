@@ -8,6 +8,7 @@ takes the next answer (the last one repeats). An answer is
 Every request is logged as one JSON line: method, path, Add-Padding, body.
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -57,6 +58,5 @@ server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 with open(port_file + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
-import os
 os.rename(port_file + ".tmp", port_file)
 server.serve_forever()
