@@ -5,7 +5,8 @@ Usage: range-server.py PORT_FILE LOG_FILE SCRIPT_FILE
 SCRIPT_FILE is JSON: {"PREFIX": [answer, ...]}; each request for PREFIX
 takes the next answer (the last one repeats). An answer is
 {"status": 200, "body": "...", "headers": {...}, "delay": seconds}.
-Every request is logged as one JSON line: method, path, Add-Padding, body.
+Every request is logged as one JSON line: method, path, Add-Padding, the
+request's Content-Length (none is expected), the client port and the time.
 """
 import json
 import os
