@@ -23,9 +23,13 @@ import Glibc
         let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
         return release.split(separator: "\n").first { $0.hasPrefix("VERSION_CODENAME=") }.map { String($0.dropFirst("VERSION_CODENAME=".count)) }
     }
-    /// A clean root needs root (chroot, mount) and the mirror.
+    /// A clean root needs root with the rights to chroot and to mount
+    /// /proc (a container without CAP_SYS_ADMIN has not), and the mirror.
     static var cleanRootPossible: Bool {
         guard getuid() == 0, has("debootstrap"), codename != nil else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-mount-probe-\(getpid())").path
+        let rights = "chroot / true && mkdir -p \(probe) && mount -t proc proc \(probe) && umount \(probe); status=$?; rmdir \(probe) 2>/dev/null; exit $status"
+        guard ((try? InstallTests.shell(rights).status) ?? 1) == 0 else { return false }
         return ((try? InstallTests.shell("curl -sfI --max-time 10 \(mirror)/dists/\(codename!)/Release >/dev/null").status) ?? 1) == 0
     }
 
@@ -36,7 +40,7 @@ import Glibc
         return InstallTests.root.path + "/" + last
     }()
 
-    @Test(.enabled(if: cleanRootPossible, "not root, no debootstrap (make test-deps installs it) or no Debian mirror reachable"))
+    @Test(.enabled(if: cleanRootPossible, "not root with the rights to chroot and mount /proc, no debootstrap (make test-deps installs it), or no Debian mirror reachable"))
     func aCleanDebianInstallsAndRunsIt() throws {
         let deb = try #require(Self.package)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-chroot-\(UUID().uuidString)").path
