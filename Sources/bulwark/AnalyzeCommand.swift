@@ -35,7 +35,7 @@ enum AnalyzeCommand {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let outcome = OnlineCheckSettings.check(vault: vault, base: base)
                 if let found = outcome.corpus { corpus = BreachCorpus(files: corpus.files + [found]) }
-                Output.stderr(OnlineBreachCheck.report(outcome, base: base, passwords: OnlineBreachCheck.hashes(of: vault.entries).count))
+                Output.stderr(OnlineBreachCheck.report(outcome, base: base))
                 onlineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }
             let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: corpus, sharing: .with(context.quirks),

@@ -13,9 +13,7 @@ import Glibc
 /// debootstrap (no toolchain, nothing but the minimal base), which fetches
 /// its Depends from the mirror, and the installed bulwark run there.
 @Suite(.serialized) struct DebianPackageTests {
-    static func has(_ tool: String) -> Bool {
-        ["/usr/bin/", "/usr/sbin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
-    }
+    static func has(_ tool: String) -> Bool { InstallTests.has(tool) }
 
     static let mirror = "http://deb.debian.org/debian"
     /// This machine's Debian release (bookworm), for the clean root.

@@ -14,7 +14,10 @@ import Testing
         try Binary.run(["-c", line], environment: environment, program: "/bin/bash")
     }
 
-    static func has(_ tool: String) -> Bool { ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) } }
+    /// Whether a Debian package put `tool` where it puts programs.
+    static func has(_ tool: String) -> Bool {
+        ["/usr/bin/", "/bin/", "/usr/sbin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
+    }
 
     /// Installs into a new DESTDIR under PREFIX /usr/local; returns DESTDIR.
     static func install() throws -> URL {
@@ -113,11 +116,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("_bulwark").path))
         let home = destination.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try Data("fpath=(\(directory.path) $fpath); autoload -Uz compinit; compinit -u -d \(home.path)/dump; PS1='zsh> '\n".utf8)
-            .write(to: home.appendingPathComponent(".zshrc"))
-        let tmux = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": home.path])
+        /// An interactive zsh in tmux whose .zshrc ends with `setup`, at its prompt.
+        func zsh(_ setup: String) throws -> TmuxSession {
+            try Data("\(setup); PS1='zsh> '\n".utf8).write(to: home.appendingPathComponent(".zshrc"))
+            let tmux = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": home.path])
+            _ = try tmux.waitFor(text: "zsh>")
+            return tmux
+        }
+        let compinit = "autoload -Uz compinit; compinit -u -d \(home.path)/dump"
+
+        let tmux = try zsh("fpath=(\(directory.path) $fpath); \(compinit)")
         defer { tmux.close() }
-        _ = try tmux.waitFor(text: "zsh>")
         try tmux.sendBytes("bulwark imp")
         try tmux.send("Tab")
         _ = try tmux.waitFor(text: "zsh> bulwark import")
@@ -134,11 +143,8 @@ import Testing
         tmux.close()
 
         // Sourced after compinit instead, as `source <(bulwark completions zsh)` does.
-        try Data("autoload -Uz compinit; compinit -u -d \(home.path)/dump; PS1='zsh> '; source \(directory.path)/_bulwark\n".utf8)
-            .write(to: home.appendingPathComponent(".zshrc"))
-        let sourced = try TmuxSession(width: 140, height: 30, command: "zsh -i", environment: ["TERM": "xterm-256color", "ZDOTDIR": home.path])
+        let sourced = try zsh("\(compinit); source \(directory.path)/_bulwark")
         defer { sourced.close() }
-        _ = try sourced.waitFor(text: "zsh>")
         try sourced.sendBytes("bulwark exp")
         try sourced.send("Tab")
         _ = try sourced.waitFor(text: "zsh> bulwark export")

@@ -13,6 +13,8 @@ struct OnlineBreachCheck {
     struct Outcome {
         /// The hits as a corpus (nil when no password is in any range).
         var corpus: PwnedPasswordsFile?
+        /// The distinct passwords looked up.
+        var passwords = 0
         var asked = 0
         var answered = 0
         var fromCache = 0
@@ -21,7 +23,7 @@ struct OnlineBreachCheck {
     }
 
     /// The passwords' SHA-1s (the empty and missing left out), once each.
-    static func hashes(of entries: [Entry]) -> [[UInt8]] {
+    private static func hashes(of entries: [Entry]) -> [[UInt8]] {
         var seen = Set<[UInt8]>()
         return entries.compactMap { entry in
             guard let password = entry.password, !password.isEmpty else { return nil }
@@ -36,6 +38,7 @@ struct OnlineBreachCheck {
         var cache = RangeCache.load(for: vault, in: cacheDirectory, now: now)
         var ranges = cache.answered(prefixes)
         var outcome = Outcome()
+        outcome.passwords = sha1s.count
         outcome.fromCache = ranges.count
         let missing = prefixes.subtracting(ranges.keys).sorted()
         outcome.asked = missing.count
@@ -75,7 +78,7 @@ struct OnlineBreachCheck {
             case .failure(let failure): outcome.failures[prefix] = failure
             }
         }
-        if answers.values.contains(where: { (try? $0.get()) != nil }) {
+        if outcome.answered > 0 {
             do { try cache.save(for: vault) } catch { Output.warning("online: the cache could not be written (\(error)); the next analysis asks again.") }
         }
         outcome.corpus = PwnedRange.corpus(named: "Pwned Passwords online (\(client.base.host ?? client.base.absoluteString))", sha1s: sha1s, ranges: ranges)
@@ -83,9 +86,9 @@ struct OnlineBreachCheck {
     }
 
     /// What to tell the person on standard error.
-    static func report(_ outcome: Outcome, base: URL, passwords: Int) -> String {
+    static func report(_ outcome: Outcome, base: URL) -> String {
         let host = base.host ?? base.absoluteString
-        var text = "online: \(outcome.asked + outcome.fromCache) SHA-1 prefixes of \(passwords) passwords: "
+        var text = "online: \(outcome.asked + outcome.fromCache) SHA-1 prefixes of \(outcome.passwords) passwords: "
         text += "\(outcome.asked) asked of \(base.absoluteString) (\(outcome.answered) answered), \(outcome.fromCache) from the cache (answers younger than 7 days). "
         text += "Only the first 5 hex digits of each hash left this machine.\n"
         if let why = outcome.unreachable {
