@@ -1,5 +1,6 @@
 import BulwarkCore
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -43,16 +44,22 @@ final class RangeClient: Sendable {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         session = URLSession(configuration: configuration)
+        Self.kept.withLock { $0.append(session) }
     }
 
-    deinit { session.invalidateAndCancel() }
+    /// Every session made lives until the process ends. Releasing one
+    /// (with or without invalidateAndCancel) while FoundationNetworking's
+    /// own threads still wound it down crashed the process under load, at
+    /// random places after the check (SIGILL in libdispatch, in ICU, in
+    /// zxcvbn); a command makes one session, so keeping it costs nothing.
+    private static let kept = Mutex<[URLSession]>([])
 
     /// The URL asked for `prefix`: the base with the prefix as its last path segment.
     func url(for prefix: String) -> URL { base.appendingPathComponent(prefix) }
 
     /// The answer's breached suffixes; tries again as described above.
     func range(_ prefix: String) -> Result<[String: Int], Failure> {
-        var last = Failure.refused("no answer")
+        var lastReason = "no answer"
         for attempt in 0..<attempts {
             var wait = backoff * Double(1 << attempt)
             switch once(prefix) {
@@ -61,15 +68,14 @@ final class RangeClient: Sendable {
             case .failure(.unreachable(let why)):
                 return .failure(.unreachable(why))
             case .failure(.retry(let why, let after)):
-                last = .refused(why)
+                lastReason = why
                 if let after { wait = min(after, 30) }
             case .failure(.final(let why)):
                 return .failure(.refused(why))
             }
             if attempt < attempts - 1 { Thread.sleep(forTimeInterval: wait) }
         }
-        if case .refused(let why) = last { return .failure(.refused("\(why), \(attempts) tries")) }
-        return .failure(last)
+        return .failure(.refused("\(lastReason), \(attempts) tries"))
     }
 
     private enum Attempt: Error {
