@@ -39,6 +39,72 @@ import Testing
         #expect(first.contains(#"<span id="position">1 / "#))
     }
 
+    /// The player driven by its own keys in the browser: a probe appended to
+    /// the page presses →, →, ←, 2 and ← as a person would (keydown on the
+    /// document, as the browser sends it) and notes where each left the
+    /// player; then Space plays, and three seconds of the page's time later
+    /// the next step is on the screen.
+    @Test(.enabled(if: chromium != nil, "Chromium is not installed (make test-deps installs Debian's chromium)"))
+    func theKeysStepThroughThePlayer() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-player-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("player.html")
+        #expect(try Binary.run(["demo", "--html", page.path, "worst-first", "upgrade-to-passkey"]).status == 0)
+        let probe = #"""
+        <script>
+        (function () {
+          var seen = [];
+          ["ArrowRight", "ArrowRight", "ArrowLeft", "2", "ArrowLeft"].forEach(function (key) {
+            document.dispatchEvent(new KeyboardEvent("keydown", {key: key, bubbles: true}));
+            seen.push(location.hash + " " + document.getElementById("position").textContent.split(" / ")[0]);
+          });
+          document.dispatchEvent(new KeyboardEvent("keydown", {key: " ", bubbles: true}));
+          document.documentElement.dataset.probe = seen.join(",");
+        })();
+        </script>
+        </body>
+        """#
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "</body>").count == 2)
+        try html.replacingOccurrences(of: "</body>", with: probe).write(to: page, atomically: true, encoding: .utf8)
+
+        let (dom, log) = try Self.dom(page, fragment: "#upgrade-to-passkey/1")
+        let probed = try #require(dom.range(of: #"data-probe="[^"]*""#, options: .regularExpression).map { String(dom[$0].dropFirst(12).dropLast()) })
+        let seen = probed.split(separator: ",").map(String.init)
+        let passkeyStart = try #require(seen.first.flatMap { Int($0.split(separator: " ")[1]) }).advanced(by: -1)
+        let worstFirstSteps = passkeyStart - 1
+        #expect(worstFirstSteps >= 3)
+        #expect(seen == ["#upgrade-to-passkey/2 \(passkeyStart + 1)", "#upgrade-to-passkey/3 \(passkeyStart + 2)", "#upgrade-to-passkey/2 \(passkeyStart + 1)",
+                         "#upgrade-to-passkey/1 \(passkeyStart)", "#worst-first/\(worstFirstSteps) \(worstFirstSteps)"])
+        // Space played: three seconds on, the next step (the passkey's first) is shown, and the button offers Pause.
+        #expect(dom.contains(#"<span id="position">\#(passkeyStart) / "#), "\(dom.prefix(2000))")
+        #expect(dom.contains(#"<h1 id="title">Upgrade to a passkey</h1>"#) && dom.contains(">Pause</button>"))
+        #expect(!log.contains("Uncaught") && !log.contains(":ERROR:CONSOLE"), "\(log)")
+    }
+
+    /// The checked-in player (docs/demo, every scenario) lists every scenario
+    /// `demo --list` names, each under its title.
+    @Test(.enabled(if: chromium != nil, "Chromium is not installed (make test-deps installs Debian's chromium)"))
+    func theGallerysPlayerListsEveryScenario() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/demo/player.html")
+        let (dom, log) = try Self.dom(page, fragment: "#oauth-sign-in/2")
+        let listed = try Binary.run(["demo", "--list"]).stdout.split(separator: "\n")
+        #expect(listed.count == DemoCommandTests.allScenarios.count)
+        for line in listed {
+            let name = String(line.prefix { $0 != " " })
+            // The list's line is "name  title: what it shows"; a title may hold a colon of its own.
+            let described = String(line.dropFirst(name.count).drop { $0 == " " })
+            let title = try #require(dom.range(of: ##"<a href="#\##(name)/1">[^<]+</a>"##, options: .regularExpression).map {
+                String(dom[$0].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+            }, "\(name) is not listed")
+            #expect(described.hasPrefix(title + ": "), "\(name) is listed as \(title)")
+        }
+        #expect(dom.contains(#"<h1 id="title">Log in with an identity provider</h1>"#))
+        #expect(!log.contains("Uncaught") && !log.contains(":ERROR:CONSOLE"), "\(log)")
+    }
+
     /// A screen of the DOM's frame as text: the rows of styled runs with their tags taken off.
     static func frameText(_ dom: String) -> String? {
         // The start tag's attributes are quoted (a label's quotes escaped): it ends at the first ">" outside quotes.
