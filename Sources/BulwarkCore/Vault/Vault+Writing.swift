@@ -149,7 +149,7 @@ extension Vault {
                     }
                 }
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
-                written = listing.applying(put: put.map(\.id), delete: delete, version: next)
+                written = listing.applying(put: order.map { put[$0].id }, delete: delete, version: next)
                 assert(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
                 try writeIndex(listing: written, counter: next)
             }

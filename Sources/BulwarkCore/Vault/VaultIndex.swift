@@ -37,11 +37,7 @@ struct Listing: Equatable {
     /// row back from SQLite: at 100,000 entries the scan was most of a write.
     func applying(put: [String], delete: [String], version: Int64) -> Listing {
         guard !put.isEmpty || !delete.isEmpty else { return self }
-        // The changes in the file's id order (SQLite's byte order); a put wins over a delete of the same id.
-        var changes: [String: Int64?] = [:]
-        for id in delete { changes[id] = .some(nil) }
-        for id in put { changes[id] = .some(version) }
-        let sorted = changes.map { (id: Array($0.key.utf8), version: $0.value) }.sorted { $0.id.lexicographicallyPrecedes($1.id) }
+        let sorted = Self.inFileOrder(put: put, delete: delete, version: version)
         var out = Listing()
         out.bytes.reserveCapacity(bytes.count + put.count * 50)
         var removedNewest = false
@@ -93,6 +89,24 @@ struct Listing: Equatable {
     }
 
     /// Byte order, shorter first on a common prefix: SQLite's BINARY collation.
+    /// The changes in the file's id order (SQLite's byte order); a put wins
+    /// over a delete of the same id. Puts alone that already come in that
+    /// order (a big write hands them over sorted) are taken as they are: the
+    /// dictionary and the sort were a tenth of a second at 100,000.
+    static func inFileOrder(put: [String], delete: [String], version: Int64) -> [(id: [UInt8], version: Int64?)] {
+        if delete.isEmpty {
+            let ids = put.map { Array($0.utf8) }
+            let increasing = zip(ids, ids.dropFirst()).allSatisfy { pair in
+                pair.0.withUnsafeBufferPointer { a in pair.1.withUnsafeBufferPointer { b in compare(a, b) < 0 } }
+            }
+            if increasing { return ids.map { (id: $0, version: version) } }
+        }
+        var changes: [String: Int64?] = [:]
+        for id in delete { changes[id] = .some(nil) }
+        for id in put { changes[id] = .some(version) }
+        return changes.map { (id: Array($0.key.utf8), version: $0.value) }.sorted { $0.id.lexicographicallyPrecedes($1.id) }
+    }
+
     private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let common = min(a.count, b.count)
         if common > 0, let x = a.baseAddress, let y = b.baseAddress {

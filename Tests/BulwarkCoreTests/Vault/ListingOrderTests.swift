@@ -1,0 +1,34 @@
+@testable import BulwarkCore
+import Testing
+
+/// A write's rows put in the file's order (SQLite's byte order of ids)
+/// before they are merged into the listing: taken as given when they
+/// already come that way, sorted otherwise, a put winning over a delete.
+@Suite struct ListingOrderTests {
+    static func plain(_ changes: [(id: [UInt8], version: Int64?)]) -> [String] {
+        changes.map { String(decoding: $0.id, as: UTF8.self) + "=" + ($0.version.map(String.init) ?? "gone") }
+    }
+
+    @Test func putsInByteOrderAreTakenAsTheyCome() {
+        #expect(Self.plain(Listing.inFileOrder(put: ["A", "B", "a", "é"], delete: [], version: 7)) == ["A=7", "B=7", "a=7", "é=7"])
+    }
+
+    @Test func putsOutOfOrderOrRepeatedAreSortedOnce() {
+        // "Z" < "a" in bytes; "é" (0xC3 0xA9) after "z".
+        #expect(Self.plain(Listing.inFileOrder(put: ["a", "Z", "é", "z"], delete: [], version: 3)) == ["Z=3", "a=3", "z=3", "é=3"])
+        #expect(Self.plain(Listing.inFileOrder(put: ["b", "a", "b"], delete: [], version: 3)) == ["a=3", "b=3"])
+        #expect(Self.plain(Listing.inFileOrder(put: ["a", "a"], delete: [], version: 3)) == ["a=3"])
+    }
+
+    @Test func deletesJoinInOrderAndAPutWins() {
+        #expect(Self.plain(Listing.inFileOrder(put: ["b", "c"], delete: ["a", "c", "d"], version: 9)) == ["a=gone", "b=9", "c=9", "d=gone"])
+    }
+
+    @Test func aListingAfterPutsInOrderIsTheSameAsAfterPutsInAnyOrder() {
+        var base = Listing()
+        for id in ["b", "d"] { Array(id.utf8).withUnsafeBytes { base.append(id: $0, version: 1) } }
+        let sorted = base.applying(put: ["a", "c", "e"], delete: [], version: 2)
+        let shuffled = base.applying(put: ["e", "a", "c"], delete: [], version: 2)
+        #expect(sorted == shuffled && sorted.count == 5 && sorted.newest == 2)
+    }
+}
