@@ -133,7 +133,7 @@ enum UpgradeCommand {
             guard let code = try? input?.next(prompt: "Verification code") else { return .none }
             return .code(code.trimmingCharacters(in: .whitespaces))
         }
-        let entry = engine.vault.entries.first { $0.id == engine.request?.entryID }
+        let entry = engine.request.flatMap { engine.vault.entry(id: $0.entryID) }
         if parsed.options["--code-from-vault"] != nil {
             guard let uri = entry?.totpURI, let config = try? OTPAuthURL.parse(uri) else { return .none }
             return .code(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
@@ -186,7 +186,7 @@ enum UpgradeCommand {
             let engine = UpgradeEngine(vault: vault, world: world)
             var done = 0, skipped = 0, failures = 0
             for recommendation in analyzer.report().highPriority {
-                guard let entry = vault.entries.first(where: { $0.id == recommendation.id }) else { continue }
+                guard let entry = vault.entry(id: recommendation.id) else { continue }
                 guard case .offered = world.catalog.availability(.strongPassword, for: entry) else {
                     print("skipped   \(entry.title): \(world.catalog.availability(.strongPassword, for: entry).reason ?? "")")
                     skipped += 1

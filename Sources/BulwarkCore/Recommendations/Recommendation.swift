@@ -4,32 +4,61 @@ import Foundation
 public struct Recommendation: Sendable, Equatable, Identifiable {
     public enum Priority: String, Sendable { case high, other }
 
-    public var id: String { entry.id }
-    public let entry: AccountRef
-    public let username: String
-    public let category: AccountCategory
-    public let severity: Severity
+    public var id: String { storage.entry.id }
+    public var entry: AccountRef { storage.entry }
+    public var username: String { storage.username }
+    public var category: AccountCategory { storage.category }
+    public var severity: Severity { storage.severity }
     /// Worst first.
-    public let warnings: [Warning]
-    public let hidden: Bool
-    public let hiddenUntil: Date?
+    public var warnings: [Warning] { storage.warnings }
+    public var hidden: Bool { storage.hidden }
+    public var hiddenUntil: Date? { storage.hiddenUntil }
     /// The title as the ranking compares it, computed once.
-    let titleKey: String
+    var titleKey: String { storage.rank.titleKey }
     /// What the ranking compares, worked out once: the report finds a
     /// recommendation by a binary search, a comparison per step.
-    private let rank: RankKey
+    private var rank: RankKey { storage.rank }
+
+    /// The fields, in one immutable box: the report holds each
+    /// recommendation twice (ranked, and by entry) and the app's screens
+    /// copy them; at 100,000 accounts inline copies of some 200 bytes each
+    /// were tens of megabytes.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let entry: AccountRef
+        let username: String
+        let category: AccountCategory
+        let severity: Severity
+        let warnings: [Warning]
+        let hidden: Bool
+        let hiddenUntil: Date?
+        let rank: RankKey
+
+        init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
+             hidden: Bool, hiddenUntil: Date?, rank: RankKey) {
+            self.entry = entry
+            self.username = username
+            self.category = category
+            self.severity = severity
+            self.warnings = warnings
+            self.hidden = hidden
+            self.hiddenUntil = hiddenUntil
+            self.rank = rank
+        }
+    }
 
     public init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
                 hidden: Bool, hiddenUntil: Date?, titleKey: String? = nil) {
-        self.entry = entry
-        self.username = username
-        self.category = category
-        self.severity = severity
-        self.warnings = warnings
-        self.hidden = hidden
-        self.hiddenUntil = hiddenUntil
-        self.titleKey = titleKey ?? entry.title.lowercased()
-        rank = RankKey(severity: severity, warnings: warnings, category: category, titleKey: self.titleKey, id: entry.id)
+        let rank = RankKey(severity: severity, warnings: warnings, category: category, titleKey: titleKey ?? entry.title.lowercased(), id: entry.id)
+        storage = Storage(entry: entry, username: username, category: category, severity: severity, warnings: warnings,
+                          hidden: hidden, hiddenUntil: hiddenUntil, rank: rank)
+    }
+
+    public static func == (a: Recommendation, b: Recommendation) -> Bool {
+        if a.storage === b.storage { return true }
+        return a.entry == b.entry && a.username == b.username && a.category == b.category && a.severity == b.severity
+            && a.warnings == b.warnings && a.hidden == b.hidden && a.hiddenUntil == b.hiddenUntil && a.rank == b.rank
     }
 
     public var priority: Priority { severity >= .high ? .high : .other }

@@ -102,60 +102,217 @@ public struct CustomField: Sendable, Hashable, Codable {
 }
 
 /// A vault entry: an account and everything bulwark knows about it.
+///
+/// A value, like any struct, but its fields live in one shared box that is
+/// copied only when a copy is changed (copy-on-write, as Array does): the
+/// vault, the app's snapshot and the analyzer each hold every entry, and at
+/// 100,000 entries three inline copies of some 300 bytes each were about
+/// 90 MB of the app's memory and much of the time spent copying them.
 public struct Entry: Sendable, Equatable, Identifiable {
-    public var id: String
-    public var title: String
-    public var urls: [String]
-    public var username: String
+    private var storage: Storage
+
+    /// The fields. Only ever changed while uniquely referenced (see `unique()`),
+    /// so a box shared between values or threads is never written.
+    private final class Storage: @unchecked Sendable {
+        var id: String
+        var title: String
+        var urls: [String]
+        var username: String
+        var password: String?
+        var notes: String
+        var totpURI: String?
+        var tags: [String]
+        var category: AccountCategory
+        var categoryIsManual: Bool
+        var created: Date
+        var modified: Date
+        var passwordChanged: Date
+        var history: [PasswordHistoryItem]
+        var hiddenFromRecommendations: Bool
+        var hiddenUntil: Date?
+        var signInWithApple: SignInWithAppleLink?
+        var pendingChange: PendingChange?
+        var kind: EntryKind
+        var fields: [CustomField]
+        var passkeys: [Passkey]
+        var signsInWith: String?
+
+        init(id: String, title: String, urls: [String], username: String, password: String?, notes: String, totpURI: String?,
+             tags: [String], category: AccountCategory, categoryIsManual: Bool, created: Date, modified: Date, passwordChanged: Date,
+             history: [PasswordHistoryItem], hiddenFromRecommendations: Bool, hiddenUntil: Date?, signInWithApple: SignInWithAppleLink?,
+             pendingChange: PendingChange?, kind: EntryKind, fields: [CustomField], passkeys: [Passkey], signsInWith: String?) {
+            self.id = id
+            self.title = title
+            self.urls = urls
+            self.username = username
+            self.password = password
+            self.notes = notes
+            self.totpURI = totpURI
+            self.tags = tags
+            self.category = category
+            self.categoryIsManual = categoryIsManual
+            self.created = created
+            self.modified = modified
+            self.passwordChanged = passwordChanged
+            self.history = history
+            self.hiddenFromRecommendations = hiddenFromRecommendations
+            self.hiddenUntil = hiddenUntil
+            self.signInWithApple = signInWithApple
+            self.pendingChange = pendingChange
+            self.kind = kind
+            self.fields = fields
+            self.passkeys = passkeys
+            self.signsInWith = signsInWith
+        }
+
+        func copy() -> Storage {
+            Storage(id: id, title: title, urls: urls, username: username, password: password, notes: notes, totpURI: totpURI,
+                    tags: tags, category: category, categoryIsManual: categoryIsManual, created: created, modified: modified,
+                    passwordChanged: passwordChanged, history: history, hiddenFromRecommendations: hiddenFromRecommendations,
+                    hiddenUntil: hiddenUntil, signInWithApple: signInWithApple, pendingChange: pendingChange, kind: kind,
+                    fields: fields, passkeys: passkeys, signsInWith: signsInWith)
+        }
+
+        func equals(_ other: Storage) -> Bool {
+            id == other.id
+                && title == other.title
+                && urls == other.urls
+                && username == other.username
+                && password == other.password
+                && notes == other.notes
+                && totpURI == other.totpURI
+                && tags == other.tags
+                && category == other.category
+                && categoryIsManual == other.categoryIsManual
+                && created == other.created
+                && modified == other.modified
+                && passwordChanged == other.passwordChanged
+                && history == other.history
+                && hiddenFromRecommendations == other.hiddenFromRecommendations
+                && hiddenUntil == other.hiddenUntil
+                && signInWithApple == other.signInWithApple
+                && pendingChange == other.pendingChange
+                && kind == other.kind
+                && fields == other.fields
+                && passkeys == other.passkeys
+                && signsInWith == other.signsInWith
+        }
+    }
+
+    /// Makes this value's box its own before a change.
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    public static func == (a: Entry, b: Entry) -> Bool {
+        a.storage === b.storage || a.storage.equals(b.storage)
+    }
+
+    public var id: String {
+        get { storage.id }
+        _modify { unique(); yield &storage.id }
+    }
+    public var title: String {
+        get { storage.title }
+        _modify { unique(); yield &storage.title }
+    }
+    public var urls: [String] {
+        get { storage.urls }
+        _modify { unique(); yield &storage.urls }
+    }
+    public var username: String {
+        get { storage.username }
+        _modify { unique(); yield &storage.username }
+    }
     /// Nil for a Sign in with Apple account, which has no password.
-    public var password: String?
-    public var notes: String
-    public var totpURI: String?
-    public var tags: [String]
-    public var category: AccountCategory
+    public var password: String? {
+        get { storage.password }
+        _modify { unique(); yield &storage.password }
+    }
+    public var notes: String {
+        get { storage.notes }
+        _modify { unique(); yield &storage.notes }
+    }
+    public var totpURI: String? {
+        get { storage.totpURI }
+        _modify { unique(); yield &storage.totpURI }
+    }
+    public var tags: [String] {
+        get { storage.tags }
+        _modify { unique(); yield &storage.tags }
+    }
+    public var category: AccountCategory {
+        get { storage.category }
+        _modify { unique(); yield &storage.category }
+    }
     /// True when a person chose the category; otherwise it is guessed from the site.
-    public var categoryIsManual: Bool
-    public var created: Date
-    public var modified: Date
-    public var passwordChanged: Date
-    public var history: [PasswordHistoryItem]
-    public var hiddenFromRecommendations: Bool
-    public var hiddenUntil: Date?
-    public var signInWithApple: SignInWithAppleLink?
+    public var categoryIsManual: Bool {
+        get { storage.categoryIsManual }
+        _modify { unique(); yield &storage.categoryIsManual }
+    }
+    public var created: Date {
+        get { storage.created }
+        _modify { unique(); yield &storage.created }
+    }
+    public var modified: Date {
+        get { storage.modified }
+        _modify { unique(); yield &storage.modified }
+    }
+    public var passwordChanged: Date {
+        get { storage.passwordChanged }
+        _modify { unique(); yield &storage.passwordChanged }
+    }
+    public var history: [PasswordHistoryItem] {
+        get { storage.history }
+        _modify { unique(); yield &storage.history }
+    }
+    public var hiddenFromRecommendations: Bool {
+        get { storage.hiddenFromRecommendations }
+        _modify { unique(); yield &storage.hiddenFromRecommendations }
+    }
+    public var hiddenUntil: Date? {
+        get { storage.hiddenUntil }
+        _modify { unique(); yield &storage.hiddenUntil }
+    }
+    public var signInWithApple: SignInWithAppleLink? {
+        get { storage.signInWithApple }
+        _modify { unique(); yield &storage.signInWithApple }
+    }
     /// An upgrade staged and not yet settled.
-    public var pendingChange: PendingChange?
-    public var kind: EntryKind = .login
-    public var fields: [CustomField] = []
+    public var pendingChange: PendingChange? {
+        get { storage.pendingChange }
+        _modify { unique(); yield &storage.pendingChange }
+    }
+    public var kind: EntryKind {
+        get { storage.kind }
+        _modify { unique(); yield &storage.kind }
+    }
+    public var fields: [CustomField] {
+        get { storage.fields }
+        _modify { unique(); yield &storage.fields }
+    }
     /// WebAuthn credentials for the account (sealed in the box like the rest).
-    public var passkeys: [Passkey] = []
+    public var passkeys: [Passkey] {
+        get { storage.passkeys }
+        _modify { unique(); yield &storage.passkeys }
+    }
     /// The identity provider (its issuer) the account signs in through,
     /// instead of or beside its password ("Log in with IDP").
-    public var signsInWith: String?
+    public var signsInWith: String? {
+        get { storage.signsInWith }
+        _modify { unique(); yield &storage.signsInWith }
+    }
 
     public init(id: String = EntryID.random(), title: String, urls: [String] = [], username: String = "",
                 password: String? = nil, notes: String = "", totpURI: String? = nil, tags: [String] = [],
                 category: AccountCategory? = nil, created: Date = Date(), history: [PasswordHistoryItem] = [],
                 hiddenFromRecommendations: Bool = false, hiddenUntil: Date? = nil, signInWithApple: SignInWithAppleLink? = nil,
                 kind: EntryKind = .login, fields: [CustomField] = []) {
-        self.id = id
-        self.title = title
-        self.urls = urls
-        self.username = username
-        self.password = password
-        self.notes = notes
-        self.totpURI = totpURI
-        self.tags = tags
-        self.category = category ?? CategoryGuess.guess(title: title, urls: urls)
-        self.categoryIsManual = category != nil
-        self.created = created
-        self.modified = created
-        self.passwordChanged = created
-        self.history = history
-        self.hiddenFromRecommendations = hiddenFromRecommendations
-        self.hiddenUntil = hiddenUntil
-        self.signInWithApple = signInWithApple
-        self.kind = kind
-        self.fields = fields
+        storage = Storage(id: id, title: title, urls: urls, username: username, password: password, notes: notes, totpURI: totpURI,
+                          tags: tags, category: category ?? CategoryGuess.guess(title: title, urls: urls), categoryIsManual: category != nil,
+                          created: created, modified: created, passwordChanged: created, history: history,
+                          hiddenFromRecommendations: hiddenFromRecommendations, hiddenUntil: hiddenUntil, signInWithApple: signInWithApple,
+                          pendingChange: nil, kind: kind, fields: fields, passkeys: [], signsInWith: nil)
     }
 
     /// The host of the first URL, as lists show it.
@@ -189,31 +346,5 @@ public struct Entry: Sendable, Equatable, Identifiable {
         history = []
         passwordChanged = date
         modified = date
-    }
-}
-
-/// Guesses an account's category from its title and site, so that severity
-/// can be raised for e-mail, identity, finance, government and health
-/// accounts without anyone filling in a field. A person can override it.
-public enum CategoryGuess {
-    static let keywords: [(AccountCategory, [String])] = [
-        (.government, ["gov", "tax", "irs", "hmrc", "dmv", "passport", "census", "council"]),
-        (.health, ["health", "clinic", "medical", "hospital", "pharmacy", "doctor", "dental", "patient", "nhs"]),
-        (.finance, ["bank", "pay", "credit", "card", "finance", "invest", "broker", "wallet", "loan", "insurance", "crypto", "tax"]),
-        (.email, ["mail", "inbox", "outlook", "proton"]),
-        (.identity, ["id.", "identity", "sso", "login.", "accounts.", "auth", "apple", "icloud", "sign-in"]),
-        (.work, ["corp", "work", "slack", "jira", "intranet", "vpn", "hr."]),
-        (.social, ["social", "chat", "forum", "chirp", "friends", "photo", "dating", "community"]),
-        (.shopping, ["shop", "store", "market", "grocer", "cart", "buy", "deal", "order"]),
-    ]
-
-    private static let keywordBytes = keywords.map { ($0.0, $0.1.map { Array($0.utf8) }) }
-
-    /// Keywords are ASCII, so they are searched for in the UTF-8 bytes
-    /// (Foundation's string search took most of an import's time).
-    public static func guess(title: String, urls: [String]) -> AccountCategory {
-        let haystack = Array(([title] + urls.map(Domain.normalize)).joined(separator: " ").lowercased().utf8)
-        for (category, words) in keywordBytes where words.contains(where: { ByteSearch.contains(haystack, $0) }) { return category }
-        return .other
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What another process changed, as found by `refresh()` or at the start
 /// of a write.
@@ -74,6 +75,7 @@ extension Vault {
         self.listing = listing
         indexBlob = blob
         counter = index.counter
+        try db().releaseCache()
     }
 
     /// Opens and decodes rows with an AEAD context of their own.
@@ -159,52 +161,76 @@ extension Vault {
 
     // MARK: Order
 
-    /// Puts changed and new entries in their places in `entries` and drops
-    /// the gone ones, keeping the title order. A few are moved one by one
-    /// (at 100k entries a full sort was most of taking in one change);
-    /// many are sorted with the rest.
-    func place(_ changed: [Entry], removing gone: Set<String>) {
-        if gone.count > 8 { entries.removeAll { gone.contains($0.id) } } else if !gone.isEmpty {
-            // A few by comparison, not hashing every id of the vault.
-            let few = Array(gone)
-            let doomed = entries.indices.filter { few.contains(entries[$0].id) }
-            for at in doomed.reversed() { entries.remove(at: at) }
-        }
-        guard !changed.isEmpty else { return }
-        guard changed.count <= 64 else {
-            var position: [String: Int] = [:]
-            for (offset, entry) in entries.enumerated() { position[entry.id] = offset }
-            for entry in changed {
-                if let at = position[entry.id] { entries[at] = entry } else { entries.append(entry) }
+    /// The entry with this id, if the vault holds one (by the index, not a walk).
+    public func entry(id: String) -> Entry? {
+        indexByID.withLock { index in
+            if index == nil {
+                var made = [String: Entry](minimumCapacity: entries.count)
+                for entry in entries { made[entry.id] = entry }
+                index = made
             }
-            Vault.permute(&entries, by: Vault.titleOrder(entries))
+            return index?[id]
+        }
+    }
+
+    /// Puts changed and new entries in their places in `entries` and drops
+    /// the gone ones, keeping the title order. A few are found through the
+    /// index by id and their old title (a binary search), and moved one by
+    /// one; many are sorted with the rest.
+    func place(_ changed: [Entry], removing gone: Set<String>) {
+        placing = true
+        defer { placing = false }
+        if gone.count > 8 || changed.count > 64 {
+            if !gone.isEmpty { entries.removeAll { gone.contains($0.id) } }
+            if !changed.isEmpty {
+                var position: [String: Int] = [:]
+                for (offset, entry) in entries.enumerated() { position[entry.id] = offset }
+                for entry in changed {
+                    if let at = position[entry.id] { entries[at] = entry } else { entries.append(entry) }
+                }
+                Vault.permute(&entries, by: Vault.titleOrder(entries))
+            }
+            indexByID.withLock { $0 = nil }
             return
         }
-        // By index (iterating the entries themselves retains every field of
-        // each), and for a handful of ids by comparison, not hashing.
-        let ids = changed.map(\.id)
-        let idSet = Set(ids)
-        var found: [String: Int] = [:]
-        for offset in entries.indices {
-            let id = entries[offset].id
-            if ids.count <= 8 ? ids.contains(id) : idSet.contains(id) { found[id] = offset }
+        for id in gone {
+            guard let old = entry(id: id) else { continue }
+            if let at = position(of: old) { entries.remove(at: at) }
+            indexByID.withLock { $0?[id] = nil }
         }
-        var moving: [Entry] = []
         for entry in changed {
-            if let at = found[entry.id], entries[at].title == entry.title { entries[at] = entry } else { moving.append(entry) }
-        }
-        let leaving = Set(moving.compactMap { found[$0.id] != nil ? $0.id : nil })
-        if !leaving.isEmpty { entries.removeAll { leaving.contains($0.id) } }
-        for entry in moving {
-            let key = Vault.sortKey(entry.title)
-            var low = 0, high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                let order = Vault.compare(Vault.sortKey(entries[middle].title), key)
-                if order < 0 || (order == 0 && entries[middle].id < entry.id) { low = middle + 1 } else { high = middle }
+            if let old = self.entry(id: entry.id), let at = position(of: old) {
+                if old.title == entry.title {
+                    entries[at] = entry
+                } else {
+                    entries.remove(at: at)
+                    entries.insert(entry, at: insertionPoint(title: entry.title, id: entry.id))
+                }
+            } else {
+                entries.insert(entry, at: insertionPoint(title: entry.title, id: entry.id))
             }
-            entries.insert(entry, at: low)
+            indexByID.withLock { $0?[entry.id] = entry }
         }
+    }
+
+    /// Where an entry with this title and id belongs in the title order.
+    private func insertionPoint(title: String, id: String) -> Int {
+        let key = Vault.sortKey(title)
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = Vault.compare(Vault.sortKey(entries[middle].title), key)
+            if order < 0 || (order == 0 && entries[middle].id < id) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Where an entry is in `entries`: where its title puts it, else (never
+    /// expected, but an entry is never placed twice) found by walking.
+    private func position(of entry: Entry) -> Int? {
+        let at = insertionPoint(title: entry.title, id: entry.id)
+        if at < entries.count, entries[at].id == entry.id { return at }
+        return entries.firstIndex { $0.id == entry.id }
     }
 
     /// By title without regard to case, then by id. The keys are made once:

@@ -32,7 +32,7 @@ extension Vault {
                 let base = bases[entry.id] ?? nil
                 let now = versions[entry.id]
                 guard base == now else {
-                    throw VaultError.conflict(title: entries.first { $0.id == entry.id }?.title ?? entry.title, deleted: now == nil)
+                    throw VaultError.conflict(title: self.entry(id: entry.id)?.title ?? entry.title, deleted: now == nil)
                 }
             }
             return (changed, [])
@@ -47,7 +47,7 @@ extension Vault {
         touch()
         var result: Entry?
         try write { [self] in
-            guard var entry = entries.first(where: { $0.id == id }) else { throw VaultError.entryNotFound(id) }
+            guard var entry = entry(id: id) else { throw VaultError.entryNotFound(id) }
             try change(&entry)
             result = entry
             return ([entry], [])
@@ -66,7 +66,7 @@ extension Vault {
         try write { [self] in
             result = []
             for id in ids {
-                guard var entry = entries.first(where: { $0.id == id }) else { continue }
+                guard var entry = entry(id: id) else { continue }
                 try change(&entry)
                 result.append(entry)
             }
@@ -93,7 +93,7 @@ extension Vault {
         try write { [self] in
             guard let now = versions[id] else { throw VaultError.entryNotFound(id) }
             if let base, base != now {
-                throw VaultError.conflict(title: entries.first { $0.id == id }?.title ?? id, deleted: false)
+                throw VaultError.conflict(title: entry(id: id)?.title ?? id, deleted: false)
             }
             return ([], [id])
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,16 @@ public final class Vault {
     /// in the file, another process changed the master password.
     var wrappedKey: [UInt8]
     /// Decrypted entries, by title; empty once locked.
-    public internal(set) var entries: [Entry] = []
+    public internal(set) var entries: [Entry] = [] {
+        // Replaced whole (a load, a lock): the index by id is made again when next asked for.
+        didSet { if !placing { indexByID.withLock { $0 = nil } } }
+    }
+    /// Each entry by id (the same storage as `entries`), made when first
+    /// asked for and kept up to date by `place`: finding an entry by id was
+    /// a walk through every entry, several of them for each change in the app.
+    let indexByID = Mutex<[String: Entry]?>(nil)
+    /// True while `place` changes `entries` one by one and keeps the index itself.
+    var placing = false
     /// Each entry's row version, as last read from the file.
     public internal(set) var versions: [String: Int64] = [:]
     /// The index's change counter, as last read from the file.
@@ -280,7 +290,7 @@ public final class Vault {
 
     /// An entry by id, or by a title that matches exactly one entry (case-insensitive).
     public func find(_ name: String) throws -> Entry {
-        if let byID = entries.first(where: { $0.id == name }) { return byID }
+        if let byID = entry(id: name) { return byID }
         let matches = entries.filter { $0.title.caseInsensitiveCompare(name) == .orderedSame }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw VaultError.entryNotFound(name) }

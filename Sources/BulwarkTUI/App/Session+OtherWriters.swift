@@ -45,7 +45,7 @@ extension AppSession {
 
     /// The row as another process left it, when an edit met a conflict.
     public func current(id: String) -> Entry? {
-        lock.withLock { vault?.entries.first { $0.id == id } }
+        lock.withLock { vault?.entry(id: id) }
     }
 
     /// Settles an edit that met another process's change, as the person

@@ -11,7 +11,7 @@ extension AppSession {
     /// The alert before anything is contacted: the app's name and the provider's domain; nil when the service has no provider.
     public func webSignInAlert(forEntry id: String) -> WebAuthenticationSession.Step? {
         lock.withLock {
-            guard let entry = vault?.entries.first(where: { $0.id == id }), let manifest = catalog.manifest(forHost: entry.site),
+            guard let entry = vault?.entry(id: id), let manifest = catalog.manifest(forHost: entry.site),
                   let login = manifest.signInWith?.first(where: { entry.signsInWith == nil || $0.issuer == entry.signsInWith }),
                   let provider = catalog.provider(issuer: login.issuer) else { return nil }
             return .alert(app: manifest.name, domain: provider.loginDomain)
@@ -21,7 +21,7 @@ extension AppSession {
     /// Continue on the alert: the session starts (shared or ephemeral) and the browser loads the provider.
     public func webContinue(forEntry id: String, ephemeral: Bool) -> WebStep {
         webStep { vault, world in
-            guard let entry = vault.entries.first(where: { $0.id == id }),
+            guard let entry = vault.entry(id: id),
                   let session = try world.webAuthenticationSession(for: entry, issuer: entry.signsInWith, ephemeral: ephemeral) else {
                 return .failed("The service offers no sign-in through an identity provider.")
             }
@@ -68,7 +68,7 @@ extension AppSession {
             let step: WebAuthenticationSession.Step
             do { step = try body(vault, world) } catch { step = .failed("\(error)") }
             if case .signedIn = step, let session = webSession, let id = webEntryID,
-               vault.entries.first(where: { $0.id == id })?.signsInWith == nil,
+               vault.entry(id: id)?.signsInWith == nil,
                (try? vault.update(id) { $0.signsInWith = session.provider.issuer }) != nil {
                 refresh([id])
             }

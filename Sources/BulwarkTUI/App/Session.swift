@@ -117,6 +117,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         // (`analyseNextBatch`); a small one before its first frame.
         if opened.entries.count >= analyseInBackgroundFrom {
             pendingAnalysis = PendingAnalysis(entries: opened.entries)
+            analyzer.reserve(opened.entries.count)
             var snapshot = makeSnapshot()
             snapshot.accountNotices = notices
             return snapshot
@@ -178,7 +179,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         var snapshot: SessionSnapshot
         if var last = shown, changedSinceShown.count <= 256 {
             for id in changedSinceShown {
-                last.replace(entry: id, with: vault.entries.first { $0.id == id })
+                last.replace(entry: id, with: vault.entry(id: id))
                 last.versions[id] = vault.versions[id]
             }
             snapshot = last
@@ -229,7 +230,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         guard let vault, let analyzer else { return }
         let all = ids.union(vault.takeExternalChanges()?.ids ?? [])
         for id in all {
-            if let entry = vault.entries.first(where: { $0.id == id }) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
+            if let entry = vault.entry(id: id) { try? analyzer.update(entry) } else { analyzer.remove(id: id) }
         }
         changedSinceShown.formUnion(all)
         pendingAnalysis?.touched.formUnion(all)
@@ -267,9 +268,9 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     public func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String]) {
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
-            let before = vault.entries.first { $0.id == entry.id }?.password
+            let before = vault.entry(id: entry.id)?.password
             try settling([entry.id]) { try vault.save(entry, basedOn: base) }
-            guard before != nil, let saved = vault.entries.first(where: { $0.id == entry.id }), saved.password != before else {
+            guard before != nil, let saved = vault.entry(id: entry.id), saved.password != before else {
                 return (makeSnapshot(), [])
             }
             let also = try AccountEntries.sharePassword(of: saved, in: vault, manifest: catalog.manifest(forHost: saved.site),
@@ -355,7 +356,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// The relay address the sheet would show for Hide My Email.
     public func relayPreview(forEntry id: String) -> String? {
         lock.withLock {
-            guard let vault, let world, let entry = vault.entries.first(where: { $0.id == id }),
+            guard let vault, let world, let entry = vault.entry(id: id),
                   let manifest = catalog.manifest(forHost: entry.site) else { return nil }
             return try? world.identityProvider.relayAddress(appleID: appleID.email, team: manifest.teamID)
         }
@@ -370,7 +371,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public func signIn(id: String) -> SignInResult {
         lock.withLock {
-            guard let vault, let world, let entry = vault.entries.first(where: { $0.id == id }) else { return .refused("the vault is locked") }
+            guard let vault, let world, let entry = vault.entry(id: id) else { return .refused("the vault is locked") }
             switch (try? SignInSimulator.signIn(entry, world: world, appleID: appleID)) ?? .refused("the service did not answer") {
             case .accepted(let token): return .accepted(sessionToken: token)
             case .refused(let reason): return .refused(reason)

@@ -44,7 +44,7 @@ public final class UpgradeEngine {
         self.request = request
         manifest = nil
         cancellation.clear()
-        guard let entry = vault.entries.first(where: { $0.id == request.entryID }) else { return finish(.failed(reason: "The entry no longer exists.")) }
+        guard let entry = vault.entry(id: request.entryID) else { return finish(.failed(reason: "The entry no longer exists.")) }
         if request.origin == .inApp {
             // An app's own request: the account's password is not passed, only its session.
             guard let found = catalog.manifest(forHost: entry.site) else { return finish(.failed(reason: "bulwark has no upgrade for \(entry.site)")) }
@@ -114,7 +114,7 @@ public final class UpgradeEngine {
         entry.urls.first.map(ServiceIdentifier.init(url:)) ?? ServiceIdentifier(domain: entry.site)
     }
 
-    func entry() -> Entry? { request.flatMap { r in vault.entries.first { $0.id == r.entryID } } }
+    func entry() -> Entry? { request.flatMap { r in vault.entry(id: r.entryID) } }
 
     // MARK: The person's actions
 

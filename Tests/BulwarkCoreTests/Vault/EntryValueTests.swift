@@ -1,0 +1,68 @@
+import BulwarkCore
+import Foundation
+import Testing
+
+/// An entry is a value although its fields live in a shared box: a copy
+/// changed never changes the original (or another copy, on another thread),
+/// equality is by fields, and a change to one field keeps the rest.
+@Suite struct EntryValueTests {
+    static func sample() -> Entry {
+        var entry = Entry(id: "e1", title: "Bank", urls: ["https://bank.example"], username: "jane", password: "Old-pass-1",
+                          notes: "n", tags: ["money"], created: Date(timeIntervalSince1970: 1_000_000))
+        entry.fields = [CustomField(name: "PIN", value: "1234", hidden: true)]
+        return entry
+    }
+
+    @Test func aChangedCopyLeavesTheOriginal() {
+        let original = Self.sample()
+        var copy = original
+        #expect(copy == original)
+        copy.changePassword(to: "New-pass-2", reason: "test", at: Date(timeIntervalSince1970: 2_000_000))
+        copy.tags.append("second")
+        copy.urls[0] = "https://other.example"
+        copy.fields[0].value = "9999"
+        #expect(original.password == "Old-pass-1" && original.history.isEmpty && original.tags == ["money"])
+        #expect(original.urls == ["https://bank.example"] && original.fields[0].value == "1234")
+        #expect(copy.password == "New-pass-2" && copy.history.map(\.password) == ["Old-pass-1"] && copy.tags == ["money", "second"])
+        #expect(copy.urls == ["https://other.example"] && copy.fields[0].value == "9999")
+        #expect(copy != original)
+    }
+
+    @Test func equalityIsByFieldsNotByBox() {
+        let a = Self.sample(), b = Self.sample()
+        #expect(a == b)
+        var c = a
+        c.title = "Bank"  // the same value written: a new box, still equal
+        #expect(c == a)
+        c.hiddenFromRecommendations = true
+        #expect(c != a)
+        var d = a
+        d.signsInWith = "https://id.example"
+        #expect(d != a && d.signsInWith == "https://id.example" && a.signsInWith == nil)
+    }
+
+    @Test func keyPathsWriteThroughTheBox() {
+        var entry = Self.sample()
+        let copy = entry
+        entry[keyPath: \Entry.notes] = "changed"
+        #expect(entry.notes == "changed" && copy.notes == "n")
+    }
+
+    @Test func copiesChangedOnManyThreadsStayApart() async {
+        let shared = Self.sample()
+        let titles = await withTaskGroup(of: String.self) { group in
+            for i in 0..<64 {
+                group.addTask {
+                    var mine = shared
+                    for _ in 0..<100 { mine.title = "Bank \(i)"; mine.history.append(PasswordHistoryItem(password: "p\(i)", changedAt: Date(), reason: "r")) }
+                    return "\(mine.title) \(mine.history.count)"
+                }
+            }
+            var all: [String] = []
+            for await title in group { all.append(title) }
+            return all
+        }
+        #expect(Set(titles) == Set((0..<64).map { "Bank \($0) 100" }))
+        #expect(shared == Self.sample())
+    }
+}
