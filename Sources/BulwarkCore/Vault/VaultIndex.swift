@@ -48,13 +48,13 @@ struct Listing: Equatable {
             func flush(to end: Int) {
                 if end > run { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: old[run..<end])) }
             }
-            func emit(_ change: (id: [UInt8], version: Int64?)) {
-                if let version = change.version { change.id.withUnsafeBytes { out.append(id: $0, version: version) } }
+            func emit(_ change: (id: String, version: Int64?)) {
+                if let version = change.version { change.id.withUTF8Bytes { out.append(id: UnsafeRawBufferPointer($0), version: version) } }
             }
             while at < old.count, next < sorted.count {
                 let n = Int(old[at]) | Int(old[at + 1]) << 8 | Int(old[at + 2]) << 16 | Int(old[at + 3]) << 24
                 let id = UnsafeBufferPointer(rebasing: old[(at + 4)..<(at + 4 + n)])
-                let order = sorted[next].id.withUnsafeBufferPointer { Self.compare($0, id) }
+                let order = sorted[next].id.withUTF8Bytes { Self.compare($0, id) }
                 if order < 0 {  // a new row before this one
                     flush(to: at)
                     run = at
@@ -93,18 +93,17 @@ struct Listing: Equatable {
     /// over a delete of the same id. Puts alone that already come in that
     /// order (a big write hands them over sorted) are taken as they are: the
     /// dictionary and the sort were a tenth of a second at 100,000.
-    static func inFileOrder(put: [String], delete: [String], version: Int64) -> [(id: [UInt8], version: Int64?)] {
+    static func inFileOrder(put: [String], delete: [String], version: Int64) -> [(id: String, version: Int64?)] {
         if delete.isEmpty {
-            let ids = put.map { Array($0.utf8) }
-            let increasing = zip(ids, ids.dropFirst()).allSatisfy { pair in
-                pair.0.withUnsafeBufferPointer { a in pair.1.withUnsafeBufferPointer { b in compare(a, b) < 0 } }
+            let increasing = zip(put, put.dropFirst()).allSatisfy { pair in
+                pair.0.withUTF8Bytes { a in pair.1.withUTF8Bytes { b in compare(a, b) < 0 } }
             }
-            if increasing { return ids.map { (id: $0, version: version) } }
+            if increasing { return put.map { (id: $0, version: version) } }
         }
         var changes: [String: Int64?] = [:]
         for id in delete { changes[id] = .some(nil) }
         for id in put { changes[id] = .some(version) }
-        return changes.map { (id: Array($0.key.utf8), version: $0.value) }.sorted { $0.id.lexicographicallyPrecedes($1.id) }
+        return changes.map { (id: $0.key, version: $0.value) }.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
     private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
@@ -266,5 +265,15 @@ extension Vault {
         let index = try openIndex(blob)
         if let problem = index.mismatch(listing) { throw VaultError.damaged(problem) }
         return index
+    }
+}
+
+extension String {
+    /// The UTF-8 bytes in place where the string holds them so (a native
+    /// string does), else copied: ids are compared by their bytes, as SQLite
+    /// orders them, without an array made for each of 100,000.
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(utf8).withUnsafeBufferPointer(body)
     }
 }
