@@ -137,6 +137,11 @@ import Testing
         let listed = try tmux.waitFor(text: "1password-1pux")
         #expect(listed.contains("keepassxc-csv") && listed.contains("bitwarden-json"))
         try tmux.send("C-c")
+        // A fresh, empty prompt before typing on: keys typed while zsh still
+        // takes the interrupt land on the old line.
+        _ = try tmux.waitFor("a fresh prompt") { screen in
+            screen.split(separator: "\n", omittingEmptySubsequences: false).contains { $0.trimmingCharacters(in: .whitespaces) == "zsh>" }
+        }
         try tmux.sendBytes("bulwark services notify shiny email-d")
         try tmux.send("Tab")
         _ = try tmux.waitFor(text: "zsh> bulwark services notify shiny email-disabled")

@@ -180,23 +180,25 @@ extension Vault {
     func place(_ changed: [Entry], removing gone: Set<String>) {
         placing = true
         defer { placing = false }
-        if gone.count > 8 || changed.count > 64 {
-            if !gone.isEmpty { entries.removeAll { gone.contains($0.id) } }
-            if !changed.isEmpty {
-                var position: [String: Int] = [:]
-                for (offset, entry) in entries.enumerated() { position[entry.id] = offset }
-                for entry in changed {
-                    if let at = position[entry.id] { entries[at] = entry } else { entries.append(entry) }
-                }
-                Vault.permute(&entries, by: Vault.titleOrder(entries))
+        if gone.count > 8 {
+            entries.removeAll { gone.contains($0.id) }
+            indexByID.withLock { index in for id in gone { index?[id] = nil } }
+        } else {
+            for id in gone {
+                guard let old = entry(id: id) else { continue }
+                if let at = position(of: old) { entries.remove(at: at) }
+                indexByID.withLock { $0?[id] = nil }
             }
+        }
+        if changed.count > 64 {
+            var position: [String: Int] = [:]
+            for (offset, entry) in entries.enumerated() { position[entry.id] = offset }
+            for entry in changed {
+                if let at = position[entry.id] { entries[at] = entry } else { entries.append(entry) }
+            }
+            Vault.permute(&entries, by: Vault.titleOrder(entries))
             indexByID.withLock { $0 = nil }
             return
-        }
-        for id in gone {
-            guard let old = entry(id: id) else { continue }
-            if let at = position(of: old) { entries.remove(at: at) }
-            indexByID.withLock { $0?[id] = nil }
         }
         for entry in changed {
             if let old = self.entry(id: entry.id), let at = position(of: old) {
