@@ -1,4 +1,4 @@
-import BulwarkCore
+@testable import BulwarkCore
 import BulwarkUpgrades
 import Foundation
 import Testing
@@ -25,8 +25,11 @@ import Testing
         state.screen = .recommendations
         #expect(AppView.render(state).textDump().contains("Analysing the vault's passwords"))
 
+        #expect(f.session.vault?.indexByID.withLock { $0 == nil } == true)  // not made before the first frame
         let second = f.session.analyseNextBatch()
         #expect(second.analysis == SessionSnapshot.AnalysisProgress(done: 15, total: 42))
+        // …but behind it, so the first change does not wait for it.
+        #expect(f.session.vault?.indexByID.withLock { $0?.count } == 42)
         #expect(!second.report.recommendations.isEmpty)
         state.apply(second)
         Snapshot.assert(AppView.render(state), named: "recommendations-analysing")

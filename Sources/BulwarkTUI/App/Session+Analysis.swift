@@ -30,6 +30,7 @@ extension AppSession {
     public func analyseNextBatch() -> SessionSnapshot {
         lock.withLock {
             guard var pending = pendingAnalysis, let analyzer, let vault else { return makeSnapshot() }
+            if pending.next == 0 { vault.prepareIndexByID() }
             let end = min(pending.entries.count, pending.next + analysisBatch)
             let batch = pending.entries[pending.next..<end].filter { !pending.touched.contains($0.id) }
             try? analyzer.add(batch)

@@ -124,6 +124,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
         try analyzer.load(opened.entries)
         opened.keepStrengthMemo(of: analyzer)
+        opened.prepareIndexByID()
         var snapshot = makeSnapshot()
         snapshot.accountNotices = notices
         snapshot.newlyBreached = takeNewlyBreached(snapshot.report)
