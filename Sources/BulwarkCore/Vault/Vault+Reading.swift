@@ -234,8 +234,8 @@ extension Vault {
         return low
     }
 
-    /// Where an entry is in `entries`: where its title puts it, else (never
-    /// expected, but an entry is never placed twice) found by walking.
+    /// Where an entry is in `entries`: where its title puts it, else (not
+    /// expected) found by walking, so that an entry is never held twice.
     private func position(of entry: Entry) -> Int? {
         let at = insertionPoint(title: entry.title, id: entry.id)
         if at < entries.count, entries[at].id == entry.id { return at }
