@@ -12,11 +12,16 @@ public protocol ServiceRequirementsProvider: Sendable {
     func twoFactorMethod(for host: String) -> String?
     /// The relying party (RP ID) of a service that accepts passkeys, if it does.
     func passkeyRelyingParty(for host: String) -> String?
+    /// Both of the above in one lookup: the analysis asks them of every account.
+    func accountService(for host: String) -> (twoFactorMethod: String?, passkeyRelyingParty: String?)
 }
 
 extension ServiceRequirementsProvider {
     public func twoFactorMethod(for host: String) -> String? { nil }
     public func passkeyRelyingParty(for host: String) -> String? { nil }
+    public func accountService(for host: String) -> (twoFactorMethod: String?, passkeyRelyingParty: String?) {
+        (twoFactorMethod(for: host), passkeyRelyingParty(for: host))
+    }
 }
 
 /// Looks up what a site asks of passwords and where to change one: the

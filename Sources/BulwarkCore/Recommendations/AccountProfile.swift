@@ -23,7 +23,8 @@ struct AccountProfile: Sendable {
         siteWord = String(registrable.prefix { $0 != "." })
         isSensitive = entry.category.isSensitive
         insecureURL = entry.urls.first(where: SecurityAnalyzer.isInsecure)
-        twoFactorMethod = site.isEmpty ? nil : services?.twoFactorMethod(for: site)
-        passkeyRelyingParty = site.isEmpty ? nil : services?.passkeyRelyingParty(for: site)
+        let service = site.isEmpty ? nil : services?.accountService(for: site)
+        twoFactorMethod = service?.twoFactorMethod
+        passkeyRelyingParty = service?.passkeyRelyingParty
     }
 }

@@ -268,4 +268,8 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public func twoFactorMethod(for host: String) -> String? {
         manifest(forHost: host).flatMap { $0.twoFactor == .none ? nil : $0.twoFactor.rawValue }
     }
+    public func accountService(for host: String) -> (twoFactorMethod: String?, passkeyRelyingParty: String?) {
+        guard let manifest = manifest(forHost: host) else { return (nil, nil) }
+        return (manifest.twoFactor == .none ? nil : manifest.twoFactor.rawValue, manifest.acceptsPasskeys ? manifest.primaryDomain : nil)
+    }
 }
