@@ -52,6 +52,29 @@ import Testing
         #expect(screen.contains("Creating the vault: deriving its key…") && screen.contains(" 25%"))
     }
 
+    /// Enter first reads the vault's key settings, and only then starts the
+    /// unlock beside the estimate: read beside the unlock, the settings
+    /// would wait for its lock through the whole derivation.
+    @Test func theSettingsAreReadBeforeTheUnlockStarts() async throws {
+        var state = AppState(width: 80, height: 24, unlocked: false, snapshot: SessionSnapshot(), lockLabel: "demo")
+        state.unlock.password = TextField("demo", masked: true)
+        guard case .run(let read) = Reducer.reduce(into: &state, action: .submitUnlock) else {
+            Issue.record("Enter did not start with one step")
+            return
+        }
+        #expect(state.unlock.busy)
+        let action = await read(AppEnvironment())
+        #expect(action == .keyDerivationSettingsRead(nil))  // no session: unknown settings, and the unlock still goes ahead
+        guard case .batch(let both) = Reducer.reduce(into: &state, action: .keyDerivationSettingsRead(ScryptParameters(logN: 10))) else {
+            Issue.record("the settings did not start the unlock and the estimate")
+            return
+        }
+        #expect(both.count == 2)
+        // An unlock that ended meanwhile (a failure) is not started again.
+        _ = Reducer.reduce(into: &state, action: .unlockFailed("Wrong master password. Try again."))
+        #expect(Reducer.reduce(into: &state, action: .keyDerivationSettingsRead(nil)).isNone)
+    }
+
     /// The estimate comes from the vault's own settings, read without the password.
     @Test func theEstimateReadsTheVaultsSettings() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-estimate-\(UUID().uuidString)")

@@ -34,6 +34,8 @@ public enum AppAction: Sendable, Equatable {
     /// A batch of a large vault's analysis done (more to come while `analysis` is set).
     case analysed(SessionSnapshot)
     case unlockFailed(String)
+    /// The vault's key derivation settings, read before the unlock starts (nil: unknown).
+    case keyDerivationSettingsRead(ScryptParameters?)
     /// The unlock's key derivation began at this time and takes about this long.
     case keyDerivationEstimated(started: Date, seconds: TimeInterval)
     case lock

@@ -71,22 +71,19 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
     }
 
-    /// About how long unlocking (or creating) will derive its key, for the
-    /// unlock screen's progress; nil when the vault cannot be read yet.
+    /// The settings unlocking (or creating) will derive its key with, for
+    /// the unlock screen's estimate; nil when the vault cannot be read yet.
     ///
-    /// The settings are read under the session's lock, so never beside
-    /// `Vault.open`: its length check opens and closes the file outside
-    /// SQLite, and closing any descriptor of a file drops every POSIX lock
-    /// the process holds on it, this connection's included. A connection
-    /// opened then would hold no lock the system knows of, and another
-    /// process closing the vault last would checkpoint and remove the log
-    /// under it (the damage a many-writers test found). Only the settings
-    /// are read under the lock; the few milliseconds of scrypt are not.
-    public func keyDerivationEstimate(creating: Bool) -> TimeInterval? {
-        let parameters: ScryptParameters? = creating ? .standard : lock.withLock {
-            knownParameters ?? (try? VaultFileCheck.parameters(at: vaultPath))
-        }
-        return parameters.flatMap(Scrypt.estimatedSeconds(for:))
+    /// Read under the session's lock, so never beside `Vault.open`: its
+    /// length check opens and closes the file outside SQLite, and closing
+    /// any descriptor of a file drops every POSIX lock the process holds on
+    /// it, this connection's included. A connection opened then would hold
+    /// no lock the system knows of, and another process closing the vault
+    /// last would checkpoint and remove the log under it (the damage a
+    /// many-writers test found). The app asks before it starts the unlock,
+    /// which holds the lock for the whole derivation.
+    public func keyDerivationParameters(creating: Bool) -> ScryptParameters? {
+        creating ? .standard : lock.withLock { knownParameters ?? (try? VaultFileCheck.parameters(at: vaultPath)) }
     }
 
     /// The key derivation settings of the vault last opened (no file read for the next estimate).

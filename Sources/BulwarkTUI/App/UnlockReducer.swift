@@ -19,6 +19,9 @@ enum UnlockReducer {
             state.apply(snapshot)
             if snapshot.analysis == nil && state.banner == nil { tellNews(of: snapshot, &state) }
             return snapshot.analysis == nil ? Effect.none : analyseNextBatch()
+        case .keyDerivationSettingsRead(let parameters):
+            guard state.unlock.busy && !state.unlocked else { return Effect.none }
+            return unlock(password: state.unlock.password.text, creating: state.unlock.creating, parameters: parameters)
         case .keyDerivationEstimated(let started, let seconds):
             // Only for the unlock still under way (a quick one may end first).
             if state.unlock.busy && !state.unlocked { state.unlock.keyDerivation = KeyDerivationProgress(started: started, expected: seconds) }
@@ -103,13 +106,21 @@ enum UnlockReducer {
             return Effect.none
         }
         guard !form.password.isEmpty else { return Effect.none }
-        let password = form.password.text, creating = form.creating
+        let creating = form.creating
         state.unlock.busy = true
         state.busy = true
-        // The estimate beside the unlock: a few milliseconds of scrypt on the other core.
+        // The vault's key settings first: they are read under the session's
+        // lock, which the unlock then holds for the whole derivation, so
+        // read beside it they could come only after it.
+        return .run { env in .keyDerivationSettingsRead(env.session?.keyDerivationParameters(creating: creating)) }
+    }
+
+    /// The unlock, and beside it the estimate of its key derivation (a few
+    /// milliseconds of scrypt on the other core).
+    private static func unlock(password: String, creating: Bool, parameters: ScryptParameters?) -> Effect {
         let estimate = Effect.run { env in
             let started = env.now()
-            guard let seconds = env.session?.keyDerivationEstimate(creating: creating) else { return nil }
+            guard let parameters, let seconds = Scrypt.estimatedSeconds(for: parameters) else { return nil }
             return .keyDerivationEstimated(started: started, seconds: seconds)
         }
         return .batch([estimate, .run { env in
