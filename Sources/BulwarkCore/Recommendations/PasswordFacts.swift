@@ -32,15 +32,22 @@ struct PasswordFacts: Sendable, Equatable {
             // "northwind" is weak for jane at Northwind, and digits in a
             // username add nothing zxcvbn would not find as a sequence or
             // date (each extra word costs every strength estimate time).
-            // The username up to its "@" (the first part that is not empty).
+            // Only the words that can change the estimate are kept (see
+            // AccountWordFilter): accounts sharing a password then share one.
+            accountWords = AccountWordFilter.wordsThatCanMatch(password, Self.allAccountWords(entry, profile))
+        }
+
+        /// The username up to its "@" (the first part that is not empty),
+        /// the site's name and the title, as words, each once.
+        static func allAccountWords(_ entry: Entry, _ profile: AccountProfile) -> [String] {
             let name = entry.username.utf8
             let start = name.firstIndex { $0 != 0x40 } ?? name.endIndex
             let user = String(entry.username[start..<(name[start...].firstIndex(of: 0x40) ?? name.endIndex)])
             var words: [String] = []
             for text in [user, profile.siteWord, entry.title] {
-                for word in Self.letterWords(text) where !words.contains(word) { words.append(word) }
+                for word in letterWords(text) where !words.contains(word) { words.append(word) }
             }
-            accountWords = words
+            return words
         }
 
         /// Runs of three or more letters, lower-cased. ASCII text (nearly
@@ -79,7 +86,11 @@ struct PasswordFacts: Sendable, Equatable {
 
     func weakness(below bits: Double) -> Warning? {
         if let pinWeakness { return .weak(bits: nil, pattern: pinWeakness.rawValue, why: pinWeakness.reason) }
-        guard let strength, strength.bits < bits else { return nil }
+        return strength.flatMap { Self.weakWarning($0, below: bits) }
+    }
+
+    static func weakWarning(_ strength: Strength, below bits: Double) -> Warning? {
+        guard strength.bits < bits else { return nil }
         let pattern = strength.pattern ?? .tooShort
         return .weak(bits: strength.bits, pattern: pattern.rawValue, why: pattern.reason)
     }
@@ -100,15 +111,26 @@ struct PasswordFacts: Sendable, Equatable {
 
     /// The second half: the strength (remembered, or measured now).
     static func evaluate(_ inputs: Inputs, looked: LookedUp, memo: StrengthMemo) -> (facts: PasswordFacts, measured: Bool) {
-        if inputs.isPIN {
-            return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: looked.sha1, isPIN: true), breach: nil, strength: nil,
-                                  memoKey: nil, pinWeakness: PINRules.weakness(of: inputs.password)), false)
-        }
-        let memoKey = StrengthMemo.key(password: inputs.password, accountWords: inputs.accountWords)
-        let remembered = memo[memoKey]
-        let strength = remembered ?? StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
-        return (PasswordFacts(inputs: inputs, reuseKey: ReuseKey(sha1: looked.sha1, isPIN: false), breach: looked.breach,
-                              strength: strength, memoKey: memoKey, pinWeakness: nil), remembered == nil)
+        let key = memoKey(inputs)
+        let remembered = key.flatMap { memo[$0] }
+        let strength = key == nil ? nil : remembered ?? StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
+        return (PasswordFacts(inputs, looked: looked, memoKey: key, strength: strength), key != nil && remembered == nil)
+    }
+
+    /// Where a password's estimate is kept in the memo; none for a PIN,
+    /// which is judged by its own rules, not zxcvbn.
+    static func memoKey(_ inputs: Inputs) -> StrengthMemo.Key? {
+        inputs.isPIN ? nil : StrengthMemo.key(password: inputs.password, accountWords: inputs.accountWords)
+    }
+
+    /// The facts, given the strength already found (nil for a PIN).
+    init(_ inputs: Inputs, looked: LookedUp, memoKey: StrengthMemo.Key?, strength: Strength?) {
+        self.inputs = inputs
+        reuseKey = ReuseKey(sha1: looked.sha1, isPIN: inputs.isPIN)
+        breach = inputs.isPIN ? nil : looked.breach
+        self.strength = inputs.isPIN ? nil : strength
+        self.memoKey = inputs.isPIN ? nil : memoKey
+        pinWeakness = inputs.isPIN ? PINRules.weakness(of: inputs.password) : nil
     }
 }
 

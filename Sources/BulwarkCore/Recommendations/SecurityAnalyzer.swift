@@ -141,13 +141,34 @@ public final class SecurityAnalyzer {
         }
     }
 
-    /// The second pass, on every core: each password's strength (remembered, or zxcvbn).
+    /// The second pass, on every core: each password's strength, remembered
+    /// or measured by zxcvbn; an estimate shared by several accounts (one
+    /// password, and no account word that could change it) is measured once.
     private func evaluate(_ list: [Entry], _ looked: [LookedUp]) throws -> [Record] {
         let memo = memo
+        let keys = try Concurrently.map(Array(looked.indices)) { index in
+            looked[index].found == nil ? nil : looked[index].inputs.flatMap(PasswordFacts.memoKey)
+        }
+        var firstWithKey: [StrengthMemo.Key: Int] = [:]
+        var unmeasured: [Int] = []
+        for (index, key) in keys.enumerated() {
+            guard let key, memo[key] == nil, firstWithKey[key] == nil else { continue }
+            firstWithKey[key] = index
+            unmeasured.append(index)
+        }
+        let measuredNow = try Concurrently.map(unmeasured) { index in
+            let inputs = looked[index].inputs!
+            return StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
+        }
+        var fresh = [StrengthMemo.Key: Strength](minimumCapacity: unmeasured.count)
+        for (index, strength) in zip(unmeasured, measuredNow) { fresh[keys[index]!] = strength }
+        let measuredFirst = firstWithKey, measuredEstimates = fresh
         return try Concurrently.map(Array(list.indices)) { index in
             let (profile, inputs, found) = looked[index]
-            let evaluated = inputs.flatMap { inputs in found.map { PasswordFacts.evaluate(inputs, looked: $0, memo: memo) } }
-            return Record(entry: list[index], profile: profile, facts: evaluated?.facts, measured: evaluated?.measured ?? false)
+            guard let inputs, let found else { return Record(entry: list[index], profile: profile, facts: nil) }
+            let key = keys[index]
+            let facts = PasswordFacts(inputs, looked: found, memoKey: key, strength: key.flatMap { memo[$0] ?? measuredEstimates[$0] })
+            return Record(entry: list[index], profile: profile, facts: facts, measured: key.map { measuredFirst[$0] == index } ?? false)
         }
     }
 
