@@ -1,106 +1,5 @@
 import Foundation
 
-/// One old password, kept when a password changes.
-public struct PasswordHistoryItem: Sendable, Equatable, Codable {
-    public var password: String
-    public var changedAt: Date
-    public var reason: String
-
-    public init(password: String, changedAt: Date, reason: String) {
-        self.password = password
-        self.changedAt = changedAt
-        self.reason = reason
-    }
-}
-
-/// How an account is linked to Sign in with Apple.
-public struct SignInWithAppleLink: Sendable, Equatable, Codable {
-    public enum CredentialState: String, Sendable, Codable, CaseIterable {
-        case authorized, revoked, notFound = "not-found", transferred
-    }
-
-    public var user: String          // team-scoped user identifier
-    public var email: String         // the shared address or the private relay
-    public var isPrivateRelay: Bool
-    public var state: CredentialState
-    /// Whether the private relay forwards mail (the person can turn it off
-    /// in their Apple ID settings; the service hears it as email-disabled).
-    public var emailForwarding: Bool = true
-
-    public init(user: String, email: String, isPrivateRelay: Bool, state: CredentialState = .authorized) {
-        self.user = user
-        self.email = email
-        self.isPrivateRelay = isPrivateRelay
-        self.state = state
-    }
-
-    /// Whether the account is signed in through the link: a revoked or
-    /// deleted authorization signs the account out.
-    public var isSignedOut: Bool { state == .revoked || state == .notFound }
-}
-
-/// An upgrade written to the vault before the service commits it, so that
-/// a crash at any moment leaves the vault holding the credential the
-/// service accepts: on the next start the change is settled or dropped
-/// after asking the service (see BulwarkUpgrades' reconciler).
-public struct PendingChange: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case strongPassword = "strong-password", signInWithApple = "sign-in-with-apple", passkey
-    }
-    public var kind: Kind
-    /// The proposed password (strong-password upgrades only).
-    public var newPassword: String?
-    /// The staged passkey's credential id (passkey upgrades, once the person
-    /// saved it on the sheet; the passkey itself is already in `passkeys`).
-    public var passkeyID: String?
-    public var startedAt: Date
-
-    public init(kind: Kind, newPassword: String?, passkeyID: String? = nil, startedAt: Date) {
-        self.kind = kind
-        self.newPassword = newPassword
-        self.passkeyID = passkeyID
-        self.startedAt = startedAt
-    }
-
-    /// The second part a box keeps for it: the password, or the passkey's id.
-    var detail: String { (kind == .passkey ? passkeyID : newPassword) ?? "" }
-}
-
-/// What an entry holds: a login, or one of the other kinds other password
-/// managers keep (their fields arrive as custom fields).
-public enum EntryKind: String, Sendable, CaseIterable, Codable {
-    case login, secureNote = "secure-note", card, identity, sshKey = "ssh-key", other
-
-    /// Whether the kind signs in with a password that recommendations judge.
-    public var holdsPassword: Bool { self == .login || self == .other }
-
-    public var label: String {
-        switch self {
-        case .login: "Login"
-        case .secureNote: "Secure note"
-        case .card: "Card"
-        case .identity: "Identity"
-        case .sshKey: "SSH key"
-        case .other: "Other"
-        }
-    }
-}
-
-/// A field beyond the standard ones, in the order the source had it;
-/// hidden fields (a card's number and code, a protected string) are
-/// masked wherever an entry is shown.
-public struct CustomField: Sendable, Hashable, Codable {
-    public var name: String
-    public var value: String
-    public var hidden: Bool
-
-    public init(name: String, value: String, hidden: Bool = false) {
-        self.name = name
-        self.value = value
-        self.hidden = hidden
-    }
-}
-
 /// A vault entry: an account and everything bulwark knows about it.
 ///
 /// A value, like any struct, but its fields live in one shared box that is
@@ -123,58 +22,57 @@ public struct Entry: Sendable, Equatable, Identifiable {
         @exclusivity(unchecked) var username: String
         @exclusivity(unchecked) var password: String?
         @exclusivity(unchecked) var notes: String
-        @exclusivity(unchecked) var totpURI: String?
         @exclusivity(unchecked) var tags: [String]
         @exclusivity(unchecked) var category: AccountCategory
         @exclusivity(unchecked) var categoryIsManual: Bool
         @exclusivity(unchecked) var created: Date
         @exclusivity(unchecked) var modified: Date
         @exclusivity(unchecked) var passwordChanged: Date
-        @exclusivity(unchecked) var history: [PasswordHistoryItem]
         @exclusivity(unchecked) var hiddenFromRecommendations: Bool
-        @exclusivity(unchecked) var hiddenUntil: Date?
-        @exclusivity(unchecked) var signInWithApple: SignInWithAppleLink?
-        @exclusivity(unchecked) var pendingChange: PendingChange?
         @exclusivity(unchecked) var kind: EntryKind
-        @exclusivity(unchecked) var fields: [CustomField]
-        @exclusivity(unchecked) var passkeys: [Passkey]
-        @exclusivity(unchecked) var signsInWith: String?
+        /// The fields most entries leave empty, boxed apart (nil when all
+        /// are): half the size of every entry's box at 100k entries.
+        @exclusivity(unchecked) var extras: ExtrasBox?
 
-        init(id: String, title: String, urls: [String], username: String, password: String?, notes: String, totpURI: String?,
-             tags: [String], category: AccountCategory, categoryIsManual: Bool, created: Date, modified: Date, passwordChanged: Date,
-             history: [PasswordHistoryItem], hiddenFromRecommendations: Bool, hiddenUntil: Date?, signInWithApple: SignInWithAppleLink?,
-             pendingChange: PendingChange?, kind: EntryKind, fields: [CustomField], passkeys: [Passkey], signsInWith: String?) {
+        init(id: String, title: String, urls: [String], username: String, password: String?, notes: String, tags: [String],
+             category: AccountCategory, categoryIsManual: Bool, created: Date, modified: Date, passwordChanged: Date,
+             hiddenFromRecommendations: Bool, kind: EntryKind, extras: Extras) {
             self.id = id
             self.title = title
             self.urls = urls
             self.username = username
             self.password = password
             self.notes = notes
-            self.totpURI = totpURI
             self.tags = tags
             self.category = category
             self.categoryIsManual = categoryIsManual
             self.created = created
             self.modified = modified
             self.passwordChanged = passwordChanged
-            self.history = history
             self.hiddenFromRecommendations = hiddenFromRecommendations
-            self.hiddenUntil = hiddenUntil
-            self.signInWithApple = signInWithApple
-            self.pendingChange = pendingChange
             self.kind = kind
-            self.fields = fields
-            self.passkeys = passkeys
-            self.signsInWith = signsInWith
+            self.extras = ExtrasBox(extras)
         }
 
-        func copy() -> Storage {
-            Storage(id: id, title: title, urls: urls, username: username, password: password, notes: notes, totpURI: totpURI,
-                    tags: tags, category: category, categoryIsManual: categoryIsManual, created: created, modified: modified,
-                    passwordChanged: passwordChanged, history: history, hiddenFromRecommendations: hiddenFromRecommendations,
-                    hiddenUntil: hiddenUntil, signInWithApple: signInWithApple, pendingChange: pendingChange, kind: kind,
-                    fields: fields, passkeys: passkeys, signsInWith: signsInWith)
+        private init(copying other: Storage) {
+            id = other.id
+            title = other.title
+            urls = other.urls
+            username = other.username
+            password = other.password
+            notes = other.notes
+            tags = other.tags
+            category = other.category
+            categoryIsManual = other.categoryIsManual
+            created = other.created
+            modified = other.modified
+            passwordChanged = other.passwordChanged
+            hiddenFromRecommendations = other.hiddenFromRecommendations
+            kind = other.kind
+            extras = other.extras
         }
+
+        func copy() -> Storage { Storage(copying: self) }
 
         func equals(_ other: Storage) -> Bool {
             id == other.id
@@ -183,22 +81,48 @@ public struct Entry: Sendable, Equatable, Identifiable {
                 && username == other.username
                 && password == other.password
                 && notes == other.notes
-                && totpURI == other.totpURI
                 && tags == other.tags
                 && category == other.category
                 && categoryIsManual == other.categoryIsManual
                 && created == other.created
                 && modified == other.modified
                 && passwordChanged == other.passwordChanged
-                && history == other.history
                 && hiddenFromRecommendations == other.hiddenFromRecommendations
-                && hiddenUntil == other.hiddenUntil
-                && signInWithApple == other.signInWithApple
-                && pendingChange == other.pendingChange
                 && kind == other.kind
-                && fields == other.fields
-                && passkeys == other.passkeys
-                && signsInWith == other.signsInWith
+                && (extras?.value ?? Extras()) == (other.extras?.value ?? Extras())
+        }
+    }
+
+    /// The rarely set fields, as one value.
+    private struct Extras: Equatable {
+        var totpURI: String? = nil
+        var history: [PasswordHistoryItem] = []
+        var hiddenUntil: Date? = nil
+        var signInWithApple: SignInWithAppleLink? = nil
+        var pendingChange: PendingChange? = nil
+        var fields: [CustomField] = []
+        var passkeys: [Passkey] = []
+        var signsInWith: String? = nil
+
+        var isEmpty: Bool { self == Extras() }
+    }
+
+    /// Immutable: a change makes a new box (these fields change seldom).
+    private final class ExtrasBox: Sendable {
+        let value: Extras
+        init?(_ value: Extras) {
+            guard !value.isEmpty else { return nil }
+            self.value = value
+        }
+    }
+
+    /// The rare fields, read from their box, or written as a new one (none
+    /// when all are empty again).
+    private var extras: Extras {
+        get { storage.extras?.value ?? Extras() }
+        set {
+            unique()
+            storage.extras = ExtrasBox(newValue)
         }
     }
 
@@ -237,8 +161,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         _modify { unique(); yield &storage.notes }
     }
     public var totpURI: String? {
-        get { storage.totpURI }
-        _modify { unique(); yield &storage.totpURI }
+        get { extras.totpURI }
+        _modify { yield &extras.totpURI }
     }
     public var tags: [String] {
         get { storage.tags }
@@ -266,44 +190,44 @@ public struct Entry: Sendable, Equatable, Identifiable {
         _modify { unique(); yield &storage.passwordChanged }
     }
     public var history: [PasswordHistoryItem] {
-        get { storage.history }
-        _modify { unique(); yield &storage.history }
+        get { extras.history }
+        _modify { yield &extras.history }
     }
     public var hiddenFromRecommendations: Bool {
         get { storage.hiddenFromRecommendations }
         _modify { unique(); yield &storage.hiddenFromRecommendations }
     }
     public var hiddenUntil: Date? {
-        get { storage.hiddenUntil }
-        _modify { unique(); yield &storage.hiddenUntil }
+        get { extras.hiddenUntil }
+        _modify { yield &extras.hiddenUntil }
     }
     public var signInWithApple: SignInWithAppleLink? {
-        get { storage.signInWithApple }
-        _modify { unique(); yield &storage.signInWithApple }
+        get { extras.signInWithApple }
+        _modify { yield &extras.signInWithApple }
     }
     /// An upgrade staged and not yet settled.
     public var pendingChange: PendingChange? {
-        get { storage.pendingChange }
-        _modify { unique(); yield &storage.pendingChange }
+        get { extras.pendingChange }
+        _modify { yield &extras.pendingChange }
     }
     public var kind: EntryKind {
         get { storage.kind }
         _modify { unique(); yield &storage.kind }
     }
     public var fields: [CustomField] {
-        get { storage.fields }
-        _modify { unique(); yield &storage.fields }
+        get { extras.fields }
+        _modify { yield &extras.fields }
     }
     /// WebAuthn credentials for the account (sealed in the box like the rest).
     public var passkeys: [Passkey] {
-        get { storage.passkeys }
-        _modify { unique(); yield &storage.passkeys }
+        get { extras.passkeys }
+        _modify { yield &extras.passkeys }
     }
     /// The identity provider (its issuer) the account signs in through,
     /// instead of or beside its password ("Log in with IDP").
     public var signsInWith: String? {
-        get { storage.signsInWith }
-        _modify { unique(); yield &storage.signsInWith }
+        get { extras.signsInWith }
+        _modify { yield &extras.signsInWith }
     }
 
     public init(id: String = EntryID.random(), title: String, urls: [String] = [], username: String = "",
@@ -311,11 +235,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
                 category: AccountCategory? = nil, created: Date = Date(), history: [PasswordHistoryItem] = [],
                 hiddenFromRecommendations: Bool = false, hiddenUntil: Date? = nil, signInWithApple: SignInWithAppleLink? = nil,
                 kind: EntryKind = .login, fields: [CustomField] = []) {
-        storage = Storage(id: id, title: title, urls: urls, username: username, password: password, notes: notes, totpURI: totpURI,
-                          tags: tags, category: category ?? CategoryGuess.guess(title: title, urls: urls), categoryIsManual: category != nil,
-                          created: created, modified: created, passwordChanged: created, history: history,
-                          hiddenFromRecommendations: hiddenFromRecommendations, hiddenUntil: hiddenUntil, signInWithApple: signInWithApple,
-                          pendingChange: nil, kind: kind, fields: fields, passkeys: [], signsInWith: nil)
+        storage = Storage(id: id, title: title, urls: urls, username: username, password: password, notes: notes, tags: tags,
+                          category: category ?? CategoryGuess.guess(title: title, urls: urls), categoryIsManual: category != nil,
+                          created: created, modified: created, passwordChanged: created,
+                          hiddenFromRecommendations: hiddenFromRecommendations, kind: kind,
+                          extras: Extras(totpURI: totpURI, history: history, hiddenUntil: hiddenUntil, signInWithApple: signInWithApple,
+                                         fields: fields))
     }
 
     /// The host of the first URL, as lists show it.

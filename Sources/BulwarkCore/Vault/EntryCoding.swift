@@ -43,7 +43,8 @@ extension Vault {
         entry.modified = modified
         entry.passwordChanged = changed
         entry.hiddenFromRecommendations = details[5] == "1"
-        entry.hiddenUntil = details[6].isEmpty ? nil : FieldCoding.date(details[6])
+        // The rare fields are set only when present: each set boxes them anew.
+        if !details[6].isEmpty { entry.hiddenUntil = FieldCoding.date(details[6]) }
         if !details[7].isEmpty {
             guard let state = SignInWithAppleLink.CredentialState(rawValue: details[10]) else { return nil }
             entry.signInWithApple = SignInWithAppleLink(user: details[7], email: details[8], isPrivateRelay: details[9] == "1", state: state)
@@ -63,7 +64,7 @@ extension Vault {
             guard let extras = FieldCoding.decode(v[fields.count]), let first = extras.first, let kind = EntryKind(rawValue: first),
                   (extras.count - 1) % 3 == 0 else { return nil }
             entry.kind = kind
-            entry.fields = stride(from: 1, to: extras.count, by: 3).map { CustomField(name: extras[$0], value: extras[$0 + 1], hidden: extras[$0 + 2] == "1") }
+            if extras.count > 1 { entry.fields = stride(from: 1, to: extras.count, by: 3).map { CustomField(name: extras[$0], value: extras[$0 + 1], hidden: extras[$0 + 2] == "1") } }
         }
         if v.count >= fields.count + 2 {
             // Empty only when a twelfth part follows.

@@ -41,6 +41,37 @@ import Testing
         #expect(d != a && d.signsInWith == "https://id.example" && a.signsInWith == nil)
     }
 
+    /// The fields most entries leave empty are kept apart: each stays beside
+    /// the others when one changes, and emptied again the entry equals one
+    /// that never had them.
+    @Test func theRareFieldsKeepEachOtherAndEmptiedAreAsNeverSet() {
+        let plain = Entry(id: "e2", title: "Shop", password: "pw", created: Date(timeIntervalSince1970: 1))
+        var rich = plain
+        rich.totpURI = "otpauth://totp/Shop?secret=JBSWY3DPEHPK3PXP"
+        rich.hiddenUntil = Date(timeIntervalSince1970: 5)
+        rich.signInWithApple = SignInWithAppleLink(user: "001.abc", email: "x@privaterelay.appleid.com", isPrivateRelay: true)
+        rich.pendingChange = PendingChange(kind: .strongPassword, newPassword: "Next-1", startedAt: Date(timeIntervalSince1970: 6))
+        rich.signsInWith = "https://id.example"
+        rich.fields = [CustomField(name: "PIN", value: "1234", hidden: true)]
+        rich.history = [PasswordHistoryItem(password: "Old-1", changedAt: Date(timeIntervalSince1970: 2), reason: "test")]
+        #expect(rich.totpURI == "otpauth://totp/Shop?secret=JBSWY3DPEHPK3PXP" && rich.hiddenUntil == Date(timeIntervalSince1970: 5))
+        #expect(rich.signInWithApple?.user == "001.abc" && rich.pendingChange?.newPassword == "Next-1")
+        #expect(rich.signsInWith == "https://id.example" && rich.fields.count == 1 && rich.history.map(\.password) == ["Old-1"])
+        #expect(plain.totpURI == nil && plain.hiddenUntil == nil && plain.signInWithApple == nil && plain.pendingChange == nil)
+        #expect(plain.signsInWith == nil && plain.fields.isEmpty && plain.history.isEmpty && plain.passkeys.isEmpty)
+        #expect(rich != plain)
+        let kept = rich
+        rich.totpURI = nil
+        rich.hiddenUntil = nil
+        rich.signInWithApple = nil
+        rich.pendingChange = nil
+        rich.signsInWith = nil
+        rich.fields.removeAll()
+        #expect(rich != plain && kept.totpURI != nil && kept.fields.count == 1)
+        rich.history = []
+        #expect(rich == plain && plain == rich)
+    }
+
     @Test func keyPathsWriteThroughTheBox() {
         var entry = Self.sample()
         let copy = entry
