@@ -52,7 +52,7 @@ enum AnalyzeCommand {
             let ranking = lap()
             let includeHidden = parsed.options["--include-hidden"] != nil
             if parsed.options["--json"] != nil {
-                Output.json(json(report, corpus: corpus, includeHidden: includeHidden))
+                AnalyzeJSON.write(report, corpus: corpus, includeHidden: includeHidden, to: ByteSink(descriptor: STDOUT_FILENO))
             } else {
                 print(text(report, includeHidden: includeHidden), terminator: "")
             }
@@ -68,77 +68,6 @@ enum AnalyzeCommand {
             }
             return exitCode(for: report.worst)
         }
-    }
-
-    // MARK: JSON
-
-    static func json(_ report: RecommendationsReport, corpus: BreachCorpus, includeHidden: Bool) -> [String: Any] {
-        let summary: [String: Any] = [
-            "total": report.recommendations.count,
-            "high_priority": report.highPriorityCount,
-            "hidden": report.hidden.count,
-            "by_severity": Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.label, report.count($0)) }),
-            "by_kind": Dictionary(uniqueKeysWithValues: WarningKind.allCases.map { ($0.rawValue, report.count($0)) }),
-            "corpora": corpus.files.map(\.name),
-        ]
-        // Each reuse group once, its accounts listed there; a recommendation
-        // names its group by id. Linear in the vault: a password on 2,000
-        // accounts is 2,000 lines, not 2,000 lists of 1,999.
-        var groups = ReuseGroups()
-        var rows = report.recommendations.map { json($0, groups: &groups) }
-        if includeHidden { rows += report.hidden.map { json($0, groups: &groups) } }
-        return ["summary": summary, "recommendations": rows, "reuse_groups": groups.list]
-    }
-
-    /// The reuse groups met so far, numbered `g1`, `g2`… in the order they appear.
-    struct ReuseGroups {
-        private var ids: [String: String] = [:]
-        private(set) var list: [[String: Any]] = []
-
-        mutating func id(of group: ReuseGroup) -> String {
-            let key = group.members.first?.id ?? ""
-            if let id = ids[key] { return id }
-            let id = "g\(list.count + 1)"
-            ids[key] = id
-            list.append(["id": id, "accounts": group.members.map { ["entry": $0.id, "title": $0.title, "site": $0.site] }])
-            return id
-        }
-    }
-
-    static func json(_ r: Recommendation, groups: inout ReuseGroups) -> [String: Any] {
-        var reuse: ReuseGroup?
-        for case .reused(let group) in r.warnings { reuse = group }
-        let groupID = reuse.map { groups.id(of: $0) }
-        var object: [String: Any] = [
-            "entry": r.id, "title": r.entry.title, "site": r.entry.site, "username": r.username,
-            "category": r.category.rawValue, "severity": r.severity.label, "priority": r.priority.rawValue,
-            "warnings": r.warnings.map { json($0, group: groupID) }, "group": groupID.map { $0 as Any } ?? NSNull(), "hidden": r.hidden,
-        ]
-        if let until = r.hiddenUntil { object["hidden_until"] = VaultCommands.iso.string(from: until) }
-        return object
-    }
-
-    static func json(_ w: Warning, group: String?) -> [String: Any] {
-        var object: [String: Any] = ["kind": w.kind.rawValue, "reason": w.reason]
-        switch w {
-        case .breached(let count, let corpus):
-            object["count"] = count
-            object["corpus"] = corpus
-        case .reused(let reuse):
-            object["group"] = group ?? ""
-            object["others"] = reuse.otherCount
-        case .weak(let bits, let pattern, _):
-            object["bits"] = bits.map { ($0 * 10).rounded() / 10 as Any } ?? NSNull()
-            object["pattern"] = pattern
-        case .insecureURL(let url): object["url"] = url
-        case .old(let changed, let days):
-            object["changed"] = VaultCommands.iso.string(from: changed)
-            object["days"] = days
-        case .noTwoFactor(let method): object["method"] = method
-        case .passkeyAvailable(let rpID): object["rp_id"] = rpID
-        case .identityProvider(let accounts): object["accounts"] = accounts.map { ["id": $0.id, "title": $0.title, "site": $0.site] }
-        }
-        return object
     }
 
     // MARK: Text

@@ -119,6 +119,27 @@ import Testing
     }
 
     /// `--timings`: each phase's wall time on standard error, in order; the report on standard output as without it.
+    /// The JSON is written as it is made, not through JSONSerialization,
+    /// but reads exactly as JSONSerialization writes the same values with
+    /// sorted keys: read back and written again by it, it is the same text.
+    @Test func theJSONIsTheTextJSONSerializationWouldWrite() throws {
+        let f = try Fixture()
+        _ = try Self.add(f, "Router", "http://router.example", "cytxup-Gyszi6-vozzab")
+        _ = try Self.add(f, "Game", "https://game.example", "hobwy7-Qatnez-rypfuk")
+        _ = try Self.add(f, "Tax Office", "https://tax.gov.example", "hobwy7-Qatnez-rypfuk")
+        _ = try Self.add(f, "Mail", "https://mail.example", "letmein")
+        _ = try Self.add(f, "Blog", "https://blog.example", "jane1990")
+        #expect(try f.run(["hide", "Router", "--until", "2999-01-31"]).status == 0)
+        let result = try Binary.run(["analyze", "--json", "--include-hidden", "--vault", f.vault, "--password-stdin"], stdin: "master\n")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let again = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        #expect(result.stdout == String(decoding: again, as: UTF8.self) + "\n")
+        // A whole number of bits is written without ".0", the rest to one decimal.
+        let bits = result.stdout.split(separator: "\n").filter { $0.contains("\"bits\"") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(bits.count == 2 && bits.allSatisfy { $0.wholeMatch(of: /"bits" : [0-9]+(\.[0-9])?,/) != nil }, "\(bits)")
+        #expect(result.stdout.contains("\"hidden_until\" : \"2999-01-31T00:00:00Z\""))
+    }
+
     @Test func timingsNameEveryPhaseOnStandardError() throws {
         let f = try VaultCommandTests.Fixture()
         _ = try Self.add(f, "Mail", "https://mail.example", "letmein")

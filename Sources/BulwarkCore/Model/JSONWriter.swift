@@ -5,7 +5,7 @@ import Glibc
 
 /// A JSON value with its keys in the order they are to be written.
 public indirect enum JSONValue: Sendable, Equatable {
-    case string(String), int(Int64), bool(Bool), null
+    case string(String), int(Int64), number(Double), bool(Bool), null
     case array([JSONValue])
     case object([(String, JSONValue)])
 
@@ -13,6 +13,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         switch (a, b) {
         case (.string(let x), .string(let y)): x == y
         case (.int(let x), .int(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
         case (.bool(let x), .bool(let y)): x == y
         case (.null, .null): true
         case (.array(let x), .array(let y)): x == y
@@ -133,6 +134,14 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: String(number).utf8)
     }
 
+    /// A finite number as JSONSerialization writes one: its shortest exact
+    /// form, a whole number without ".0" (one that is not finite, as null).
+    public mutating func number(_ number: Double) {
+        element()
+        let text = number.isFinite ? number.description : "null"
+        bytes.append(contentsOf: (text.hasSuffix(".0") ? String(text.dropLast(2)) : text).utf8)
+    }
+
     public mutating func bool(_ flag: Bool) {
         element()
         bytes.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -156,6 +165,7 @@ public struct JSONWriter: Sendable {
         switch value {
         case .string(let text): string(text)
         case .int(let number): int(number)
+        case .number(let number): self.number(number)
         case .bool(let flag): bool(flag)
         case .null: null()
         case .array(let items):
