@@ -16,23 +16,27 @@
 enum AccountWordFilter {
     static func wordsThatCanMatch(_ password: String, _ words: [String]) -> [String] {
         guard !words.isEmpty else { return words }
-        let bytes = Array(password.utf8)
-        var keep = 0
-        for (index, word) in words.enumerated() where canMatch(Array(word.utf8), in: bytes) { keep = index + 1 }
+        var password = password, keep = 0
+        password.withUTF8 { bytes in
+            for (index, word) in words.enumerated() {
+                var word = word
+                if word.withUTF8({ canMatch($0, in: bytes) }) { keep = index + 1 }
+            }
+        }
         return Array(words.prefix(keep))
     }
 
     /// Whether the word could match some run of the password, read either way.
-    static func canMatch(_ word: [UInt8], in password: [UInt8]) -> Bool {
+    static func canMatch(_ word: UnsafeBufferPointer<UInt8>, in password: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = word.count
         guard length > 0, length <= password.count else { return false }
-        let lowered = word.map(lowercased)
         for start in 0...(password.count - length) {
             var forwards = true, backwards = true
             for offset in 0..<length where forwards || backwards {
-                if forwards, !stands(for: lowered[offset], password[start + offset]) { forwards = false }
+                let letter = lowercased(word[offset])
+                if forwards, !stands(for: letter, password[start + offset]) { forwards = false }
                 // Reversed, the word's letter `offset` meets the byte counted from the run's end.
-                if backwards, !stands(for: lowered[offset], password[start + length - 1 - offset]) { backwards = false }
+                if backwards, !stands(for: letter, password[start + length - 1 - offset]) { backwards = false }
             }
             if forwards || backwards { return true }
         }
