@@ -50,6 +50,41 @@ import Testing
         #expect(last.entries == expected.entries)
     }
 
+    /// The memo is not kept while the analysis is under way: kept then, it
+    /// would hold only the entries analysed so far, and the batches after
+    /// would measure every other password again.
+    @Test func anEditDuringTheAnalysisKeepsTheMemoWhole() throws {
+        let f = try AppFixture(unlocked: false)
+        Self.background(f)
+        f.session.memoKeptAfterChanges = 1
+        let prepared = try Vault.open(at: f.session.vaultPath, masterPassword: "demo")
+        try prepared.prepareStrengthMemo()
+        let remembered = prepared.strengthMemo().count
+        prepared.close()
+        #expect(remembered > 30)
+
+        let first = try f.session.unlock(masterPassword: "demo")
+        let second = f.session.analyseNextBatch()
+        #expect(second.analysis?.done == 15)
+        let late = try #require(first.entries.last)
+        var edited = late
+        edited.changePassword(to: "Fresh-Qx9#vT2m-late", reason: "test", at: AppFixture.now)
+        _ = try f.session.save(edited, basedOn: second.versions[late.id])
+        var last = second
+        while last.analysis != nil { last = f.session.analyseNextBatch() }
+        // Only the new password met zxcvbn; every other estimate came from the memo.
+        #expect(f.session.analyzer?.measured == 1)
+        // At the end the memo is kept, whole: every password in use, the new one included.
+        let kept = try #require(f.session.vault?.strengthMemo())
+        #expect(kept.count == remembered)
+        f.session.lockVault()
+        let reopened = try Vault.open(at: f.session.vaultPath, masterPassword: "demo")
+        let analyzer = SecurityAnalyzer(breaches: BreachCorpus(files: []), memo: reopened.strengthMemo())
+        try analyzer.load(reopened.entries)
+        #expect(analyzer.measured == 0)
+        reopened.close()
+    }
+
     @Test func theAppRunsTheBatchesAndTellsTheNewsAtTheEnd() async throws {
         let plain = try AppFixture(unlocked: false)
         await plain.type("demo")

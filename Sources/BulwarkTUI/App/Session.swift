@@ -135,6 +135,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Entries analysed per batch: each batch is one step of the effect, so
     /// edits made meanwhile go between batches.
     public var analysisBatch = 25_000
+    /// Changed estimates after which the memo is kept (see `refresh`).
+    var memoKeptAfterChanges = 256
     var pendingAnalysis: PendingAnalysis?
 
     /// Moves the services' state beside the vault (from a temporary world,
@@ -151,7 +153,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// Drops the decrypted vault from memory.
     public func lockVault() {
         lock.withLock {
-            if let vault, let analyzer { vault.keepStrengthMemo(of: analyzer) }
+            if let vault, let analyzer, pendingAnalysis == nil { vault.keepStrengthMemo(of: analyzer) }
             vault?.lock()
             vault = nil
             analyzer = nil
@@ -233,8 +235,11 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         changedSinceShown.formUnion(all)
         pendingAnalysis?.touched.formUnion(all)
         // The memo is a cache of 100k estimates, sealed: kept after many
-        // changes and when the vault locks, not after each edit.
-        if analyzer.unkeptEstimates >= 256 { vault.keepStrengthMemo(of: analyzer) }
+        // changes and when the vault locks, not after each edit; and not
+        // while the analysis is under way, when it would lose the estimates
+        // of the entries not yet analysed (and those batches would measure
+        // them all again).
+        if pendingAnalysis == nil, analyzer.unkeptEstimates >= memoKeptAfterChanges { vault.keepStrengthMemo(of: analyzer) }
     }
 
     // MARK: Entries
