@@ -71,6 +71,14 @@ import Testing
         #expect(measuredFirst < entries.filter { $0.password != nil && !PINRules.isPIN($0) }.count)
         let memo = try #require(first.takeStrengthMemo())
         #expect(first.takeStrengthMemo() == nil)  // taken: nothing new until something changes
+        // Taken, the memo is the vault's to keep: the analyzer let its copy go,
+        // so an entry given the same password again is measured again.
+        let unchanged = try #require(entries.first { $0.password != nil && !PINRules.isPIN($0) })
+        var same = unchanged
+        same.password = nil
+        try first.update(same)
+        try first.update(unchanged)
+        #expect(first.measured == measuredFirst + 1)
 
         let second = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), memo: memo, clock: { SecurityAnalyzerTests.now })
         try second.load(entries)
