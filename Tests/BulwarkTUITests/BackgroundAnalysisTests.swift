@@ -15,6 +15,18 @@ import Testing
         f.session.analysisBatch = 15
     }
 
+    /// Gives the vault's last entry (not analysed yet) a new password between
+    /// batches, then runs the analysis to its end: the last snapshot.
+    static func editLastThenFinish(_ f: AppFixture, _ first: SessionSnapshot, _ second: SessionSnapshot, to password: String) throws -> SessionSnapshot {
+        let late = try #require(first.entries.last)
+        var edited = late
+        edited.changePassword(to: password, reason: "test", at: AppFixture.now)
+        _ = try f.session.save(edited, basedOn: second.versions[late.id])
+        var last = second
+        while last.analysis != nil { last = f.session.analyseNextBatch() }
+        return last
+    }
+
     @Test func theRecommendationsFillInAndEndAsAWholeAnalysis() async throws {
         let f = try AppFixture(unlocked: false)
         Self.background(f)
@@ -36,11 +48,7 @@ import Testing
 
         // An edit between batches: one entry analysed already, one not yet.
         let late = try #require(first.entries.last)
-        var edited = late
-        edited.changePassword(to: "123456", reason: "test", at: AppFixture.now)
-        _ = try f.session.save(edited, basedOn: second.versions[late.id])
-        var last = second
-        while last.analysis != nil { last = f.session.analyseNextBatch() }
+        let last = try Self.editLastThenFinish(f, first, second, to: "123456")
 
         let whole = AppSession(vaultPath: f.session.vaultPath, catalog: try ServiceCatalog.builtIn(), breaches: try BreachCorpus.load(paths: []),
                                appleID: DemoSetup.appleID, clock: { AppFixture.now }, sleep: { _ in })
@@ -66,12 +74,7 @@ import Testing
         let first = try f.session.unlock(masterPassword: "demo")
         let second = f.session.analyseNextBatch()
         #expect(second.analysis?.done == 15)
-        let late = try #require(first.entries.last)
-        var edited = late
-        edited.changePassword(to: "Fresh-Qx9#vT2m-late", reason: "test", at: AppFixture.now)
-        _ = try f.session.save(edited, basedOn: second.versions[late.id])
-        var last = second
-        while last.analysis != nil { last = f.session.analyseNextBatch() }
+        _ = try Self.editLastThenFinish(f, first, second, to: "Fresh-Qx9#vT2m-late")
         // Only the new password met zxcvbn; every other estimate came from the memo.
         #expect(f.session.analyzer?.measured == 1)
         // At the end the memo is kept, whole: every password in use, the new one included.
