@@ -279,10 +279,11 @@ public final class SecurityAnalyzer {
         guard memoChanged else { return nil }
         // The vault keeps the memo from here on: the analyzer lets its own
         // copy go (100k estimates, 4 MB) before making the new one. A
-        // password changed later is measured again, about 20 µs.
+        // password changed later is measured again, about 20 µs. (Not
+        // reserved for every record: accounts share estimates, and room
+        // for 100,000 is twice the table 89,000 need.)
         memo = StrengthMemo()
         var current = StrengthMemo()
-        current.reserveCapacity(records.count)
         for case let fact? in records.lazy.map(\.facts) {
             if let key = fact.memoKey, let strength = fact.strength { current[key] = strength }
         }

@@ -36,8 +36,6 @@ public struct StrengthMemo: Sendable, Equatable {
         return Key(high: word(0..<8), low: word(8..<16))
     }
 
-    mutating func reserveCapacity(_ count: Int) { estimates.reserveCapacity(count) }
-
     subscript(key: Key) -> Strength? {
         get { estimates[key] }
         set { estimates[key] = newValue }
