@@ -52,7 +52,10 @@ enum AnalyzeCommand {
             let ranking = lap()
             let includeHidden = parsed.options["--include-hidden"] != nil
             if parsed.options["--json"] != nil {
-                AnalyzeJSON.write(report, corpus: corpus, includeHidden: includeHidden, to: ByteSink(descriptor: STDOUT_FILENO))
+                guard AnalyzeJSON.write(report, corpus: corpus, includeHidden: includeHidden, to: ByteSink(descriptor: STDOUT_FILENO)) else {
+                    Output.error("cannot write the recommendations: standard output was closed or full.")
+                    return 1
+                }
             } else {
                 print(text(report, includeHidden: includeHidden), terminator: "")
             }

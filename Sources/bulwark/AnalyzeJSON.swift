@@ -12,7 +12,8 @@ import Foundation
 /// names its group by id: linear in the vault, so a password on 2,000
 /// accounts is 2,000 lines, not 2,000 lists of 1,999.
 enum AnalyzeJSON {
-    static func write(_ report: RecommendationsReport, corpus: BreachCorpus, includeHidden: Bool, to sink: ByteSink) {
+    /// False when the output refused the bytes (a closed pipe, a full disk).
+    static func write(_ report: RecommendationsReport, corpus: BreachCorpus, includeHidden: Bool, to sink: ByteSink) -> Bool {
         var json = JSONWriter(terminalSafe: true)
         var groups = ReuseGroups()
         json.beginObject()
@@ -34,7 +35,7 @@ enum AnalyzeJSON {
         json.endObject()
         json.raw("\n")
         json.move(to: sink)
-        sink.flush()
+        return sink.flush()
     }
 
     static func summary(_ report: RecommendationsReport, corpus: BreachCorpus) -> JSONValue {

@@ -140,6 +140,17 @@ import Testing
         #expect(result.stdout.contains("\"hidden_until\" : \"2999-01-31T00:00:00Z\""))
     }
 
+    /// An output that refuses the JSON (here a full device) is said, with
+    /// exit 1, rather than left as a silent half document.
+    @Test func aFullOutputIsSaidAndExitsOne() throws {
+        let f = try Fixture()
+        _ = try Self.add(f, "Mail", "https://mail.example", "letmein")
+        let script = "exec \"$0\" analyze --json --vault \"$1\" --password-stdin > /dev/full"
+        let result = try Binary.run(["-c", script, Binary.path, f.vault], stdin: "master\n", program: "/bin/sh")
+        #expect(result.status == 1)
+        #expect(result.stderr == "bulwark: cannot write the recommendations: standard output was closed or full.\n")
+    }
+
     @Test func timingsNameEveryPhaseOnStandardError() throws {
         let f = try VaultCommandTests.Fixture()
         _ = try Self.add(f, "Mail", "https://mail.example", "letmein")
