@@ -23,16 +23,18 @@ public struct Entry: Sendable, Equatable, Identifiable {
         @exclusivity(unchecked) var password: String?
         @exclusivity(unchecked) var notes: String
         @exclusivity(unchecked) var tags: [String]
-        @exclusivity(unchecked) var category: AccountCategory
-        @exclusivity(unchecked) var categoryIsManual: Bool
         @exclusivity(unchecked) var created: Date
         @exclusivity(unchecked) var modified: Date
         @exclusivity(unchecked) var passwordChanged: Date
-        @exclusivity(unchecked) var hiddenFromRecommendations: Bool
-        @exclusivity(unchecked) var kind: EntryKind
         /// The fields most entries leave empty, boxed apart (nil when all
         /// are): half the size of every entry's box at 100k entries.
         @exclusivity(unchecked) var extras: ExtrasBox?
+        // The one-byte fields last and together: a class lays its fields out
+        // in this order, and between eight-byte ones each pair took eight.
+        @exclusivity(unchecked) var category: AccountCategory
+        @exclusivity(unchecked) var categoryIsManual: Bool
+        @exclusivity(unchecked) var hiddenFromRecommendations: Bool
+        @exclusivity(unchecked) var kind: EntryKind
 
         init(id: String, title: String, urls: [String], username: String, password: String?, notes: String, tags: [String],
              category: AccountCategory, categoryIsManual: Bool, created: Date, modified: Date, passwordChanged: Date,
