@@ -18,7 +18,7 @@ import Testing
     static func corpus(count: Int) -> [(password: String, words: [String])] {
         var random = SplitMix64(seed: 0xB0_1A_4C)
         func pick<T>(_ list: [T]) -> T { list[Int(random.next() % UInt64(list.count))] }
-        let filler = Array("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*-_.+|<([{")
+        let filler = Array("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*-_.+|<([{\0")
         return (0..<count).map { _ in
             var word = pick(pool)
             switch random.next() % 6 {
@@ -66,6 +66,9 @@ import Testing
             #expect(AccountWordFilter.wordsThatCanMatch(password, ["north", "site"]).isEmpty == false, "\(password)")
         }
         #expect(AccountWordFilter.wordsThatCanMatch("sit", ["site"]) == [])  // longer than the password
+        // zxcvbn reads the password without its NULs: "us\0er" is "user" to it.
+        #expect(AccountWordFilter.wordsThatCanMatch("us\0erQ", ["user"]) == ["user"])
+        #expect(StrengthMeter.measure("us\0erQ", accountWords: ["user"]) != StrengthMeter.measure("us\0erQ", accountWords: []))
     }
 
     @Test func accountsSharingAPasswordShareOneEstimate() throws {

@@ -16,7 +16,8 @@
 enum AccountWordFilter {
     static func wordsThatCanMatch(_ password: String, _ words: [String]) -> [String] {
         guard !words.isEmpty else { return words }
-        var password = password, keep = 0
+        // The bytes zxcvbn will read: without NULs, which would join the parts around them.
+        var password = StrengthMeter.withoutNUL(password), keep = 0
         password.withUTF8 { bytes in
             for (index, word) in words.enumerated() {
                 var word = word

@@ -43,7 +43,7 @@ public enum StrengthMeter {
         // zxcvbn reads C strings: a NUL would cut the password short. (No
         // Foundation here: its string search takes locks, and this runs on
         // every core at once.)
-        let password = password.utf8.contains(0) ? String(password.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : password
+        let password = withoutNUL(password)
         let words = accountWords.map { $0.lowercased() }.filter { $0.count >= 3 }
         var info: UnsafeMutablePointer<ZxcMatch_t>?
         let bits = withCStringArray(words) { dictionary in ZxcvbnMatch(password, dictionary, &info) }
@@ -55,6 +55,12 @@ public enum StrengthMeter {
             node = match.pointee.Next
         }
         return Strength(bits: bits, pattern: pattern(of: matches, length: password.utf8.count))
+    }
+
+    /// The password as zxcvbn reads it: a C string, so without NULs (each
+    /// would cut it short).
+    static func withoutNUL(_ password: String) -> String {
+        password.utf8.contains(0) ? String(password.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : password
     }
 
     /// The pattern of the longest non-brute-force match; when none covers a
