@@ -66,8 +66,11 @@ import Testing
         let after = try tmux.waitFor(text: "also used for 3 other accounts")
         #expect(!after.contains("History "))  // no old password: nothing was saved
         try tmux.send("u")
-        let upgraded = try tmux.waitFor(text: "Shiny: upgraded to a strong password")
-        #expect(upgraded.contains("Also used on 3 other accounts") && upgraded.contains("Could sign in with a passkey instead"))
+        // The whole result, not its heading alone: under load tmux can be
+        // captured with the top of a frame drawn and the rest still to come.
+        let findings = ["Shiny: upgraded to a strong password", "Also used on 3 other accounts", "Could sign in with a passkey instead"]
+        let upgraded = try tmux.waitFor("the upgrade's result with its findings") { screen in findings.allSatisfy(screen.contains) }
+        #expect(findings.allSatisfy(upgraded.contains))
     }
 
     /// The mouse in a real terminal: a click selects a row, the wheel
