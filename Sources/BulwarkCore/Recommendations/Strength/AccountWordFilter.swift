@@ -17,12 +17,9 @@ enum AccountWordFilter {
     static func wordsThatCanMatch(_ password: String, _ words: [String]) -> [String] {
         guard !words.isEmpty else { return words }
         // The bytes zxcvbn will read: without NULs, which would join the parts around them.
-        var password = StrengthMeter.withoutNUL(password), keep = 0
-        password.withUTF8 { bytes in
-            for (index, word) in words.enumerated() {
-                var word = word
-                if word.withUTF8({ canMatch($0, in: bytes) }) { keep = index + 1 }
-            }
+        var keep = 0
+        StrengthMeter.withoutNUL(password).withUTF8Bytes { bytes in
+            for (index, word) in words.enumerated() where word.withUTF8Bytes({ canMatch($0, in: bytes) }) { keep = index + 1 }
         }
         return Array(words.prefix(keep))
     }
