@@ -79,17 +79,37 @@ final class TmuxSession {
         try tmux(["display-message", "-p", "-t", name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Polls the screen until `predicate` holds or `seconds` pass.
+    /// Polls the screen until `predicate` holds or `seconds` pass, then
+    /// returns the screen once it has settled.
     @discardableResult
     func waitFor(_ description: String, seconds: Double = 10, _ predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var screen = ""
         while Date() < deadline {
             screen = try capture()
-            if predicate(screen) { return screen }
+            if predicate(screen) { return try settled(screen, predicate) }
             usleep(20_000)
         }
         throw Timeout(waitingFor: description, screen: screen)
+    }
+
+    /// A loaded machine can capture the pane while tmux is still taking in
+    /// a frame: its first lines new, the rest the old frame's (CI saw a
+    /// result's heading without the sentences under it). So a matching
+    /// screen is read again until two reads agree. A screen that moves on
+    /// past the predicate (a transient state) returns as first seen, and a
+    /// screen that never rests (a spinner) as last seen after 0.4 s.
+    private func settled(_ first: String, _ predicate: (String) -> Bool) throws -> String {
+        var screen = first
+        let limit = Date().addingTimeInterval(0.4)
+        while Date() < limit {
+            usleep(30_000)
+            let again = try capture()
+            guard predicate(again) else { return screen }
+            if again == screen { return again }
+            screen = again
+        }
+        return screen
     }
 
     @discardableResult
