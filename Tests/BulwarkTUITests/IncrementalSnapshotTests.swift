@@ -76,6 +76,8 @@ import Testing
             let id = ids.randomElement(using: &g)!
             var entry = try #require(snapshot.entry(id: id))
             let base = snapshot.versions[id]
+            // The snapshot the screen holds meanwhile: its maps are the vault's, shared, never changed under it.
+            let held = snapshot, heldEntry = snapshot.entry(id: id)
             let what: String
             switch Int.random(in: 0..<10, using: &g) {
             case 0:
@@ -115,6 +117,7 @@ import Testing
                 clock.advance(Bool.random(using: &g) ? 86_400 : Double(Int.random(in: 1..<12, using: &g)) * 3_600)
                 snapshot = app.snapshot()
             }
+            #expect(held.entry(id: id) == heldEntry && held.versions[id] == base, "step \(step): \(what): the held snapshot changed")
             let whole = try Self.session(path, clock).unlock(masterPassword: "pw")
             #expect(snapshot.entries.map(\.id) == whole.entries.map(\.id), "step \(step): \(what)")
             #expect(snapshot.entries == whole.entries, "step \(step): \(what)")

@@ -84,7 +84,7 @@ extension Vault {
                 try writeIndex(listing: written, counter: 1)
                 listing = written
                 counter = 1
-                versions = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, 1) })
+                versions = ShardedDictionary(entries.lazy.map { ($0.id, 1) })
             }
         }
     }

@@ -35,7 +35,7 @@ extension Vault {
         var loaded: [Entry] = []
         var listing = Listing()
         var pending: [SealedRow] = []
-        var rowVersions: [String: Int64] = [:]
+        var rowVersions = ShardedDictionary<String, Int64>()
         let key = key, prefix = aadPrefix
         func flush() throws {
             let slices = stride(from: 0, to: pending.count, by: 512).map { Array(pending[$0..<min($0 + 512, pending.count)]) }
@@ -56,21 +56,25 @@ extension Vault {
         }
         try flush()
         let blob = try readIndexBlob()
-        // The index check and the title order are independent: one core each.
+        // The index check and the map by id, and the title order, are
+        // independent: one core each.
         let order: [Int]
         let index: SealedIndex
+        let byID: ShardedDictionary<String, Entry>
         do {
             let done = loaded  // released at the end of this block, so the permutation below moves in place
             let check = listing
             nonisolated(unsafe) let vault = self  // the index check only reads this vault's key
-            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, order: [Int]?) in
-                task == 0 ? (try vault.verifiedIndex(check, blob: blob), nil) : (nil, Vault.titleOrder(done))
+            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, byID: ShardedDictionary<String, Entry>?, order: [Int]?) in
+                task == 0 ? (try vault.verifiedIndex(check, blob: blob), Vault.mapByID(done), nil) : (nil, nil, Vault.titleOrder(done))
             }
             index = results[0].index!
+            byID = results[0].byID!
             order = results[1].order!
         }
         Vault.permute(&loaded, by: order)
         entries = loaded
+        indexByID.withLock { $0 = byID }
         versions = rowVersions
         self.listing = listing
         indexBlob = blob
@@ -164,20 +168,22 @@ extension Vault {
     /// The entry with this id, if the vault holds one (by the index, not a walk).
     public func entry(id: String) -> Entry? {
         indexByID.withLock { index in
-            if index == nil {
-                var made = [String: Entry](minimumCapacity: entries.count)
-                for entry in entries { made[entry.id] = entry }
-                index = made
-            }
+            if index == nil { index = Vault.mapByID(entries) }
             return index?[id]
         }
     }
 
-    /// Makes the index by id now, so that the first change after opening
-    /// does not wait for it (about 20 ms at 100,000 entries): the app calls
-    /// this behind its first frame.
-    public func prepareIndexByID() {
-        _ = entry(id: "")
+    /// Every entry by id: the vault's own index, shared (the app's snapshot
+    /// finds entries through it; a change on either side copies one shard).
+    public var entriesByID: ShardedDictionary<String, Entry> {
+        indexByID.withLock { index in
+            if index == nil { index = Vault.mapByID(entries) }
+            return index!
+        }
+    }
+
+    static func mapByID(_ entries: [Entry]) -> ShardedDictionary<String, Entry> {
+        ShardedDictionary(entries.lazy.map { ($0.id, $0) })
     }
 
     /// Puts changed and new entries in their places in `entries` and drops

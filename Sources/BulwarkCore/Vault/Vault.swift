@@ -46,14 +46,18 @@ public final class Vault {
         // Replaced whole (a load, a lock): the index by id is made again when next asked for.
         didSet { if !placing { indexByID.withLock { $0 = nil } } }
     }
-    /// Each entry by id (the same storage as `entries`), made when first
-    /// asked for and kept up to date by `place`: finding an entry by id was
-    /// a walk through every entry, several of them for each change in the app.
-    let indexByID = Mutex<[String: Entry]?>(nil)
+    /// Each entry by id (the same storage as `entries`), made with the
+    /// entries at a load, else when first asked for, and kept up to date by
+    /// `place`: finding an entry by id was a walk through every entry,
+    /// several of them for each change in the app. In shards, so that the
+    /// app's snapshot shares it rather than keeping a map of its own (a
+    /// change then copies one shard).
+    let indexByID = Mutex<ShardedDictionary<String, Entry>?>(nil)
     /// True while `place` changes `entries` one by one and keeps the index itself.
     var placing = false
     /// Each entry's row version, as last read from the file.
-    public internal(set) var versions: [String: Int64] = [:]
+    /// Sharded, as the index by id is: the app's snapshot shares it.
+    public internal(set) var versions = ShardedDictionary<String, Int64>()
     /// The index's change counter, as last read from the file.
     public internal(set) var counter: Int64 = 0
     /// The file's (id, version) listing and sealed index as last read: a
@@ -274,7 +278,7 @@ public final class Vault {
     public func lock() {
         key.wipe()
         entries = []
-        versions = [:]
+        versions = ShardedDictionary()
         listing = Listing()
     }
 

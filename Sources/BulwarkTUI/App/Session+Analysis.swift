@@ -30,17 +30,17 @@ extension AppSession {
     public func analyseNextBatch() -> SessionSnapshot {
         lock.withLock {
             guard var pending = pendingAnalysis, let analyzer, let vault else { return makeSnapshot() }
-            if pending.next == 0 { vault.prepareIndexByID() }
             let end = min(pending.entries.count, pending.next + analysisBatch)
             let batch = pending.entries[pending.next..<end].filter { !pending.touched.contains($0.id) }
             try? analyzer.add(batch)
             pending.next = end
             pendingAnalysis = end < pending.entries.count ? pending : nil
+            // The memo is kept before the last report is made: sealing and
+            // writing it holds a few copies of it (some 2 MB each at 100k),
+            // and the screen holds the previous report until this returns.
+            if pendingAnalysis == nil { vault.keepStrengthMemo(of: analyzer) }
             var snapshot = makeSnapshot()
-            if pendingAnalysis == nil {
-                vault.keepStrengthMemo(of: analyzer)
-                snapshot.newlyBreached = takeNewlyBreached(snapshot.report)
-            }
+            if pendingAnalysis == nil { snapshot.newlyBreached = takeNewlyBreached(snapshot.report) }
             return snapshot
         }
     }

@@ -121,7 +121,6 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
         try analyzer.load(opened.entries)
         opened.keepStrengthMemo(of: analyzer)
-        opened.prepareIndexByID()
         var snapshot = makeSnapshot()
         snapshot.accountNotices = notices
         snapshot.newlyBreached = takeNewlyBreached(snapshot.report)
@@ -178,10 +177,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         guard let vault, let analyzer else { return SessionSnapshot() }
         var snapshot: SessionSnapshot
         if var last = shown, changedSinceShown.count <= 256 {
-            for id in changedSinceShown {
-                last.replace(entry: id, with: vault.entry(id: id))
-                last.versions[id] = vault.versions[id]
-            }
+            for id in changedSinceShown { last.replace(entry: id, with: vault.entry(id: id)) }
+            last.versions = vault.versions  // shared: equal to patching each id's, and no copy
             snapshot = last
         } else {
             snapshot = wholeSnapshot(of: vault)
@@ -200,25 +197,12 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         return snapshot
     }
 
-    /// The snapshot's maps, made on other threads and read after they are done.
-    private final class MapsBuilder: @unchecked Sendable {  // each written by one task before the group's wait returns, read after
-        var versions = ShardedDictionary<String, Int64>()
-        var titles = ShardedDictionary<String, String>()
-    }
-
-    /// Every entry read into a new snapshot (at unlock, and after many changes).
+    /// Every entry read into a new snapshot (at unlock, and after many
+    /// changes). Its maps by id are the vault's own, shared, not copies.
     func wholeSnapshot(of vault: Vault) -> SessionSnapshot {
         var snapshot = SessionSnapshot()
-        // The versions' map on the other core meanwhile: it runs before a large vault's first frame.
-        let versions = vault.versions, entries = vault.entries
-        let built = MapsBuilder()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { built.versions = ShardedDictionary(versions.lazy.map { ($0.key, $0.value) }) }
-        DispatchQueue.global().async(group: group) { built.titles = ShardedDictionary(entries.lazy.map { ($0.id, $0.title) }) }
-        let list = ChunkedArray(entries)  // the vault keeps them by title (any case), then id
-        group.wait()
-        snapshot.setEntries(list, titles: built.titles)
-        snapshot.versions = built.versions
+        snapshot.setEntries(ChunkedArray(vault.entries), byID: vault.entriesByID)  // the vault keeps them by title (any case), then id
+        snapshot.versions = vault.versions
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
         return snapshot

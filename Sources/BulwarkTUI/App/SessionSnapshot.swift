@@ -16,8 +16,9 @@ public struct SessionSnapshot: Sendable, Equatable {
         }
     }
     private var storedEntries = ChunkedArray<Entry>()
-    /// Each entry's title, to find it in the order by a binary search.
-    private var titles = ShardedDictionary<String, String>()
+    /// Each entry by id (the vault's map, shared until either changes a
+    /// shard), and by its title its place in the order, by a binary search.
+    private var byID = ShardedDictionary<String, Entry>()
     /// Entries given in another order (tests do) are found by a map instead.
     private var unorderedPositions: [String: Int]?
     /// The entries' search text, made by the first search and kept up to date.
@@ -57,12 +58,15 @@ public struct SessionSnapshot: Sendable, Equatable {
             && a.accountNotices == b.accountNotices && a.analysis == b.analysis
     }
 
-    public func entry(id: String) -> Entry? { index(ofEntry: id).map { storedEntries[$0] } }
+    public func entry(id: String) -> Entry? {
+        if let unorderedPositions { return unorderedPositions[id].map { storedEntries[$0] } }
+        return byID[id]
+    }
 
     /// Where an entry is in `entries`.
     public func index(ofEntry id: String) -> Int? {
         if let unorderedPositions { return unorderedPositions[id] }
-        guard let title = titles[id] else { return nil }
+        guard let title = byID[id]?.title else { return nil }
         let index = insertionIndex(title: title, id: id)
         return index < storedEntries.count && storedEntries[index].id == id ? index : nil
     }
@@ -87,7 +91,7 @@ public struct SessionSnapshot: Sendable, Equatable {
             storedEntries.remove(at: old)
             text.remove(at: old)
         }
-        titles[id] = new?.title
+        byID[id] = new
         if let new {
             let at = insertionIndex(title: new.title, id: new.id)
             storedEntries.insert(new, at: at)
@@ -97,20 +101,20 @@ public struct SessionSnapshot: Sendable, Equatable {
     }
 
     /// Entries in the vault's order (the session's, read from the vault),
-    /// with their titles by id already made: nothing to check or index.
-    mutating func setEntries(_ entries: ChunkedArray<Entry>, titles: ShardedDictionary<String, String>) {
+    /// with the vault's map by id: nothing to check or index.
+    mutating func setEntries(_ entries: ChunkedArray<Entry>, byID: ShardedDictionary<String, Entry>) {
         storedEntries = entries
-        self.titles = titles
+        self.byID = byID
         unorderedPositions = nil
         searchText = SearchText()
     }
 
     private mutating func reindex() {
-        titles = ShardedDictionary()
+        byID = ShardedDictionary()
         var ordered = true
         var previous: (key: [UInt8], id: String)?
         for entry in storedEntries {
-            titles[entry.id] = entry.title
+            byID[entry.id] = entry
             let key = (key: TitleOrder.key(entry.title), id: entry.id)
             if let last = previous, !TitleOrder.precedes(last, key) { ordered = false }
             previous = key
