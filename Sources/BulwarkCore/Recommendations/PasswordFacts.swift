@@ -25,6 +25,10 @@ struct PasswordFacts: Sendable, Equatable {
         let isPIN: Bool
 
         init?(_ entry: Entry, _ profile: AccountProfile) {
+            self.init(entry, siteWord: profile.siteWord)
+        }
+
+        init?(_ entry: Entry, siteWord: String) {
             guard entry.kind.holdsPassword, let password = entry.password, !password.isEmpty else { return nil }
             self.password = password
             isPIN = PINRules.isPIN(entry)
@@ -34,17 +38,21 @@ struct PasswordFacts: Sendable, Equatable {
             // date (each extra word costs every strength estimate time).
             // Only the words that can change the estimate are kept (see
             // AccountWordFilter): accounts sharing a password then share one.
-            accountWords = AccountWordFilter.wordsThatCanMatch(password, Self.allAccountWords(entry, profile))
+            accountWords = AccountWordFilter.wordsThatCanMatch(password, Self.allAccountWords(entry, siteWord: siteWord))
+        }
+
+        static func allAccountWords(_ entry: Entry, _ profile: AccountProfile) -> [String] {
+            allAccountWords(entry, siteWord: profile.siteWord)
         }
 
         /// The username up to its "@" (the first part that is not empty),
         /// the site's name and the title, as words, each once.
-        static func allAccountWords(_ entry: Entry, _ profile: AccountProfile) -> [String] {
+        static func allAccountWords(_ entry: Entry, siteWord: String) -> [String] {
             let name = entry.username.utf8
             let start = name.firstIndex { $0 != 0x40 } ?? name.endIndex
             let user = String(entry.username[start..<(name[start...].firstIndex(of: 0x40) ?? name.endIndex)])
             var words: [String] = []
-            for text in [user, profile.siteWord, entry.title] {
+            for text in [user, siteWord, entry.title] {
                 for word in letterWords(text) where !words.contains(word) { words.append(word) }
             }
             return words
@@ -75,7 +83,8 @@ struct PasswordFacts: Sendable, Equatable {
         }
     }
 
-    let inputs: Inputs
+    /// (Not the inputs themselves: the analysis keeps facts for every
+    /// account, and the inputs can be worked out again from the entry.)
     let reuseKey: ReuseKey
     /// PINs are not looked up: every short PIN is in the big corpora.
     let breach: BreachHit?
@@ -125,7 +134,6 @@ struct PasswordFacts: Sendable, Equatable {
 
     /// The facts, given the strength already found (nil for a PIN).
     init(_ inputs: Inputs, looked: LookedUp, memoKey: StrengthMemo.Key?, strength: Strength?) {
-        self.inputs = inputs
         reuseKey = ReuseKey(sha1: looked.sha1, isPIN: inputs.isPIN)
         breach = inputs.isPIN ? nil : looked.breach
         self.strength = inputs.isPIN ? nil : strength

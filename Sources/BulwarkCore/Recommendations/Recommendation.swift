@@ -61,6 +61,10 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
             && a.warnings == b.warnings && a.hidden == b.hidden && a.hiddenUntil == b.hiddenUntil && a.rank == b.rank
     }
 
+    /// The same stored recommendation, not an equal copy (how a test sees
+    /// that a report shares what has not changed with the one before).
+    func isShared(with other: Recommendation) -> Bool { storage === other.storage }
+
     public var priority: Priority { severity >= .high ? .high : .other }
     public var kinds: [WarningKind] { warnings.map(\.kind) }
 

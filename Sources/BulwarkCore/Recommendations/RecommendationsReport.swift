@@ -41,6 +41,9 @@ public struct RecommendationsReport: Sendable, Equatable {
     /// The visible recommendation for an entry, if it has one.
     public func recommendation(forEntry id: String) -> Recommendation? { byEntry[id].flatMap { $0.hidden ? nil : $0 } }
 
+    /// An entry's recommendation, visible or hidden.
+    func anyRecommendation(forEntry id: String) -> Recommendation? { byEntry[id] }
+
     /// Where an entry's recommendation is in the ranked list followed by
     /// the hidden ones: a binary search by its rank.
     public func rankedPosition(ofEntry id: String) -> Int? {

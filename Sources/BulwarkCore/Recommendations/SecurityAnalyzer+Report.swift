@@ -49,12 +49,19 @@ extension SecurityAnalyzer {
         for (key, members) in groups where members.count > 1 {
             if let group = reusedPassword(members) { reuse[key] = group }
         }
+        // The screen holds the previous report while this one is made (each
+        // batch of a large vault's first analysis makes a whole one): a
+        // recommendation that has not changed is that report's, shared,
+        // rather than a second copy of it.
+        let previous = kept?.report
+        kept = nil
         var visible: [Recommendation] = [], hidden: [Recommendation] = []
         var until = Date.distantFuture
         for record in records {
             until = min(until, nextChange(of: record.entry, now: now))
             let group = record.facts.flatMap { reuse[$0.reuseKey] }
-            guard let recommendation = recommendation(for: record, reuse: group, now: now) else { continue }
+            guard var recommendation = recommendation(for: record, reuse: group, now: now) else { continue }
+            if let old = previous?.anyRecommendation(forEntry: recommendation.id), old == recommendation { recommendation = old }
             if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
         }
         let report = RecommendationsReport(recommendations: Recommendation.ranked(visible), hidden: Recommendation.ranked(hidden))
@@ -83,12 +90,13 @@ extension SecurityAnalyzer {
         stale.insert(id)
         // What the other members of a reuse group, and the accounts of an
         // identity provider, show of this entry.
-        let seenAlike = before != nil && after != nil && profile.map { profile in
-            before.map { $0.profile.ref == profile.ref && $0.profile.titleKey == profile.titleKey && $0.profile.backend == profile.backend
-                && $0.profile.isSensitive == profile.isSensitive } ?? false
-        } ?? false
-        if let fact = before?.facts, let members = groups[fact.reuseKey], members.count > 1 {
-            let samePassword = after.flatMap { entry in profile.map { PasswordFacts.Inputs(entry, $0) == fact.inputs } } ?? false
+        var seenAlike = false
+        if let before, let after, let profile {
+            seenAlike = before.ref == profile.ref(after) && before.profile.titleKey == profile.titleKey
+                && before.profile.backend == profile.backend && before.profile.isSensitive == profile.isSensitive
+        }
+        if let before, let fact = before.facts, let members = groups[fact.reuseKey], members.count > 1 {
+            let samePassword = after.flatMap { entry in profile.map { PasswordFacts.Inputs(entry, $0) == before.inputs } } ?? false
             if !(seenAlike && samePassword) { stale.formUnion(members) }
         }
         let oldHost = before.flatMap { Self.providerHost($0.entry) }, newHost = after.flatMap(Self.providerHost)
@@ -115,10 +123,10 @@ extension SecurityAnalyzer {
 
     func reusedPassword(_ ids: [String]) -> ReusedPassword? {
         guard ids.count > 1 else { return nil }
-        let members = ids.compactMap { id in position[id].map { (id, records[$0].profile) } }
-        guard let first = members.first?.1.backend, members.contains(where: { $0.1.backend != first }) else { return nil }
-        let sorted = members.sorted { ($0.1.titleKey, $0.0) < ($1.1.titleKey, $1.0) }
-        return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.isSensitive })
+        let members = ids.compactMap { id in position[id].map { (id, records[$0]) } }
+        guard let first = members.first?.1.profile.backend, members.contains(where: { $0.1.profile.backend != first }) else { return nil }
+        let sorted = members.sorted { ($0.1.profile.titleKey, $0.0) < ($1.1.profile.titleKey, $1.0) }
+        return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.profile.isSensitive })
     }
 
     func recommendation(for record: Record, reuse: ReusedPassword?, now: Date) -> Recommendation? {
@@ -137,7 +145,7 @@ extension SecurityAnalyzer {
             // An identity provider's password at risk puts every account that signs in through it at risk.
             if !warnings.isEmpty, let ids = signIns[entry.site], !ids.isEmpty {
                 let accounts = ids.compactMap { id in position[id].map { records[$0] } }.filter { $0.entry.id != entry.id }
-                    .sorted { ($0.profile.titleKey, $0.entry.id) < ($1.profile.titleKey, $1.entry.id) }.map(\.profile.ref)
+                    .sorted { ($0.profile.titleKey, $0.entry.id) < ($1.profile.titleKey, $1.entry.id) }.map(\.ref)
                 if !accounts.isEmpty { warnings.append(.identityProvider(accounts: accounts)) }
             }
         }
@@ -155,7 +163,7 @@ extension SecurityAnalyzer {
         guard let severity = SeverityRules.severity(of: warnings, sensitiveAccount: profile.isSensitive,
                                                     sensitiveGroup: sensitiveGroup) else { return nil }
         let isHidden = entry.hiddenFromRecommendations && (entry.hiddenUntil.map { $0 > now } ?? true)
-        return Recommendation(entry: profile.ref, username: entry.username, category: entry.category, severity: severity,
+        return Recommendation(entry: record.ref, username: entry.username, category: entry.category, severity: severity,
                               warnings: warnings.sorted { $0.kind < $1.kind }, hidden: isHidden,
                               hiddenUntil: isHidden ? entry.hiddenUntil : nil, titleKey: profile.titleKey)
     }

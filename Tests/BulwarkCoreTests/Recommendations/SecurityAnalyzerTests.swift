@@ -63,6 +63,26 @@ import Testing
         return analyzer
     }
 
+    /// A large vault is analysed in batches, each ending in a whole new
+    /// report while the screen holds the last (a batch of 8 among 19
+    /// accounts is ranked whole, not patched): an account whose
+    /// recommendation did not change is the last report's, shared, not a
+    /// copy. The result is the report of analysing everything at once.
+    @Test func aBatchsWholeReportSharesWhatDidNotChange() throws {
+        let dir = TemporaryDirectory()
+        let analyzer = SecurityAnalyzer(breaches: try Self.corpus(dir), clock: { Self.now })
+        let firstIDs: Set = ["s1", "s2", "s3", "b1", "b2", "r1", "r3", "p1", "p3", "w1", "u1"]
+        analyzer.reserve(Self.planted.count)
+        try analyzer.add(Self.planted.filter { firstIDs.contains($0.id) })
+        let before = analyzer.report()
+        try analyzer.add(Self.planted.filter { !firstIDs.contains($0.id) })  // r1 and r3 now reused
+        let after = analyzer.report()
+        let shared = after.recommendations.filter { r in before.recommendations.contains { $0.isShared(with: r) } }.map(\.id)
+        #expect(shared.sorted() == ["b1", "b2", "u1", "w1"])
+        #expect(Set(before.recommendations.map(\.id)) == ["b1", "b2", "u1", "w1"])
+        #expect(after == (try Self.analyzer(dir)).report())
+    }
+
     @Test func everyPlantedProblemIsFoundAndRankedAndNothingElse() throws {
         let dir = TemporaryDirectory()
         let report = try Self.analyzer(dir).report()
