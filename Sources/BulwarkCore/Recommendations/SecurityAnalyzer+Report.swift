@@ -23,7 +23,7 @@ extension SecurityAnalyzer {
         guard var kept, now >= kept.at, now < kept.until, stale.count * 8 < max(records.count, 64) else { return wholeReport(now: now) }
         var reuse: [ReuseKey: ReusedPassword?] = [:]
         for id in stale {
-            guard let record = position[id].map({ records[$0] }) else {
+            guard let record = position(of: id).map({ records[$0] }) else {
                 kept.report.replace(entry: id, with: nil)
                 continue
             }
@@ -108,7 +108,7 @@ extension SecurityAnalyzer {
 
     /// The recommendation for one entry, or nil when nothing is wrong.
     public func recommendation(forEntry id: String) -> Recommendation? {
-        guard let record = position[id].map({ records[$0] }) else { return nil }
+        guard let record = position(of: id).map({ records[$0] }) else { return nil }
         let group = record.facts.flatMap { groups[$0.reuseKey] }.flatMap(reusedPassword)
         return recommendation(for: record, reuse: group, now: clock())
     }
@@ -123,7 +123,7 @@ extension SecurityAnalyzer {
 
     func reusedPassword(_ ids: [String]) -> ReusedPassword? {
         guard ids.count > 1 else { return nil }
-        let members = ids.compactMap { id in position[id].map { (id, records[$0]) } }
+        let members = ids.compactMap { id in position(of: id).map { (id, records[$0]) } }
         guard let first = members.first?.1.profile.backend, members.contains(where: { $0.1.profile.backend != first }) else { return nil }
         let sorted = members.sorted { ($0.1.profile.titleKey, $0.0) < ($1.1.profile.titleKey, $1.0) }
         return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.profile.isSensitive })
@@ -144,7 +144,7 @@ extension SecurityAnalyzer {
             if let weak = fact.weakness(below: settings.weakBelowBits) { warnings.append(weak) }
             // An identity provider's password at risk puts every account that signs in through it at risk.
             if !warnings.isEmpty, let ids = signIns[entry.site], !ids.isEmpty {
-                let accounts = ids.compactMap { id in position[id].map { records[$0] } }.filter { $0.entry.id != entry.id }
+                let accounts = ids.compactMap { id in position(of: id).map { records[$0] } }.filter { $0.entry.id != entry.id }
                     .sorted { ($0.profile.titleKey, $0.entry.id) < ($1.profile.titleKey, $1.entry.id) }.map(\.ref)
                 if !accounts.isEmpty { warnings.append(.identityProvider(accounts: accounts)) }
             }

@@ -17,7 +17,7 @@ public final class SecurityAnalyzer {
     let clock: @Sendable () -> Date
 
     /// What is known of one entry. The records are an array built on
-    /// every core and moved in whole, with a map from id to position:
+    /// every core and moved in whole, with an index from id to position:
     /// building maps of large values was a third of analysing 100k accounts.
     struct Record: Sendable {
         var entry: Entry
@@ -32,7 +32,10 @@ public final class SecurityAnalyzer {
         var inputs: PasswordFacts.Inputs? { PasswordFacts.Inputs(entry, profile) }
     }
     var records: [Record] = []
-    var position: [String: Int] = [:]
+    var positions = PositionIndex()
+
+    /// Where an entry's record is in `records`.
+    func position(of id: String) -> Int? { positions.position(of: id) { records[$0].entry.id } }
     /// Entry ids by password (arrays: nearly every group has one member,
     /// and 100k one-element sets cost more than the rest of the index).
     var groups: [ReuseKey: [String]] = [:]
@@ -96,19 +99,21 @@ public final class SecurityAnalyzer {
             return Double(now - start) / 1e9
         }
         // The last of entries with one id wins.
-        var position = [String: Int](minimumCapacity: all.count)
-        for (index, entry) in all.enumerated() { position[entry.id] = index }
-        let list = position.count == all.count ? all : position.values.sorted().map { all[$0] }
+        var index = PositionIndex()
+        index.reserve(all.count) { all[$0].id }
+        for (at, entry) in all.enumerated() { index.set(entry.id, to: at) { all[$0].id } }
+        let list = index.count == all.count ? all : index.positions.sorted().map { all[$0] }
         // Two passes across the cores, so that `analyze --timings` can say what each costs.
         let looked = try lookUp(list)
         phases.breach = lap()
         records = try evaluate(list, looked)
         phases.strength = lap()
-        if position.count != all.count {
-            position = Dictionary(minimumCapacity: records.count)
-            for (index, record) in records.enumerated() { position[record.entry.id] = index }
+        if index.count != all.count {
+            index = PositionIndex()
+            index.reserve(records.count) { records[$0].entry.id }
+            for (at, record) in records.enumerated() { index.set(record.entry.id, to: at) { records[$0].entry.id } }
         }
-        self.position = position
+        positions = index
         groups = [:]
         signIns = [:]
         for record in records { if let host = Self.providerHost(record.entry) { signIns[host, default: []].insert(record.entry.id) } }
@@ -186,14 +191,14 @@ public final class SecurityAnalyzer {
     /// 89,000 take 131,072, 4 MB less).
     public func reserve(_ count: Int) {
         records.reserveCapacity(count)
-        position.reserveCapacity(count)
+        positions.reserve(count) { records[$0].entry.id }
     }
 
     /// Adds entries not yet analysed, a batch at a time, on every core: the
     /// app analyses a large vault in the background this way, showing the
     /// recommendations found so far. The next report has them in place.
     public func add(_ batch: [Entry]) throws {
-        let fresh = batch.filter { position[$0.id] == nil }
+        let fresh = batch.filter { position(of: $0.id) == nil }
         let evaluated = try evaluate(fresh, try lookUp(fresh))
         var joined = Set<ReuseKey>()
         for record in evaluated {
@@ -216,7 +221,7 @@ public final class SecurityAnalyzer {
     /// password or what the strength depends on changed.
     public func update(_ entry: Entry) throws {
         let (profile, siteWord) = AccountProfile.made(entry, sharing: sharing, services: services)
-        let before = position[entry.id].map { records[$0] }
+        let before = position(of: entry.id).map { records[$0] }
         let previous = before?.facts
         let inputs = PasswordFacts.Inputs(entry, siteWord: siteWord)
         markStale(entry.id, before: before, after: entry, profile: profile)
@@ -241,11 +246,11 @@ public final class SecurityAnalyzer {
     }
 
     private func store(_ record: Record) {
-        if let index = position[record.entry.id] {
+        if let index = position(of: record.entry.id) {
             if let host = Self.providerHost(records[index].entry) { leave(host, record.entry.id) }
             records[index] = record
         } else {
-            position[record.entry.id] = records.count
+            positions.set(record.entry.id, to: records.count) { records[$0].entry.id }
             records.append(record)
         }
         if let host = Self.providerHost(record.entry) { signIns[host, default: []].insert(record.entry.id) }
@@ -262,17 +267,18 @@ public final class SecurityAnalyzer {
     }
 
     public func remove(id: String) {
-        guard let index = position[id] else { return }
+        guard let index = position(of: id) else { return }
         markStale(id, before: records[index], after: nil, profile: nil)
-        position[id] = nil
-        // The last record fills the gap, so positions stay dense.
-        let removed = records[index]
+        // The last record fills the gap, so positions stay dense. The index
+        // is changed while both records are still where it says.
+        positions.remove(id) { records[$0].entry.id }
+        let removed = records[index], lastIndex = records.count - 1
         if let host = Self.providerHost(removed.entry) { leave(host, id) }
-        let last = records.removeLast()
-        if index < records.count {
-            records[index] = last
-            position[last.entry.id] = index
+        if index < lastIndex {
+            positions.set(records[lastIndex].entry.id, to: index) { records[$0].entry.id }
+            records.swapAt(index, lastIndex)
         }
+        records.removeLast()
         if let previous = removed.facts {
             detach(id, from: previous.reuseKey)
             memoChanged = true
