@@ -121,7 +121,7 @@ extension SecurityAnalyzer {
         let sensitive: Bool
     }
 
-    func reusedPassword(_ ids: [String]) -> ReusedPassword? {
+    func reusedPassword(_ ids: ReuseMembers) -> ReusedPassword? {
         guard ids.count > 1 else { return nil }
         let members = ids.compactMap { id in position(of: id).map { (id, records[$0]) } }
         guard let first = members.first?.1.profile.backend, members.contains(where: { $0.1.profile.backend != first }) else { return nil }

@@ -36,9 +36,9 @@ public final class SecurityAnalyzer {
 
     /// Where an entry's record is in `records`.
     func position(of id: String) -> Int? { positions.position(of: id) { records[$0].entry.id } }
-    /// Entry ids by password (arrays: nearly every group has one member,
+    /// Entry ids by password (not sets: nearly every group has one member,
     /// and 100k one-element sets cost more than the rest of the index).
-    var groups: [ReuseKey: [String]] = [:]
+    var groups: [ReuseKey: ReuseMembers] = [:]
     /// The entries that sign in through each identity provider, by the
     /// provider's host (its issuer's): the blast radius of that account.
     var signIns: [String: Set<String>] = [:]
@@ -123,7 +123,7 @@ public final class SecurityAnalyzer {
             evaluations += 1
             if record.measured { measured += 1; memoChanged = true }
             if let key = fact.memoKey { remembered.insert(key) }
-            groups[fact.reuseKey, default: []].append(record.entry.id)
+            join(fact.reuseKey, record.entry.id)
         }
         // Estimates for passwords no longer in the vault are dropped.
         if remembered.count != memo.count { memoChanged = true }
@@ -209,7 +209,7 @@ public final class SecurityAnalyzer {
             if record.measured { measured += 1 }
             memoChanged = true
             unkeptEstimates += 1
-            groups[fact.reuseKey, default: []].append(record.entry.id)
+            join(fact.reuseKey, record.entry.id)
             joined.insert(fact.reuseKey)
         }
         // The groups they joined name them now.
@@ -240,7 +240,7 @@ public final class SecurityAnalyzer {
         evaluations += 1
         if measuredNow { measured += 1 }
         store(Record(entry: entry, profile: profile, facts: fact, measured: measuredNow))
-        groups[fact.reuseKey, default: []].append(entry.id)
+        join(fact.reuseKey, entry.id)
         // The group it joins names it now.
         if let members = groups[fact.reuseKey], members.count > 1 { stale.formUnion(members) }
     }
@@ -306,9 +306,12 @@ public final class SecurityAnalyzer {
         return current
     }
 
+    private func join(_ key: ReuseKey, _ id: String) {
+        if groups[key]?.append(id) == nil { groups[key] = .one(id) }
+    }
+
     private func detach(_ id: String, from key: ReuseKey) {
-        groups[key]?.removeAll { $0 == id }
-        if groups[key]?.isEmpty == true { groups[key] = nil }
+        groups[key] = groups[key]?.removing(id)
     }
 
     static func isInsecure(_ url: String) -> Bool {
