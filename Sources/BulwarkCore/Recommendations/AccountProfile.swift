@@ -49,7 +49,8 @@ struct AccountProfile: Sendable {
         let titleKey = entry.title.lowercased()
         let registrable = Domain.site(ofNormalized: site)
         let backend = site.isEmpty ? "untitled-site:" + titleKey : sharing.backend(ofNormalized: site, site: registrable)
-        let insecureURL = entry.urls.first(where: SecurityAnalyzer.isInsecure)
+        let insecureURL = entry.firstURL.flatMap { SecurityAnalyzer.isInsecure($0) ? $0 : nil }
+            ?? entry.urlsAfterTheFirst.first(where: SecurityAnalyzer.isInsecure)
         let service = site.isEmpty ? nil : services?.accountService(for: site)
         let twoFactorMethod = service?.twoFactorMethod, passkeyRelyingParty = service?.passkeyRelyingParty
         let traits = insecureURL == nil && twoFactorMethod == nil && passkeyRelyingParty == nil ? nil

@@ -18,7 +18,10 @@ public struct Entry: Sendable, Equatable, Identifiable {
     private final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) var id: String
         @exclusivity(unchecked) var title: String
-        @exclusivity(unchecked) var urls: [String]
+        /// The first URL held as it is, the rest in a list: nearly every
+        /// entry has one, and a one-element list was 64 bytes more an entry.
+        @exclusivity(unchecked) var firstURL: String?
+        @exclusivity(unchecked) var moreURLs: [String]
         @exclusivity(unchecked) var username: String
         @exclusivity(unchecked) var password: String?
         @exclusivity(unchecked) var notes: String
@@ -41,7 +44,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
              hiddenFromRecommendations: Bool, kind: EntryKind, extras: Extras) {
             self.id = id
             self.title = title
-            self.urls = urls
+            firstURL = urls.first
+            moreURLs = Array(urls.dropFirst())
             self.username = username
             self.password = password
             self.notes = notes
@@ -59,7 +63,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         private init(copying other: Storage) {
             id = other.id
             title = other.title
-            urls = other.urls
+            firstURL = other.firstURL
+            moreURLs = other.moreURLs
             username = other.username
             password = other.password
             notes = other.notes
@@ -79,7 +84,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         func equals(_ other: Storage) -> Bool {
             id == other.id
                 && title == other.title
-                && urls == other.urls
+                && firstURL == other.firstURL
+                && moreURLs == other.moreURLs
                 && username == other.username
                 && password == other.password
                 && notes == other.notes
@@ -146,8 +152,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
         _modify { unique(); yield &storage.title }
     }
     public var urls: [String] {
-        get { storage.urls }
-        _modify { unique(); yield &storage.urls }
+        get { storage.firstURL.map { [$0] + storage.moreURLs } ?? [] }
+        set {
+            unique()
+            storage.firstURL = newValue.first
+            storage.moreURLs = Array(newValue.dropFirst())
+        }
     }
     public var username: String {
         get { storage.username }
@@ -246,7 +256,11 @@ public struct Entry: Sendable, Equatable, Identifiable {
     }
 
     /// The host of the first URL, as lists show it.
-    public var site: String { urls.first.map(Domain.normalize) ?? "" }
+    public var site: String { storage.firstURL.map(Domain.normalize) ?? "" }
+
+    /// The first URL, and those after it: read without making the whole list.
+    public var firstURL: String? { storage.firstURL }
+    public var urlsAfterTheFirst: [String] { storage.moreURLs }
 
     public var summary: EntrySummary {
         EntrySummary(id: id, title: title, username: username, site: site, category: category, tags: tags)

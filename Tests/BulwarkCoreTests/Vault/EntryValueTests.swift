@@ -72,6 +72,32 @@ import Testing
         #expect(rich == plain && plain == rich)
     }
 
+    /// The first URL is held apart from the rest: none, one and several
+    /// read back as set, an empty URL is still a URL, and the site and the
+    /// first URL come from the first.
+    @Test func urlsReadBackAsSetWhateverTheirNumber() {
+        var entry = Self.sample()
+        for urls in [[], ["https://a.example"], [""], ["http://b.example", "https://c.example", "https://d.example"]] as [[String]] {
+            let before = entry
+            entry.urls = urls
+            #expect(entry.urls == urls)
+            #expect(entry.firstURL == urls.first && entry.urlsAfterTheFirst == Array(urls.dropFirst()))
+            #expect(entry.site == (urls.first.map(Domain.normalize) ?? ""))
+            #expect((entry == before) == (before.urls == urls))
+        }
+        var other = entry
+        other.urls.append("https://e.example")
+        #expect(entry.urls.count == 3 && other.urls.count == 4)
+        #expect(entry != other)
+        other.urls.removeLast()
+        #expect(entry == other)
+        var none = Self.sample()
+        none.urls = []
+        var empty = none
+        empty.urls = [""]
+        #expect(none != empty)
+    }
+
     @Test func keyPathsWriteThroughTheBox() {
         var entry = Self.sample()
         let copy = entry

@@ -35,7 +35,7 @@ public enum PINRules {
     public static func isPIN(_ entry: Entry) -> Bool {
         guard let password = entry.password, isDigits(password) else { return false }
         if entry.tags.contains(where: { $0.lowercased() == "pin" }) { return true }
-        return entry.urls.isEmpty && (4...8).contains(password.count)
+        return entry.firstURL == nil && (4...8).contains(password.count)
     }
 
     static func isDigits(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
