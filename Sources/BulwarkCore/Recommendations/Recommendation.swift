@@ -25,15 +25,17 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// were tens of megabytes.
     private let storage: Storage
 
+    /// The one-byte fields last and together, as a class lays them out in
+    /// this order (a box is kept for every account with a finding).
     private final class Storage: Sendable {
         let entry: AccountRef
         let username: String
+        let warnings: [Warning]
+        let rank: RankKey
+        let hiddenUntil: Date?
         let category: AccountCategory
         let severity: Severity
-        let warnings: [Warning]
         let hidden: Bool
-        let hiddenUntil: Date?
-        let rank: RankKey
 
         init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
              hidden: Bool, hiddenUntil: Date?, rank: RankKey) {
@@ -50,7 +52,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
 
     public init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
                 hidden: Bool, hiddenUntil: Date?, titleKey: String? = nil) {
-        let rank = RankKey(severity: severity, warnings: warnings, category: category, titleKey: titleKey ?? entry.title.lowercased(), id: entry.id)
+        let rank = RankKey(severity: severity, warnings: warnings, category: category, titleKey: titleKey ?? entry.title.lowercased())
         storage = Storage(entry: entry, username: username, category: category, severity: severity, warnings: warnings,
                           hidden: hidden, hiddenUntil: hiddenUntil, rank: rank)
     }
@@ -84,7 +86,11 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// then sensitive accounts first, then the larger breach count, then
     /// more warnings, then title (case-insensitive), then id.
     public static func ranksBefore(_ a: Recommendation, _ b: Recommendation) -> Bool {
-        a.rank.ranksBefore(b.rank)
+        ranksBefore(a.storage, b.storage)
+    }
+
+    private static func ranksBefore(_ a: Storage, _ b: Storage) -> Bool {
+        a.rank.ranksBefore(b.rank) ?? (a.entry.id < b.entry.id)
     }
 
     /// The list in ranking order, by the keys each box worked out once (a
@@ -92,26 +98,30 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// at 100k accounts that was most of a report). Compared where they
     /// lie: a copy of every key was 6 MB at the peak of a 100k report.
     public static func ranked(_ list: [Recommendation]) -> [Recommendation] {
-        list.sorted { $0.storage.rank.ranksBefore($1.storage.rank) }
+        list.sorted { ranksBefore($0.storage, $1.storage) }
     }
 
+    /// The ranking's keys but the id (the entry's, beside it). The small
+    /// numbers are packed into one word: 32 bytes a key, was 80.
     private struct RankKey: Sendable, Equatable {
-        let severity: Int, dependents: Int, kind: Int, sensitive: Bool, breachCount: Int, warningCount: Int
-        let titleKey: String, id: String
+        let severity: Int8, kind: Int8, sensitive: Bool, warningCount: Int8
+        let dependents: Int32
+        let breachCount: Int
+        let titleKey: String
 
-        init(severity: Severity, warnings: [Warning], category: AccountCategory, titleKey: String, id: String) {
-            self.severity = severity.rawValue
-            kind = warnings[0].kind.rank
+        init(severity: Severity, warnings: [Warning], category: AccountCategory, titleKey: String) {
+            self.severity = Int8(severity.rawValue)
+            kind = Int8(warnings[0].kind.rank)
             sensitive = category.isSensitive
             breachCount = warnings.lazy.compactMap { if case .breached(let count, _) = $0 { count } else { nil } }.first ?? -1
             // An opportunity (a passkey the service would take) is no extra risk: it does not rank.
-            warningCount = warnings.count { $0.kind != .passkeyAvailable }
-            dependents = warnings.lazy.compactMap { if case .identityProvider(let accounts) = $0 { accounts.count } else { nil } }.first ?? 0
+            warningCount = Int8(clamping: warnings.count { $0.kind != .passkeyAvailable })
+            dependents = Int32(clamping: warnings.lazy.compactMap { if case .identityProvider(let accounts) = $0 { accounts.count } else { nil } }.first ?? 0)
             self.titleKey = titleKey
-            self.id = id
         }
 
-        func ranksBefore(_ b: RankKey) -> Bool {
+        /// Whether this key ranks before `b`; nil when only the ids can tell.
+        func ranksBefore(_ b: RankKey) -> Bool? {
             if severity != b.severity { return severity > b.severity }
             if kind != b.kind { return kind < b.kind }
             // Among like findings, an identity provider ranks by how many accounts sign in through it.
@@ -120,7 +130,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
             if breachCount != b.breachCount { return breachCount > b.breachCount }
             if warningCount != b.warningCount { return warningCount > b.warningCount }
             if titleKey != b.titleKey { return titleKey < b.titleKey }
-            return id < b.id
+            return nil
         }
     }
 }

@@ -52,4 +52,16 @@ import Testing
         }
         #expect(Severity.allCases.map { rec($0).priority } == [.other, .other, .high, .high])
     }
+
+    /// The ranking's last steps as the README gives them: more warnings
+    /// first, then the title without regard to case, then the id.
+    @Test func tiesGoByWarningsThenTitleThenID() {
+        func rec(_ id: String, _ title: String, _ warnings: [Warning] = [Self.weak]) -> Recommendation {
+            Recommendation(entry: AccountRef(id: id, title: title, site: ""), username: "", category: .other, severity: .medium,
+                           warnings: warnings, hidden: false, hiddenUntil: nil)
+        }
+        let list = [rec("b", "Bank"), rec("c", "apple"), rec("a", "bank"), rec("d", "Zoo", [Self.weak, .insecureURL("http://zoo.example")])]
+        #expect(Recommendation.ranked(list).map(\.id) == ["d", "c", "a", "b"])
+        #expect(Recommendation.ranked(list.reversed()).map(\.id) == ["d", "c", "a", "b"])
+    }
 }
