@@ -183,7 +183,7 @@ public final class SecurityAnalyzer {
     }
 
     /// Room for `count` accounts, made once before they are added in
-    /// batches: grown by doubling, the records (some 280 bytes each) would
+    /// batches: grown by doubling, the records (some 160 bytes each) would
     /// briefly be held twice and keep a third more room than they use.
     /// Not the reuse index: it has one key per distinct password, fewer
     /// than the accounts, and room for all of them can be twice the buckets
