@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CSodium"),   // libsodium: only Salsa20 (KDBX 3.1's inner stream), which OpenSSL lacks
         .systemLibrary(name: "CCbor"),     // libcbor: WebAuthn's attestation objects and COSE keys
         .systemLibrary(name: "CFido2"),    // libfido2: USB security keys
+        .systemLibrary(name: "CMalloc"),   // glibc's malloc.h: malloc_trim
 
         // Assets/ built into the binary by a build-tool plugin.
         .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
@@ -35,7 +36,7 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode", "CCbor", "CFido2"]),
+                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

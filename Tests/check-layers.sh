@@ -27,6 +27,7 @@ check "import CZlib" '^\s*import\s+CZlib' Sources/BulwarkCore
 check "import CSodium" '^\s*import\s+CSodium' Sources/BulwarkCore
 check "import CQRDecode" '^\s*import\s+CQRDecode' Sources/BulwarkCore
 check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
+check "import CMalloc" '^\s*import\s+CMalloc' Sources/BulwarkCore
 # Process hardening and what a spawned child inherits: the executable, and the terminal target's tool runner.
 check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal'
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).

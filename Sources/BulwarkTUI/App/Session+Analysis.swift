@@ -32,6 +32,7 @@ extension AppSession {
             guard var pending = pendingAnalysis, let analyzer, let vault else { return makeSnapshot() }
             let end = min(pending.entries.count, pending.next + analysisBatch)
             let batch = pending.entries[pending.next..<end].filter { !pending.touched.contains($0.id) }
+            if pending.next > 0 { FreeMemory.giveBack() }  // the last batch's leavings, and the report the screen let go
             try? analyzer.add(batch)
             pending.next = end
             pendingAnalysis = end < pending.entries.count ? pending : nil
