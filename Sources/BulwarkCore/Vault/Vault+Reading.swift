@@ -166,12 +166,7 @@ extension Vault {
     // MARK: Order
 
     /// The entry with this id, if the vault holds one (by the index, not a walk).
-    public func entry(id: String) -> Entry? {
-        indexByID.withLock { index in
-            if index == nil { index = Vault.mapByID(entries) }
-            return index?[id]
-        }
-    }
+    public func entry(id: String) -> Entry? { entriesByID[id] }
 
     /// Every entry by id: the vault's own index, shared (the app's snapshot
     /// finds entries through it; a change on either side copies one shard).
