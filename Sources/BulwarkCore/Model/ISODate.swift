@@ -61,14 +61,7 @@ public enum ISODate {
             return nil
         }
         guard at == b.count else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let seconds = timegm(&parts)
+        let (seconds, _) = CalendarDay.utcSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return Date(timeIntervalSince1970: Double(seconds - offset) + fraction)
     }
 }

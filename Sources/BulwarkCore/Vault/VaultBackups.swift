@@ -38,22 +38,13 @@ public struct VaultBackups: Sendable {
 
     public init(vaultPath: URL) { self.vaultPath = vaultPath }
 
-    private static func idFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter
-    }
-
     /// Every backup of this vault, newest first.
     public func list() -> [Backup] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let formatter = Self.idFormatter()
         return names.compactMap { name -> Backup? in
             guard name.hasPrefix(prefix), name.hasSuffix(Self.suffix) else { return nil }
             let id = String(name.dropFirst(prefix.count).dropLast(Self.suffix.count))
-            guard let date = formatter.date(from: String(id.prefix(15))) else { return nil }
+            guard let date = CalendarDay.parseStamp(String(id.prefix(15))) else { return nil }
             let path = directory.appendingPathComponent(name)
             let size = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int) ?? 0
             return Backup(id: id, path: path, date: date, size: size)
@@ -103,7 +94,7 @@ public struct VaultBackups: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch { throw VaultError.storage("cannot create \(directory.path)") }
         chmod(directory.path, 0o700)
-        let stamp = Self.idFormatter().string(from: now)
+        let stamp = CalendarDay.stamp(now)
         var id = stamp
         var n = 2
         while FileManager.default.fileExists(atPath: directory.appendingPathComponent(prefix + id + Self.suffix).path) {

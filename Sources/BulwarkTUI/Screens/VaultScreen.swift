@@ -161,13 +161,5 @@ enum EntryDetail {
         code.count == 6 ? String(code.prefix(3)) + " " + String(code.suffix(3)) : code
     }
 
-    static let dayFormatter: DateFormatter = {  // read-only after creation
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        return formatter
-    }()
-
-    static func day(_ date: Date) -> String { dayFormatter.string(from: date) }
+    static func day(_ date: Date) -> String { CalendarDay.string(date) }
 }
