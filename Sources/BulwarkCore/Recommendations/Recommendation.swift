@@ -134,3 +134,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         }
     }
 }
+
+extension Recommendation: TableKeyed {
+    public var tableKey: String { id }
+}

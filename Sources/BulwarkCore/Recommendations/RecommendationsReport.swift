@@ -19,7 +19,7 @@ public struct RecommendationsReport: Sendable, Equatable {
     public private(set) var otherKindsOnly = 0
     /// Each entry's recommendation, visible or hidden: the vault list (for
     /// its marks) and the entry detail ask on every frame.
-    private var byEntry = ShardedDictionary<String, Recommendation>()
+    private var byEntry = ShardedTable<Recommendation>()
 
     public init(recommendations: [Recommendation], hidden: [Recommendation]) {
         self.recommendations = ChunkedArray(recommendations)

@@ -18,13 +18,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
     private final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) var id: String
         @exclusivity(unchecked) var title: String
-        /// The first URL held as it is, the rest in a list: nearly every
-        /// entry has one, and a one-element list was 64 bytes more an entry.
-        @exclusivity(unchecked) var firstURL: String?
+        /// The first URL, the user name, the password and the notes, in one
+        /// allocation (`EntryText`). The first URL apart from the rest:
+        /// nearly every entry has one, and a one-element list was 64 bytes
+        /// more an entry.
+        @exclusivity(unchecked) var text: EntryText
         @exclusivity(unchecked) var moreURLs: [String]
-        @exclusivity(unchecked) var username: String
-        @exclusivity(unchecked) var password: String?
-        @exclusivity(unchecked) var notes: String
         @exclusivity(unchecked) var tags: [String]
         @exclusivity(unchecked) var created: Date
         @exclusivity(unchecked) var modified: Date
@@ -44,11 +43,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
              hiddenFromRecommendations: Bool, kind: EntryKind, extras: Extras) {
             self.id = id
             self.title = title
-            firstURL = urls.first
-            moreURLs = Array(urls.dropFirst())
-            self.username = username
-            self.password = password
-            self.notes = notes
+            text = EntryText.make(firstURL: urls.first, username: username, password: password, notes: notes)
+            moreURLs = urls.count > 1 ? Array(urls.dropFirst()) : []
             self.tags = tags
             self.category = category
             self.categoryIsManual = categoryIsManual
@@ -63,11 +59,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         private init(copying other: Storage) {
             id = other.id
             title = other.title
-            firstURL = other.firstURL
+            text = other.text
             moreURLs = other.moreURLs
-            username = other.username
-            password = other.password
-            notes = other.notes
             tags = other.tags
             category = other.category
             categoryIsManual = other.categoryIsManual
@@ -84,11 +77,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         func equals(_ other: Storage) -> Bool {
             id == other.id
                 && title == other.title
-                && firstURL == other.firstURL
+                && text.equals(other.text)
                 && moreURLs == other.moreURLs
-                && username == other.username
-                && password == other.password
-                && notes == other.notes
                 && tags == other.tags
                 && category == other.category
                 && categoryIsManual == other.categoryIsManual
@@ -152,25 +142,25 @@ public struct Entry: Sendable, Equatable, Identifiable {
         _modify { unique(); yield &storage.title }
     }
     public var urls: [String] {
-        get { storage.firstURL.map { [$0] + storage.moreURLs } ?? [] }
+        get { storage.text.firstURL.map { [$0] + storage.moreURLs } ?? [] }
         set {
             unique()
-            storage.firstURL = newValue.first
-            storage.moreURLs = Array(newValue.dropFirst())
+            storage.text = storage.text.replacing(.firstURL, with: newValue.first)
+            storage.moreURLs = newValue.count > 1 ? Array(newValue.dropFirst()) : []
         }
     }
     public var username: String {
-        get { storage.username }
-        _modify { unique(); yield &storage.username }
+        get { storage.text.username }
+        set { unique(); storage.text = storage.text.replacing(.username, with: newValue) }
     }
     /// Nil for a Sign in with Apple account, which has no password.
     public var password: String? {
-        get { storage.password }
-        _modify { unique(); yield &storage.password }
+        get { storage.text.password }
+        set { unique(); storage.text = storage.text.replacing(.password, with: newValue) }
     }
     public var notes: String {
-        get { storage.notes }
-        _modify { unique(); yield &storage.notes }
+        get { storage.text.notes }
+        set { unique(); storage.text = storage.text.replacing(.notes, with: newValue) }
     }
     public var totpURI: String? {
         get { extras.totpURI }
@@ -256,10 +246,10 @@ public struct Entry: Sendable, Equatable, Identifiable {
     }
 
     /// The host of the first URL, as lists show it.
-    public var site: String { storage.firstURL.map(Domain.normalize) ?? "" }
+    public var site: String { storage.text.firstURL.map(Domain.normalize) ?? "" }
 
     /// The first URL, and those after it: read without making the whole list.
-    public var firstURL: String? { storage.firstURL }
+    public var firstURL: String? { storage.text.firstURL }
     public var urlsAfterTheFirst: [String] { storage.moreURLs }
 
     public var summary: EntrySummary {
@@ -291,4 +281,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
         passwordChanged = date
         modified = date
     }
+}
+
+extension Entry: TableKeyed {
+    public var tableKey: String { id }
 }

@@ -60,12 +60,12 @@ extension Vault {
         // independent: one core each.
         let order: [Int]
         let index: SealedIndex
-        let byID: ShardedDictionary<String, Entry>
+        let byID: ShardedTable<Entry>
         do {
             let done = loaded  // released at the end of this block, so the permutation below moves in place
             let check = listing
             nonisolated(unsafe) let vault = self  // the index check only reads this vault's key
-            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, byID: ShardedDictionary<String, Entry>?, order: [Int]?) in
+            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, byID: ShardedTable<Entry>?, order: [Int]?) in
                 task == 0 ? (try vault.verifiedIndex(check, blob: blob), Vault.mapByID(done), nil) : (nil, nil, Vault.titleOrder(done))
             }
             index = results[0].index!
@@ -170,15 +170,15 @@ extension Vault {
 
     /// Every entry by id: the vault's own index, shared (the app's snapshot
     /// finds entries through it; a change on either side copies one shard).
-    public var entriesByID: ShardedDictionary<String, Entry> {
+    public var entriesByID: ShardedTable<Entry> {
         indexByID.withLock { index in
             if index == nil { index = Vault.mapByID(entries) }
             return index!
         }
     }
 
-    static func mapByID(_ entries: [Entry]) -> ShardedDictionary<String, Entry> {
-        ShardedDictionary(entries.lazy.map { ($0.id, $0) })
+    static func mapByID(_ entries: [Entry]) -> ShardedTable<Entry> {
+        ShardedTable(entries)
     }
 
     /// Puts changed and new entries in their places in `entries` and drops

@@ -52,7 +52,7 @@ public final class Vault {
     /// several of them for each change in the app. In shards, so that the
     /// app's snapshot shares it rather than keeping a map of its own (a
     /// change then copies one shard).
-    let indexByID = Mutex<ShardedDictionary<String, Entry>?>(nil)
+    let indexByID = Mutex<ShardedTable<Entry>?>(nil)
     /// True while `place` changes `entries` one by one and keeps the index itself.
     var placing = false
     /// Each entry's row version, as last read from the file.

@@ -18,7 +18,7 @@ public struct SessionSnapshot: Sendable, Equatable {
     private var storedEntries = ChunkedArray<Entry>()
     /// Each entry by id (the vault's map, shared until either changes a
     /// shard), and by its title its place in the order, by a binary search.
-    private var byID = ShardedDictionary<String, Entry>()
+    private var byID = ShardedTable<Entry>()
     /// Entries given in another order (tests do) are found by a map instead.
     private var unorderedPositions: [String: Int]?
     /// The entries' search text, made by the first search and kept up to date.
@@ -102,7 +102,7 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     /// Entries in the vault's order (the session's, read from the vault),
     /// with the vault's map by id: nothing to check or index.
-    mutating func setEntries(_ entries: ChunkedArray<Entry>, byID: ShardedDictionary<String, Entry>) {
+    mutating func setEntries(_ entries: ChunkedArray<Entry>, byID: ShardedTable<Entry>) {
         storedEntries = entries
         self.byID = byID
         unorderedPositions = nil
@@ -110,7 +110,7 @@ public struct SessionSnapshot: Sendable, Equatable {
     }
 
     private mutating func reindex() {
-        byID = ShardedDictionary()
+        byID = ShardedTable()
         var ordered = true
         var previous: (key: [UInt8], id: String)?
         for entry in storedEntries {

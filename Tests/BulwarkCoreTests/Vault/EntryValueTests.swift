@@ -98,6 +98,37 @@ import Testing
         #expect(none != empty)
     }
 
+    /// The URL, user name, password and notes share one allocation: each
+    /// reads back as written (none, empty, long, not ASCII) whatever the
+    /// others hold, a change to one keeps the rest, and text that reads the
+    /// same in other bytes (é as one code point or as e and an accent) is
+    /// equal, as Strings are.
+    @Test func theTextsPackedTogetherReadBackAsWritten() {
+        let long = String(repeating: "Long-Pässwörd-", count: 40)
+        let values: [String?] = [nil, "", "a", "ü-ñ-é 🔑", long]
+        for url in values {
+            for password in values {
+                for name in values.compactMap({ $0 }) {
+                    var entry = Entry(id: "e", title: "T", urls: url.map { [$0] } ?? [], username: name, password: password, notes: name + "!")
+                    #expect(entry.firstURL == url && entry.password == password && entry.username == name && entry.notes == name + "!")
+                    let before = entry
+                    entry.password = "changed"
+                    #expect(entry.firstURL == url && entry.username == name && entry.notes == name + "!" && entry.password == "changed")
+                    #expect(before.password == password && (before == entry) == (password == "changed"))
+                    entry.username = long
+                    entry.notes = ""
+                    #expect(entry.firstURL == url && entry.password == "changed" && entry.username == long && entry.notes == "")
+                }
+            }
+        }
+        let composed = Entry(id: "e", title: "T", username: "caf\u{E9}", password: "\u{E9}t\u{E9}", created: Date(timeIntervalSince1970: 1))
+        let decomposed = Entry(id: "e", title: "T", username: "cafe\u{301}", password: "e\u{301}te\u{301}", created: Date(timeIntervalSince1970: 1))
+        #expect(composed == decomposed)
+        var other = decomposed
+        other.password = "ete"
+        #expect(composed != other)
+    }
+
     @Test func keyPathsWriteThroughTheBox() {
         var entry = Self.sample()
         let copy = entry
