@@ -147,22 +147,36 @@ enum Concurrently {
     /// `transform` applied to every element, in order, in chunks across the
     /// cores; the first error thrown is rethrown.
     static func map<T: Sendable, R>(_ items: [T], chunk: Int = 64, _ transform: @Sendable (T) throws -> R) throws -> [R] {
-        let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-        results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
+        let chunks = (items.count + chunk - 1) / chunk
+        // Each chunk writes its own slots of the result straight away (a
+        // list of optionals moved into it after was a second copy of every
+        // result at once), and counts how many it wrote: on an error those
+        // are taken down again.
+        let written = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(chunks, 1))
+        written.initialize(repeating: 0)
+        defer { written.deallocate() }
         let failure = FirstFailure()
-        nonisolated(unsafe) let shared = results  // each chunk writes its own slots
-        DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { index in
-            for i in index * chunk..<min(items.count, (index + 1) * chunk) {
-                do { shared[i] = try transform(items[i]) } catch { failure.record(error) }
+        let results = Array<R>(unsafeUninitializedCapacity: items.count) { buffer, count in
+            nonisolated(unsafe) let slots = buffer, counts = written  // each chunk touches only its own
+            DispatchQueue.concurrentPerform(iterations: chunks) { index in
+                let start = index * chunk
+                for i in start..<min(items.count, start + chunk) {
+                    do { (slots.baseAddress! + i).initialize(to: try transform(items[i])) } catch {
+                        failure.record(error)
+                        return
+                    }
+                    counts[index] += 1
+                }
+            }
+            if failure.error != nil {
+                for index in 0..<chunks { (buffer.baseAddress! + index * chunk).deinitialize(count: written[index]) }
+                count = 0
+            } else {
+                count = items.count
             }
         }
         if let error = failure.error { throw error }
-        // Moved out, not copied: copying 100k entries' strings was measurable.
-        return Array(unsafeUninitializedCapacity: items.count) { buffer, count in
-            for i in 0..<items.count { (buffer.baseAddress! + i).initialize(to: results[i].take()!) }
-            count = items.count
-        }
+        return results
     }
 }
 
