@@ -6,7 +6,12 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
 
     public var id: String { storage.entry.id }
     public var entry: AccountRef { storage.entry }
-    public var username: String { storage.username }
+    public var username: String {
+        switch storage.username {
+        case .text(let text): text
+        case .entry(let entry): entry.username
+        }
+    }
     public var category: AccountCategory { storage.category }
     public var severity: Severity { storage.severity }
     /// Worst first.
@@ -29,7 +34,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
     /// this order (a box is kept for every account with a finding).
     private final class Storage: Sendable {
         let entry: AccountRef
-        let username: String
+        let username: UserName
         let warnings: [Warning]
         let rank: RankKey
         let hiddenUntil: Date?
@@ -37,7 +42,7 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         let severity: Severity
         let hidden: Bool
 
-        init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
+        init(entry: AccountRef, username: UserName, category: AccountCategory, severity: Severity, warnings: [Warning],
              hidden: Bool, hiddenUntil: Date?, rank: RankKey) {
             self.entry = entry
             self.username = username
@@ -50,8 +55,29 @@ public struct Recommendation: Sendable, Equatable, Identifiable {
         }
     }
 
+    /// The user name as given, or read from the entry when asked: the
+    /// entry keeps it packed with its other texts (`EntryText`), and a copy
+    /// in each of 70,000 recommendations was 4 MB.
+    private enum UserName: Sendable {
+        case text(String)
+        case entry(Entry)
+    }
+
     public init(entry: AccountRef, username: String, category: AccountCategory, severity: Severity, warnings: [Warning],
                 hidden: Bool, hiddenUntil: Date?, titleKey: String? = nil) {
+        self.init(entry: entry, username: .text(username), category: category, severity: severity, warnings: warnings,
+                  hidden: hidden, hiddenUntil: hiddenUntil, titleKey: titleKey)
+    }
+
+    /// A recommendation for this entry, its user name read from it.
+    init(entry: AccountRef, usernameOf account: Entry, category: AccountCategory, severity: Severity, warnings: [Warning],
+         hidden: Bool, hiddenUntil: Date?, titleKey: String) {
+        self.init(entry: entry, username: .entry(account), category: category, severity: severity, warnings: warnings,
+                  hidden: hidden, hiddenUntil: hiddenUntil, titleKey: titleKey)
+    }
+
+    private init(entry: AccountRef, username: UserName, category: AccountCategory, severity: Severity, warnings: [Warning],
+                 hidden: Bool, hiddenUntil: Date?, titleKey: String?) {
         let rank = RankKey(severity: severity, warnings: warnings, category: category, titleKey: titleKey ?? entry.title.lowercased())
         storage = Storage(entry: entry, username: username, category: category, severity: severity, warnings: warnings,
                           hidden: hidden, hiddenUntil: hiddenUntil, rank: rank)

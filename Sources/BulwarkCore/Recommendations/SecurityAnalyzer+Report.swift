@@ -163,7 +163,7 @@ extension SecurityAnalyzer {
         guard let severity = SeverityRules.severity(of: warnings, sensitiveAccount: profile.isSensitive,
                                                     sensitiveGroup: sensitiveGroup) else { return nil }
         let isHidden = entry.hiddenFromRecommendations && (entry.hiddenUntil.map { $0 > now } ?? true)
-        return Recommendation(entry: record.ref, username: entry.username, category: entry.category, severity: severity,
+        return Recommendation(entry: record.ref, usernameOf: entry, category: entry.category, severity: severity,
                               warnings: warnings.sorted { $0.kind < $1.kind }, hidden: isHidden,
                               hiddenUntil: isHidden ? entry.hiddenUntil : nil, titleKey: profile.titleKey)
     }

@@ -204,6 +204,21 @@ import Testing
         #expect(analyzer.evaluations == before + 1)
     }
 
+    /// A recommendation reads its user name from the entry it was made
+    /// from (it keeps no copy): the name as it was then, after the entry
+    /// changed, and the new one in the next report.
+    @Test func aRecommendationNamesTheUserAsItsEntryDidThen() throws {
+        let dir = TemporaryDirectory()
+        let analyzer = try Self.analyzer(dir)
+        let before = analyzer.report()
+        var forum = Self.planted.first { $0.id == "b1" }!
+        #expect(before.recommendation(forEntry: "b1")?.username == "jane")
+        forum.username = "jane.doe@mail.example"
+        try analyzer.update(forum)
+        #expect(before.recommendation(forEntry: "b1")?.username == "jane")
+        #expect(analyzer.report().recommendation(forEntry: "b1")?.username == "jane.doe@mail.example")
+    }
+
     /// Property: after any sequence of random edits, removals and
     /// additions, the incremental report equals a fresh analysis.
     @Test func incrementalResultsEqualAFreshAnalysis() throws {
