@@ -37,8 +37,8 @@ import Testing
         state.screen = .recommendations
         #expect(AppView.render(state).textDump().contains("Analysing the vault's passwords"))
 
-        // The map by id is made with the load (the snapshot shares it), so the first change does not wait for it.
-        #expect(f.session.vault?.indexByID.withLock { $0?.count } == 42)
+        // The rows by id are made with the load (the snapshot shares them), so the first change does not wait for them.
+        #expect(f.session.vault?.rows.count == 42)
         let second = f.session.analyseNextBatch()
         #expect(second.analysis == SessionSnapshot.AnalysisProgress(done: 15, total: 42))
         #expect(!second.report.recommendations.isEmpty)

@@ -15,7 +15,7 @@ extension Vault {
     /// shows the person's choice (for `both`, the new copy of theirs).
     @discardableResult
     public func resolveConflict(mine: Entry, choice: ConflictChoice, now: Date = Date()) throws -> Entry? {
-        let exists = versions[mine.id] != nil
+        let exists = version(of: mine.id) != nil
         switch choice {
         case .theirs:
             guard exists else { return nil }  // deleted there: the person agreed to let it go

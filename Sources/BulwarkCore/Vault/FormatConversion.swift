@@ -24,6 +24,7 @@ extension Vault {
         }
         try checkUnversionedIndex(loaded)
         entries = Vault.sorted(loaded)
+        rows = VaultRows(unversioned: entries)
     }
 
     /// Format 2: one box per row under `bulwark/v1|VAULT|ID|entry`.
@@ -41,6 +42,7 @@ extension Vault {
         }
         try checkUnversionedIndex(loaded)
         entries = Vault.sorted(loaded)
+        rows = VaultRows(unversioned: entries)
     }
 
     /// Formats 1 and 2 sealed a digest of the ids alone.
@@ -84,7 +86,7 @@ extension Vault {
                 try writeIndex(listing: written, counter: 1)
                 listing = written
                 counter = 1
-                versions = ShardedDictionary(entries.lazy.map { ($0.id, 1) })
+                rows = VaultRows(entries.lazy.map { VaultRow(entry: $0, version: 1) })
             }
         }
     }

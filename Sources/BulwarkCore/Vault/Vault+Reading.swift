@@ -35,7 +35,7 @@ extension Vault {
         var loaded: [Entry] = []
         var listing = Listing()
         var pending: [SealedRow] = []
-        var rowVersions = ShardedDictionary<String, Int64>()
+        var rowVersions: [Int64] = []  // in the order of the entries read
         let key = key, prefix = aadPrefix
         func flush() throws {
             let slices = stride(from: 0, to: pending.count, by: 512).map { Array(pending[$0..<min($0 + 512, pending.count)]) }
@@ -50,23 +50,24 @@ extension Vault {
             }
             listing.append(id: idBytes, version: version)
             let id = String(decoding: idBytes, as: UTF8.self)
-            rowVersions[id] = version
+            rowVersions.append(version)
             pending.append((id, version, Array(box)))
             if pending.count == 8192 { try flush() }
         }
         try flush()
         let blob = try readIndexBlob()
-        // The index check and the map by id, and the title order, are
+        // The index check and the rows by id, and the title order, are
         // independent: one core each.
         let order: [Int]
         let index: SealedIndex
-        let byID: ShardedTable<Entry>
+        let byID: VaultRows
         do {
-            let done = loaded  // released at the end of this block, so the permutation below moves in place
+            let done = loaded, versions = rowVersions  // released at the end of this block, so the permutation below moves in place
             let check = listing
             nonisolated(unsafe) let vault = self  // the index check only reads this vault's key
-            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, byID: ShardedTable<Entry>?, order: [Int]?) in
-                task == 0 ? (try vault.verifiedIndex(check, blob: blob), Vault.mapByID(done), nil) : (nil, nil, Vault.titleOrder(done))
+            let results = try Concurrently.map([0, 1], chunk: 1) { task -> (index: SealedIndex?, byID: VaultRows?, order: [Int]?) in
+                task == 0 ? (try vault.verifiedIndex(check, blob: blob), VaultRows(zip(done, versions).lazy.map(VaultRow.init)), nil)
+                    : (nil, nil, Vault.titleOrder(done))
             }
             index = results[0].index!
             byID = results[0].byID!
@@ -74,8 +75,7 @@ extension Vault {
         }
         Vault.permute(&loaded, by: order)
         entries = loaded
-        indexByID.withLock { $0 = byID }
-        versions = rowVersions
+        rows = byID
         self.listing = listing
         indexBlob = blob
         counter = index.counter
@@ -143,9 +143,7 @@ extension Vault {
         var titles: [String: String] = [:]
         if !gone.isEmpty { for at in entries.indices where gone.contains(entries[at].id) { titles[entries[at].id] = entries[at].title } }
         changes.removed = difference.removed.map { VaultChanges.Removed(id: $0, title: titles[$0] ?? $0) }
-        place(fresh, removing: gone)
-        for (entry, row) in zip(fresh, rows) { versions[entry.id] = row.version }
-        for id in gone { versions[id] = nil }
+        place(zip(fresh, rows).map { VaultRow(entry: $0, version: $1.version) }, removing: gone)
         listing = scanned
         indexBlob = blob
         if index.counter < counter { rollback = Rollback(found: index.counter, seen: counter) }
@@ -165,50 +163,37 @@ extension Vault {
 
     // MARK: Order
 
-    /// The entry with this id, if the vault holds one (by the index, not a walk).
-    public func entry(id: String) -> Entry? { entriesByID[id] }
-
-    /// Every entry by id: the vault's own index, shared (the app's snapshot
-    /// finds entries through it; a change on either side copies one shard).
-    public var entriesByID: ShardedTable<Entry> {
-        indexByID.withLock { index in
-            if index == nil { index = Vault.mapByID(entries) }
-            return index!
-        }
-    }
-
-    static func mapByID(_ entries: [Entry]) -> ShardedTable<Entry> {
-        ShardedTable(entries)
-    }
+    /// The entry with this id, if the vault holds one (by the table, not a walk).
+    public func entry(id: String) -> Entry? { rows.entry(id: id) }
 
     /// Puts changed and new entries in their places in `entries` and drops
-    /// the gone ones, keeping the title order. A few are found through the
-    /// index by id and their old title (a binary search), and moved one by
-    /// one; many are sorted with the rest.
-    func place(_ changed: [Entry], removing gone: Set<String>) {
-        placing = true
-        defer { placing = false }
+    /// the gone ones, keeping the title order, and the rows by id with them.
+    /// A few are found through the rows by id and their old title (a
+    /// binary search), and moved one by one; many are sorted with the rest.
+    func place(_ changed: [VaultRow], removing gone: Set<String>) {
         if gone.count > 8 {
             entries.removeAll { gone.contains($0.id) }
-            indexByID.withLock { index in for id in gone { index?[id] = nil } }
         } else {
             for id in gone {
-                guard let old = entry(id: id) else { continue }
-                if let at = position(of: old) { entries.remove(at: at) }
-                indexByID.withLock { $0?[id] = nil }
+                if let old = entry(id: id), let at = position(of: old) { entries.remove(at: at) }
             }
         }
+        for id in gone { rows[id] = nil }
         if changed.count > 64 {
             var position: [String: Int] = [:]
             for (offset, entry) in entries.enumerated() { position[entry.id] = offset }
-            for entry in changed {
-                if let at = position[entry.id] { entries[at] = entry } else { entries.append(entry) }
+            for row in changed {
+                if let at = position[row.entry.id] { entries[at] = row.entry } else {
+                    position[row.entry.id] = entries.count
+                    entries.append(row.entry)
+                }
+                rows[row.entry.id] = row
             }
             Vault.permute(&entries, by: Vault.titleOrder(entries))
-            indexByID.withLock { $0 = nil }
             return
         }
-        for entry in changed {
+        for row in changed {
+            let entry = row.entry
             if let old = self.entry(id: entry.id), let at = position(of: old) {
                 if old.title == entry.title {
                     entries[at] = entry
@@ -219,7 +204,8 @@ extension Vault {
             } else {
                 entries.insert(entry, at: insertionPoint(title: entry.title, id: entry.id))
             }
-            indexByID.withLock { $0?[entry.id] = entry }
+            // At once: the same entry twice in one change finds the first where it put it.
+            rows[entry.id] = row
         }
     }
 

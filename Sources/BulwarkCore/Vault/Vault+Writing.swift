@@ -12,7 +12,7 @@ extension Vault {
     /// if nobody changed its row since; otherwise nothing is written and
     /// `VaultError.conflict` names it.
     public func save(_ changed: [Entry]) throws {
-        let bases = Dictionary(changed.map { ($0.id, versions[$0.id]) }, uniquingKeysWith: { first, _ in first })
+        let bases = Dictionary(changed.map { ($0.id, version(of: $0.id)) }, uniquingKeysWith: { first, _ in first })
         try save(changed, basedOn: bases)
     }
 
@@ -30,7 +30,7 @@ extension Vault {
         try write { [self] in
             for entry in changed {
                 let base = bases[entry.id] ?? nil
-                let now = versions[entry.id]
+                let now = version(of: entry.id)
                 guard base == now else {
                     throw VaultError.conflict(title: self.entry(id: entry.id)?.title ?? entry.title, deleted: now == nil)
                 }
@@ -82,7 +82,7 @@ extension Vault {
     public func insertNew(_ fresh: [Entry]) throws {
         touch()
         try write(keepInMemory: false) { [self] in
-            if let taken = fresh.first(where: { versions[$0.id] != nil }) { throw VaultError.conflict(title: taken.title, deleted: false) }
+            if let taken = fresh.first(where: { version(of: $0.id) != nil }) { throw VaultError.conflict(title: taken.title, deleted: false) }
             return (fresh, [])
         }
     }
@@ -91,7 +91,7 @@ extension Vault {
     public func remove(id: String, basedOn base: Int64? = nil) throws {
         touch()
         try write { [self] in
-            guard let now = versions[id] else { throw VaultError.entryNotFound(id) }
+            guard let now = version(of: id) else { throw VaultError.entryNotFound(id) }
             if let base, base != now {
                 throw VaultError.conflict(title: entry(id: id)?.title ?? id, deleted: false)
             }
@@ -216,9 +216,7 @@ extension Vault {
     /// The committed change, applied to `entries` in place: at 100k entries
     /// re-sorting or copying them all on every save was most of a save.
     private func apply(put: [Entry], delete: [String], version: Int64) {
-        place(put, removing: Set(delete))
-        for id in delete { versions[id] = nil }
-        for entry in put { versions[entry.id] = version }
+        place(put.map { VaultRow(entry: $0, version: version) }, removing: Set(delete))
     }
 }
 

@@ -42,22 +42,15 @@ public final class Vault {
     /// in the file, another process changed the master password.
     var wrappedKey: [UInt8]
     /// Decrypted entries, by title; empty once locked.
-    public internal(set) var entries: [Entry] = [] {
-        // Replaced whole (a load, a lock): the index by id is made again when next asked for.
-        didSet { if !placing { indexByID.withLock { $0 = nil } } }
-    }
-    /// Each entry by id (the same storage as `entries`), made with the
-    /// entries at a load, else when first asked for, and kept up to date by
-    /// `place`: finding an entry by id was a walk through every entry,
-    /// several of them for each change in the app. In shards, so that the
-    /// app's snapshot shares it rather than keeping a map of its own (a
-    /// change then copies one shard).
-    let indexByID = Mutex<ShardedTable<Entry>?>(nil)
-    /// True while `place` changes `entries` one by one and keeps the index itself.
-    var placing = false
+    public internal(set) var entries: [Entry] = []
+    /// Each entry by id (the same storage as `entries`) with its row's
+    /// version, kept with `entries` by every read and write (see `place`):
+    /// finding an entry by id was a walk through every entry, several of
+    /// them for each change in the app. Sharded: the app's snapshot shares
+    /// it rather than keeping maps of its own.
+    public internal(set) var rows = VaultRows()
     /// Each entry's row version, as last read from the file.
-    /// Sharded, as the index by id is: the app's snapshot shares it.
-    public internal(set) var versions = ShardedDictionary<String, Int64>()
+    public var versions: RowVersions { rows.versions }
     /// The index's change counter, as last read from the file.
     public internal(set) var counter: Int64 = 0
     /// The file's (id, version) listing and sealed index as last read: a
@@ -278,7 +271,7 @@ public final class Vault {
     public func lock() {
         key.wipe()
         entries = []
-        versions = ShardedDictionary()
+        rows = VaultRows()
         listing = Listing()
     }
 
@@ -290,7 +283,7 @@ public final class Vault {
 
     // MARK: Finding entries
 
-    public func version(of id: String) -> Int64? { versions[id] }
+    public func version(of id: String) -> Int64? { rows.version(of: id) }
 
     /// An entry by id, or by a title that matches exactly one entry (case-insensitive).
     public func find(_ name: String) throws -> Entry {

@@ -178,7 +178,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         var snapshot: SessionSnapshot
         if var last = shown, changedSinceShown.count <= 256 {
             for id in changedSinceShown { last.replace(entry: id, with: vault.entry(id: id)) }
-            last.versions = vault.versions  // shared: equal to patching each id's, and no copy
+            last.setRows(vault.rows)  // shared: equal to what the replacements made, and no copy
             snapshot = last
         } else {
             snapshot = wholeSnapshot(of: vault)
@@ -201,8 +201,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// changes). Its maps by id are the vault's own, shared, not copies.
     func wholeSnapshot(of vault: Vault) -> SessionSnapshot {
         var snapshot = SessionSnapshot()
-        snapshot.setEntries(ChunkedArray(vault.entries), byID: vault.entriesByID)  // the vault keeps them by title (any case), then id
-        snapshot.versions = vault.versions
+        snapshot.setEntries(ChunkedArray(vault.entries), rows: vault.rows)  // the vault keeps them by title (any case), then id
         snapshot.requirements = SiteRequirements(quirks: quirks, services: catalog)
         snapshot.catalog = catalog
         return snapshot

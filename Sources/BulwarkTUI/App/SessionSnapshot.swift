@@ -16,9 +16,10 @@ public struct SessionSnapshot: Sendable, Equatable {
         }
     }
     private var storedEntries = ChunkedArray<Entry>()
-    /// Each entry by id (the vault's map, shared until either changes a
-    /// shard), and by its title its place in the order, by a binary search.
-    private var byID = ShardedTable<Entry>()
+    /// Each entry by id with its row version (the vault's table, shared
+    /// until either changes a shard), and by its title its place in the
+    /// order, by a binary search.
+    private var rows = VaultRows()
     /// Entries given in another order (tests do) are found by a map instead.
     private var unorderedPositions: [String: Int]?
     /// The entries' search text, made by the first search and kept up to date.
@@ -26,7 +27,7 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     /// Each entry's row version: an edit starts from it, so a row another
     /// process changed meanwhile is a conflict, not an overwrite.
-    public var versions = ShardedDictionary<String, Int64>()
+    public var versions: RowVersions { rows.versions }
     public var report = RecommendationsReport(recommendations: [], hidden: [])
     /// What decides the upgrades offered and the change-password URLs; the
     /// screens ask it about one entry at a time (see `AppState.offer`).
@@ -60,13 +61,13 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     public func entry(id: String) -> Entry? {
         if let unorderedPositions { return unorderedPositions[id].map { storedEntries[$0] } }
-        return byID[id]
+        return rows.entry(id: id)
     }
 
     /// Where an entry is in `entries`.
     public func index(ofEntry id: String) -> Int? {
         if let unorderedPositions { return unorderedPositions[id] }
-        guard let title = byID[id]?.title else { return nil }
+        guard let title = rows.entry(id: id)?.title else { return nil }
         let index = insertionIndex(title: title, id: id)
         return index < storedEntries.count && storedEntries[index].id == id ? index : nil
     }
@@ -91,7 +92,7 @@ public struct SessionSnapshot: Sendable, Equatable {
             storedEntries.remove(at: old)
             text.remove(at: old)
         }
-        byID[id] = new
+        rows[id] = new.map { VaultRow(entry: $0, version: rows[id]?.version ?? 0) }
         if let new {
             let at = insertionIndex(title: new.title, id: new.id)
             storedEntries.insert(new, at: at)
@@ -101,20 +102,25 @@ public struct SessionSnapshot: Sendable, Equatable {
     }
 
     /// Entries in the vault's order (the session's, read from the vault),
-    /// with the vault's map by id: nothing to check or index.
-    mutating func setEntries(_ entries: ChunkedArray<Entry>, byID: ShardedTable<Entry>) {
+    /// with the vault's rows by id: nothing to check or index.
+    mutating func setEntries(_ entries: ChunkedArray<Entry>, rows: VaultRows) {
         storedEntries = entries
-        self.byID = byID
+        self.rows = rows
         unorderedPositions = nil
         searchText = SearchText()
     }
 
+    /// The vault's rows, once the entries changed have been replaced:
+    /// equal to what `replace` made of them, and shared instead.
+    mutating func setRows(_ rows: VaultRows) { self.rows = rows }
+
     private mutating func reindex() {
-        byID = ShardedTable()
+        let old = rows
+        rows = VaultRows()
         var ordered = true
         var previous: (key: [UInt8], id: String)?
         for entry in storedEntries {
-            byID[entry.id] = entry
+            rows[entry.id] = VaultRow(entry: entry, version: old[entry.id]?.version ?? 0)
             let key = (key: TitleOrder.key(entry.title), id: entry.id)
             if let last = previous, !TitleOrder.precedes(last, key) { ordered = false }
             previous = key

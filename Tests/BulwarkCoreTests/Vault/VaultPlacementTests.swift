@@ -6,7 +6,7 @@ import Testing
 /// an index it updates change by change: after any mix of additions,
 /// renames (same title, new title, titles that tie), edits and deletions,
 /// one at a time or many in one write, the list is what a full sort gives, the
-/// index agrees with it, and a fresh open reads the same.
+/// rows by id agree with it, and a fresh open reads the same, row versions too.
 @Suite struct VaultPlacementTests {
     @Test func randomChangesKeepTheOrderAndTheIndex() throws {
         let dir = TemporaryDirectory()
@@ -38,11 +38,14 @@ import Testing
             #expect(vault.entries == Vault.sorted(vault.entries), "out of order after step \(step)")
             #expect(vault.entries.count == live.count && Set(vault.entries.map(\.id)) == Set(live.keys))
             for (id, entry) in live { #expect(vault.entry(id: id) == entry, "step \(step): \(id)") }
-            #expect(vault.entry(id: "never") == nil)
+            #expect(vault.entry(id: "never") == nil && vault.rows.count == live.count)
         }
+        let versions = vault.versions
+        #expect(live.keys.allSatisfy { (versions[$0] ?? 0) > 0 })
         vault.close()
         let reopened = try Vault.open(at: path, masterPassword: "m")
         #expect(reopened.entries == Vault.sorted(Array(live.values)))
+        #expect(reopened.versions == versions && reopened.rows.count == live.count)
     }
 }
 
