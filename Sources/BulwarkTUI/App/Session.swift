@@ -55,6 +55,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         self.backupPolicy = backupPolicy
         self.clock = clock
         self.sleep = sleep
+        // The app's session is made before its threads start: malloc's arenas limited now hold (see FreeMemory).
+        FreeMemory.limitArenas()
     }
 
     public var vaultExists: Bool { FileManager.default.fileExists(atPath: vaultPath.path) }
