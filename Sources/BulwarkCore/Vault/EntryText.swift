@@ -42,7 +42,13 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8>, @unchecked Senda
     }
 
     static func make(firstURL: String?, username: String, password: String?, notes: String) -> EntryText {
-        func count(_ text: String?) -> Int32 { text.map { Int32(clamping: $0.utf8.count) } ?? -1 }
+        func count(_ text: String?) -> Int32 {
+            guard let text else { return -1 }
+            // No vault can hold such a text (SQLite's largest value is 1 GB):
+            // stopped here, not cut short or written past the buffer.
+            precondition(text.utf8.count <= Int(Int32.max), "an entry's text over 2 GiB")
+            return Int32(text.utf8.count)
+        }
         let lengths = Lengths(counts: (count(firstURL), count(username), count(password), count(notes)))
         let made = unsafeDowncast(create(minimumCapacity: lengths.total) { _ in lengths }, to: EntryText.self)
         made.withUnsafeMutablePointerToElements { base in
