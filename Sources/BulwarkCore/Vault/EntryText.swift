@@ -42,6 +42,14 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8>, @unchecked Senda
     }
 
     static func make(firstURL: String?, username: String, password: String?, notes: String) -> EntryText {
+        // Each text as contiguous UTF-8 first, so that its count is the
+        // number of bytes copied (a bridged string's may not be until then).
+        func native(_ text: String?) -> String? {
+            guard var text else { return nil }
+            text.makeContiguousUTF8()
+            return text
+        }
+        let texts = (native(firstURL), native(username), native(password), native(notes))
         func count(_ text: String?) -> Int32 {
             guard let text else { return -1 }
             // No vault can hold such a text (SQLite's largest value is 1 GB):
@@ -49,7 +57,7 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8>, @unchecked Senda
             precondition(text.utf8.count <= Int(Int32.max), "an entry's text over 2 GiB")
             return Int32(text.utf8.count)
         }
-        let lengths = Lengths(counts: (count(firstURL), count(username), count(password), count(notes)))
+        let lengths = Lengths(counts: (count(texts.0), count(texts.1), count(texts.2), count(texts.3)))
         let made = unsafeDowncast(create(minimumCapacity: lengths.total) { _ in lengths }, to: EntryText.self)
         made.withUnsafeMutablePointerToElements { base in
             var at = base
@@ -61,10 +69,10 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8>, @unchecked Senda
                     at += bytes.count
                 }
             }
-            copy(firstURL)
-            copy(username)
-            copy(password)
-            copy(notes)
+            copy(texts.0)
+            copy(texts.1)
+            copy(texts.2)
+            copy(texts.3)
         }
         return made
     }

@@ -180,7 +180,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         var snapshot: SessionSnapshot
         if var last = shown, changedSinceShown.count <= 256 {
             for id in changedSinceShown { last.replace(entry: id, with: vault.entry(id: id)) }
-            last.setRows(vault.rows)  // shared: equal to what the replacements made, and no copy
+            last.setRows(vault.rows)  // shared, with the new row versions: no copy
             snapshot = last
         } else {
             snapshot = wholeSnapshot(of: vault)
@@ -200,7 +200,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     }
 
     /// Every entry read into a new snapshot (at unlock, and after many
-    /// changes). Its maps by id are the vault's own, shared, not copies.
+    /// changes). Its rows by id are the vault's own, shared, not copies.
     func wholeSnapshot(of vault: Vault) -> SessionSnapshot {
         var snapshot = SessionSnapshot()
         snapshot.setEntries(ChunkedArray(vault.entries), rows: vault.rows)  // the vault keeps them by title (any case), then id

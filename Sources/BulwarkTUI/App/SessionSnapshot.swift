@@ -110,8 +110,9 @@ public struct SessionSnapshot: Sendable, Equatable {
         searchText = SearchText()
     }
 
-    /// The vault's rows, once the entries changed have been replaced:
-    /// equal to what `replace` made of them, and shared instead.
+    /// The vault's rows, once the entries changed have been replaced: the
+    /// same entries `replace` put in, with their new row versions (it
+    /// keeps an entry's old one), and shared instead of patched.
     mutating func setRows(_ rows: VaultRows) { self.rows = rows }
 
     private mutating func reindex() {
