@@ -111,7 +111,8 @@ bench: deps
 	$(call install-packages,time)
 	$(SWIFT) build -c release --product bulwark
 	$(SWIFT) build -c release --product bulwark-bench
-	.build/release/bulwark-bench
+	$(MAKE) release
+	BULWARK_BENCH_RELEASE_BINARY=$(STATIC_BIN) .build/release/bulwark-bench
 
 # libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url, sms-code,
 # pwned-passwords, import-csv, import-json, import-1pux, kdbx-xml, terminal-text, service-manifest, qr-image, cbor,

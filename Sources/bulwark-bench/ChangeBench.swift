@@ -72,6 +72,10 @@ enum ChangeBench {
         Measure.report("the vault's write alone, \(count)", write)
         other.close()
         appMemory(path: path, count: count)
+        // The binary people install (`make bench` names the one `make release` links), else the one beside this bench.
+        let bulwark = ProcessInfo.processInfo.environment["BULWARK_BENCH_RELEASE_BINARY"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
+        ReleaseAppBench.run(bulwark: bulwark, vault: path, count: count)
     }
 
     /// The app's peak memory with the vault open, in a child process so that
