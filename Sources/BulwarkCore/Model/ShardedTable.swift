@@ -11,7 +11,8 @@ public protocol TableKeyed {
 /// The vault's entries by id were a `ShardedDictionary<String, Entry>`:
 /// at 100,000 entries 64 dictionaries of 4,096 buckets of 24 bytes (the
 /// 1,562 keys of a shard just past three quarters of 2,048), 6.3 MB; here
-/// 2,048 slots of 16 bytes a shard, 2 MB.
+/// 2,048 slots of 16 bytes a shard, 2 MB (24 with each row's version
+/// beside the entry, `VaultRows`: 3 MB for what two maps held in 11).
 ///
 /// Open addressing with linear probing, at most 13/16 full, and removal by
 /// shifting the run that follows back (no tombstones). The hash bits pick
