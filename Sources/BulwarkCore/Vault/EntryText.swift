@@ -9,7 +9,9 @@ import Foundation
 /// Read back as a String when asked (the analysis asks once an account, a
 /// screen once a visible row). Immutable: a change makes a new one, as the
 /// entry's box is copied on write anyway.
-final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8>, @unchecked Sendable {  // never written after make
+/// (Not Sendable itself, as no ManagedBuffer is: it crosses threads only
+/// inside an entry's box, which is, and is never written after `make`.)
+final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8> {
     /// The texts in the order they are laid out.
     enum Slot: Int, CaseIterable { case firstURL, username, password, notes }
 
