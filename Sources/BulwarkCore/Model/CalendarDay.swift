@@ -77,7 +77,9 @@ public enum CalendarDay {
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 
-    private static func number(_ b: [UInt8], _ from: Int, _ count: Int) -> Int? {
+    /// The decimal number in `count` bytes from `from`; nil when one is not a digit or they run past the end.
+    static func number(_ b: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        guard from >= 0, from + count <= b.count else { return nil }
         var value = 0
         for i in from..<(from + count) {
             guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }

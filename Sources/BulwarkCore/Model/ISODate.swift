@@ -25,15 +25,7 @@ public enum ISODate {
     /// for anything else.
     public static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= b.count else { return nil }
-            var value = 0
-            for i in from..<(from + count) {
-                guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
-                value = value * 10 + Int(b[i] - 0x30)
-            }
-            return value
-        }
+        func number(_ from: Int, _ count: Int) -> Int? { CalendarDay.number(b, from, count) }
         guard b.count >= 20, let year = number(0, 4), b[4] == 0x2D, let month = number(5, 2), b[7] == 0x2D, let day = number(8, 2),
               b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20, let hour = number(11, 2), b[13] == 0x3A, let minute = number(14, 2), b[16] == 0x3A,
               let second = number(17, 2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
