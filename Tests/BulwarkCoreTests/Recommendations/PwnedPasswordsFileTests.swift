@@ -133,6 +133,30 @@ import Testing
         #expect(throws: PwnedPasswordsFile.FormatError.self) { try BreachCorpus.load(paths: [dir.file("empty.txt").path]) }
     }
 
+    /// Many hashes at once answer as one at a time, in the order given:
+    /// with gaps (nil), repeats, and hashes that share their first 8 bytes
+    /// (the batch sorts by those, then by the rest).
+    @Test func aBatchAnswersAsOneAtATime() throws {
+        var rng = SplitMix64(seed: 0x5A1)
+        var present = (0..<400).map { _ in Self.randomDigest(&rng) }
+        for index in 0..<40 { present[index + 40].replaceSubrange(0..<8, with: present[index][0..<8]) }
+        let lines = present.sorted { $0.lexicographicallyPrecedes($1) }.enumerated().map { ($1, $0 + 1) }
+        let corpus = BreachCorpus(files: [try PwnedPasswordsFile(name: "batch", data: Self.text(lines, crlf: true, trailingNewline: true))])
+        var asked: [[UInt8]?] = present.shuffled(using: &rng) + (0..<400).map { _ in Self.randomDigest(&rng) }
+        for index in 0..<40 {
+            var sibling = present[index]
+            sibling[19] ^= 1  // the same first 8 bytes, absent
+            asked.append(sibling)
+            asked.append(present[index + 40])
+        }
+        asked += [nil, present[0], nil]
+        asked.shuffle(using: &rng)
+        let batch = try corpus.lookup(sha1s: asked)
+        #expect(batch.count == asked.count)
+        for (digest, hit) in zip(asked, batch) { #expect(hit == (try digest.flatMap { try corpus.lookup(sha1: $0) })) }
+        #expect(batch.compactMap { $0 }.count == 400 + 40 + 1)
+    }
+
     @Test func theBuiltInCorpusHoldsOpenwallsList() throws {
         let corpus = try BreachCorpus.load(paths: [])
         for common in ["123456", "password", "qwerty", "letmein", "monkey"] {

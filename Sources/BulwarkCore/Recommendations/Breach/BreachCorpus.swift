@@ -63,7 +63,16 @@ public struct BreachCorpus: Sendable {
     /// files forward, which is what a corpus bigger than the page cache
     /// needs. Results in the given order.
     public func lookup(sha1s digests: [[UInt8]?]) throws -> [BreachHit?] {
-        let order = digests.indices.filter { digests[$0] != nil }.sorted { digests[$0]!.lexicographicallyPrecedes(digests[$1]!) }
+        // Sorted by each hash's first 8 bytes as one number (comparing byte
+        // arrays was a fifth of a second at 100k), the rest only on a tie.
+        var keyed: [(prefix: UInt64, index: Int)] = []
+        keyed.reserveCapacity(digests.count)
+        for (index, digest) in digests.enumerated() {
+            guard let digest else { continue }
+            keyed.append((digest.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }, index))
+        }
+        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : digests[$0.index]!.lexicographicallyPrecedes(digests[$1.index]!) }
+        let order = keyed.map(\.index)
         let found = try Concurrently.map(order, chunk: max(64, order.count / 8)) { try lookup(sha1: digests[$0]!) }
         var hits = [BreachHit?](repeating: nil, count: digests.count)
         for (position, index) in order.enumerated() { hits[index] = found[position] }
