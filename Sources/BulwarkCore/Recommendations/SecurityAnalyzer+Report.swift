@@ -55,14 +55,30 @@ extension SecurityAnalyzer {
         // rather than a second copy of it.
         let previous = kept?.report
         kept = nil
+        // Worked out on every core, a run of records each (the analyzer is
+        // only read meanwhile), then joined in order.
+        nonisolated(unsafe) let analyzer = self
+        let groups = reuse, run = 2048
+        let runs = try! Concurrently.map(Array(stride(from: 0, to: records.count, by: run)), chunk: 1) { start in
+            var visible: [Recommendation] = [], hidden: [Recommendation] = []
+            var until = Date.distantFuture
+            for record in analyzer.records[start..<min(start + run, analyzer.records.count)] {
+                until = min(until, analyzer.nextChange(of: record.entry, now: now))
+                let group = record.facts.flatMap { groups[$0.reuseKey] }
+                guard var recommendation = analyzer.recommendation(for: record, reuse: group, now: now) else { continue }
+                if let old = previous?.anyRecommendation(forEntry: recommendation.id), old == recommendation { recommendation = old }
+                if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
+            }
+            return (visible, hidden, until)
+        }
         var visible: [Recommendation] = [], hidden: [Recommendation] = []
+        visible.reserveCapacity(runs.reduce(0) { $0 + $1.0.count })
+        hidden.reserveCapacity(runs.reduce(0) { $0 + $1.1.count })
         var until = Date.distantFuture
-        for record in records {
-            until = min(until, nextChange(of: record.entry, now: now))
-            let group = record.facts.flatMap { reuse[$0.reuseKey] }
-            guard var recommendation = recommendation(for: record, reuse: group, now: now) else { continue }
-            if let old = previous?.anyRecommendation(forEntry: recommendation.id), old == recommendation { recommendation = old }
-            if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }
+        for (runVisible, runHidden, runUntil) in runs {
+            visible += runVisible
+            hidden += runHidden
+            until = min(until, runUntil)
         }
         let report = RecommendationsReport(recommendations: Recommendation.ranked(visible), hidden: Recommendation.ranked(hidden))
         kept = KeptReport(report: report, at: now, until: until)
