@@ -219,6 +219,29 @@ import Testing
         #expect(analyzer.report().recommendation(forEntry: "b1")?.username == "jane.doe@mail.example")
     }
 
+    /// A large vault's report is worked out on every core, a run of
+    /// records each: it holds each account's recommendation as worked out
+    /// alone, and none twice.
+    @Test func aReportMadeOnEveryCoreHoldsEachAccountsRecommendation() throws {
+        let dir = TemporaryDirectory()
+        let passwords = (0..<9).map(Self.strong) + ["letmein", "Vq7#mT2p!Lz9", "alice1990", "hunter2"]
+        let entries = (0..<5_000).map { i in
+            var entry = Self.entry("m\(i)", "Account \(i)", i % 7 == 0 ? "http://site\(i % 40).example" : "https://site\(i % 40).example",
+                                   password: passwords[i % passwords.count], changedDaysAgo: Double(i % 500))
+            if i % 11 == 0 { entry.hiddenFromRecommendations = true }
+            return entry
+        }
+        let analyzer = try Self.analyzer(dir, entries)
+        let report = analyzer.report()
+        let worked = entries.compactMap { analyzer.recommendation(forEntry: $0.id) }
+        #expect(report.recommendations.count + report.hidden.count == worked.count)
+        #expect(Set((Array(report.recommendations) + Array(report.hidden)).map(\.id)).count == worked.count)
+        for recommendation in worked {
+            #expect((recommendation.hidden ? report.anyRecommendation(forEntry: recommendation.id) : report.recommendation(forEntry: recommendation.id)) == recommendation)
+        }
+        #expect(report.hidden.count > 0 && report.recommendations.count > 2_048)
+    }
+
     /// Property: after any sequence of random edits, removals and
     /// additions, the incremental report equals a fresh analysis.
     @Test func incrementalResultsEqualAFreshAnalysis() throws {
