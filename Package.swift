@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "CHardening"),
         // C: a QR code read from a PNG or JPEG (libpng, libjpeg-turbo, zbar).
         .target(name: "CQRDecode", linkerSettings: [.linkedLibrary("zbar"), .linkedLibrary("png"), .linkedLibrary("jpeg")]),
+        // C data: the floor of every libzxcvbn dictionary word (generated; see its make-word-floors.py).
+        .target(name: "CWordFloors", exclude: ["make-word-floors.py"]),
         // System libraries through module maps.
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
@@ -36,7 +38,7 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc"]),
+                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CWordFloors"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

@@ -2,7 +2,7 @@
 # The layering rule, checked on every `make test`: the core knows nothing of
 # screens, the screens nothing of ncurses. Only the terminal target imports
 # the curses shim; only the core imports sqlite, OpenSSL, zxcvbn, libargon2, libzip, zlib,
-# libsodium, libcbor and the QR reader (zbar, libpng, libjpeg).
+# libsodium, libcbor and the QR reader (zbar, libpng, libjpeg), and the word floors' data.
 set -u
 cd "$(dirname "$0")/.."
 failed=0
@@ -28,6 +28,7 @@ check "import CSodium" '^\s*import\s+CSodium' Sources/BulwarkCore
 check "import CQRDecode" '^\s*import\s+CQRDecode' Sources/BulwarkCore
 check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
 check "import CMalloc" '^\s*import\s+CMalloc' Sources/BulwarkCore
+check "import CWordFloors" '^\s*import\s+CWordFloors' Sources/BulwarkCore
 # Process hardening and what a spawned child inherits: the executable, and the terminal target's tool runner.
 check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal'
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).

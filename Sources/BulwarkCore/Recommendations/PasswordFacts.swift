@@ -99,15 +99,17 @@ struct PasswordFacts: Sendable, Equatable {
     }
 
     static func weakWarning(_ strength: Strength, below bits: Double) -> Warning? {
+        // A floor is only ever kept where it clears the line (see `judge`).
         guard strength.bits < bits else { return nil }
         let pattern = strength.pattern ?? .tooShort
         return .weak(bits: strength.bits, pattern: pattern.rawValue, why: pattern.reason)
     }
 
     /// The SHA-1 and breach lookup always; the strength from the memo when
-    /// it has this password with these account words, else from zxcvbn.
-    static func evaluate(_ inputs: Inputs, breaches: BreachCorpus, memo: StrengthMemo) throws -> (facts: PasswordFacts, measured: Bool) {
-        evaluate(inputs, looked: try lookUp(inputs, breaches: breaches), memo: memo)
+    /// it has this password with these account words, else judged now (see
+    /// `StrengthMeter.judge`) for the weak line `weakBelow`.
+    static func evaluate(_ inputs: Inputs, breaches: BreachCorpus, memo: StrengthMemo, weakBelow: Double) throws -> (facts: PasswordFacts, measured: Bool) {
+        evaluate(inputs, looked: try lookUp(inputs, breaches: breaches), memo: memo, weakBelow: weakBelow)
     }
 
     /// The first half: the SHA-1 and the breach corpora's answer (none for a PIN).
@@ -118,11 +120,11 @@ struct PasswordFacts: Sendable, Equatable {
         return LookedUp(sha1: sha1, breach: inputs.isPIN ? nil : try breaches.lookup(sha1: sha1))
     }
 
-    /// The second half: the strength (remembered, or measured now).
-    static func evaluate(_ inputs: Inputs, looked: LookedUp, memo: StrengthMemo) -> (facts: PasswordFacts, measured: Bool) {
+    /// The second half: the strength (remembered, or judged now).
+    static func evaluate(_ inputs: Inputs, looked: LookedUp, memo: StrengthMemo, weakBelow: Double) -> (facts: PasswordFacts, measured: Bool) {
         let key = memoKey(inputs)
-        let remembered = key.flatMap { memo[$0] }
-        let strength = key == nil ? nil : remembered ?? StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
+        let remembered = key.flatMap { memo.strength($0, weakBelow: weakBelow) }
+        let strength = key == nil ? nil : remembered ?? StrengthMeter.judge(inputs.password, accountWords: inputs.accountWords, weakBelow: weakBelow)
         return (PasswordFacts(inputs, looked: looked, memoKey: key, strength: strength), key != nil && remembered == nil)
     }
 

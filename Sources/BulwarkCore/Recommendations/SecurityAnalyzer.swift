@@ -23,7 +23,7 @@ public final class SecurityAnalyzer {
         var entry: Entry
         var profile: AccountProfile
         var facts: PasswordFacts?
-        /// Whether zxcvbn measured it (rather than the memo) when evaluated.
+        /// Whether its strength was judged (rather than remembered) when evaluated.
         var measured = false
 
         var ref: AccountRef { profile.ref(entry) }
@@ -51,8 +51,10 @@ public final class SecurityAnalyzer {
     /// Passwords evaluated since creation (breach lookup and strength):
     /// how a test sees that an edit re-analyses one entry, not all.
     public private(set) var evaluations = 0
-    /// Of those, the ones zxcvbn measured (the rest came from the memo).
+    /// Of those, the ones judged now (the rest came from the memo)…
     public private(set) var measured = 0
+    /// …and of those, the ones a floor cleared, with no need of zxcvbn.
+    public private(set) var floored = 0
 
     /// Strength estimates to reuse, from the vault, until the memo is
     /// taken back to be kept (then the vault holds it).
@@ -121,7 +123,7 @@ public final class SecurityAnalyzer {
         for record in records {
             guard let fact = record.facts else { continue }
             evaluations += 1
-            if record.measured { measured += 1; memoChanged = true }
+            if record.measured { countJudged(fact); memoChanged = true }
             if let key = fact.memoKey { remembered.insert(key) }
             join(fact.reuseKey, record.entry.id)
         }
@@ -151,24 +153,30 @@ public final class SecurityAnalyzer {
         }
     }
 
+    private func countJudged(_ fact: PasswordFacts) {
+        measured += 1
+        if fact.strength?.isFloor == true { floored += 1 }
+    }
+
     /// The second pass, on every core: each password's strength, remembered
-    /// or measured by zxcvbn; an estimate shared by several accounts (one
-    /// password, and no account word that could change it) is measured once.
+    /// or judged now (a floor, or zxcvbn's estimate); a strength shared by
+    /// several accounts (one password, and no account word that could
+    /// change it) is judged once.
     private func evaluate(_ list: [Entry], _ looked: [LookedUp]) throws -> [Record] {
-        let memo = memo
+        let memo = memo, weakBelow = settings.weakBelowBits
         let keys = try Concurrently.map(Array(looked.indices)) { index in
             looked[index].found == nil ? nil : looked[index].inputs.flatMap(PasswordFacts.memoKey)
         }
         var firstWithKey: [StrengthMemo.Key: Int] = [:]
         var unmeasured: [Int] = []
         for (index, key) in keys.enumerated() {
-            guard let key, memo[key] == nil, firstWithKey[key] == nil else { continue }
+            guard let key, memo.strength(key, weakBelow: weakBelow) == nil, firstWithKey[key] == nil else { continue }
             firstWithKey[key] = index
             unmeasured.append(index)
         }
         let measuredNow = try Concurrently.map(unmeasured) { index in
             let inputs = looked[index].inputs!
-            return StrengthMeter.measure(inputs.password, accountWords: inputs.accountWords)
+            return StrengthMeter.judge(inputs.password, accountWords: inputs.accountWords, weakBelow: weakBelow)
         }
         var fresh = [StrengthMemo.Key: Strength](minimumCapacity: unmeasured.count)
         for (index, strength) in zip(unmeasured, measuredNow) { fresh[keys[index]!] = strength }
@@ -177,7 +185,7 @@ public final class SecurityAnalyzer {
             let (profile, inputs, found) = looked[index]
             guard let inputs, let found else { return Record(entry: list[index], profile: profile, facts: nil) }
             let key = keys[index]
-            let facts = PasswordFacts(inputs, looked: found, memoKey: key, strength: key.flatMap { memo[$0] ?? measuredEstimates[$0] })
+            let facts = PasswordFacts(inputs, looked: found, memoKey: key, strength: key.flatMap { memo.strength($0, weakBelow: weakBelow) ?? measuredEstimates[$0] })
             return Record(entry: list[index], profile: profile, facts: facts, measured: key.map { measuredFirst[$0] == index } ?? false)
         }
     }
@@ -206,7 +214,7 @@ public final class SecurityAnalyzer {
             store(record)
             guard let fact = record.facts else { continue }
             evaluations += 1
-            if record.measured { measured += 1 }
+            if record.measured { countJudged(fact) }
             memoChanged = true
             unkeptEstimates += 1
             join(fact.reuseKey, record.entry.id)
@@ -236,9 +244,9 @@ public final class SecurityAnalyzer {
             store(Record(entry: entry, profile: profile, facts: nil))
             return
         }
-        let (fact, measuredNow) = try PasswordFacts.evaluate(inputs, breaches: breaches, memo: memo)
+        let (fact, measuredNow) = try PasswordFacts.evaluate(inputs, breaches: breaches, memo: memo, weakBelow: settings.weakBelowBits)
         evaluations += 1
-        if measuredNow { measured += 1 }
+        if measuredNow { countJudged(fact) }
         store(Record(entry: entry, profile: profile, facts: fact, measured: measuredNow))
         join(fact.reuseKey, entry.id)
         // The group it joins names it now.

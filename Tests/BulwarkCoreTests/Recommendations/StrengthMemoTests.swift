@@ -48,6 +48,42 @@ import Testing
         #expect(StrengthMemo(decoding: duplicated) == nil)
     }
 
+    /// A floor is kept as one (mark 255) and serves only a weak line it clears.
+    @Test func aFloorIsKeptAsAFloor() throws {
+        var memo = StrengthMemo()
+        let key = StrengthMemo.key(password: "cytxup-Gyszi6-vozzab", accountWords: [])
+        memo[key] = Strength(bits: 52.5, pattern: nil, isFloor: true)
+        let bytes = memo.encoded()
+        #expect(bytes.count == 4 + 25 && bytes.last == 255)
+        let decoded = try #require(StrengthMemo(decoding: bytes))
+        #expect(decoded == memo && decoded[key]?.isFloor == true)
+        #expect(decoded.strength(key, weakBelow: 35) == Strength(bits: 52.5, pattern: nil, isFloor: true))
+        #expect(decoded.strength(key, weakBelow: 52.5) == nil)   // not clear of the line: judged again
+        #expect(decoded.strength(key, weakBelow: 60) == nil)
+        // An estimate serves any line.
+        let exact = StrengthMemo.key(password: "letmein", accountWords: [])
+        memo[exact] = Strength(bits: 4.5, pattern: .commonPassword)
+        #expect(memo.strength(exact, weakBelow: 60) == Strength(bits: 4.5, pattern: .commonPassword))
+    }
+
+    /// Analysed at the usual line, generated passwords are cleared by their
+    /// floor and remembered so; at a line above their floors, the same memo
+    /// does not serve and zxcvbn measures them, finding them weak there.
+    @Test func floorsClearTheLineAndAHigherLineMeasuresAgain() throws {
+        let dir = TemporaryDirectory()
+        let entries = (0..<9).map { SecurityAnalyzerTests.entry("g\($0)", "Site \($0)", "https://site\($0).example", password: SecurityAnalyzerTests.strong($0)) }
+        let usual = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), clock: { SecurityAnalyzerTests.now })
+        try usual.load(entries)
+        #expect(usual.measured == 9 && usual.floored == 9)
+        #expect(usual.report().count(.weak) == 0)
+        let memo = try #require(usual.takeStrengthMemo())
+        let settings = AnalysisSettings(weakBelowBits: 200)
+        let strict = SecurityAnalyzer(settings: settings, breaches: try SecurityAnalyzerTests.corpus(dir), memo: memo, clock: { SecurityAnalyzerTests.now })
+        try strict.load(entries)
+        #expect(strict.measured == 9 && strict.floored == 0)
+        #expect(strict.report().count(.weak) == 9)
+    }
+
     @Test func theKeyCoversThePasswordAndTheAccountWords() {
         let key = StrengthMemo.key(password: "alice1990", accountWords: ["alice"])
         #expect(key == StrengthMemo.key(password: "alice1990", accountWords: ["alice"]))

@@ -41,6 +41,14 @@ public struct StrengthMemo: Sendable, Equatable {
         set { estimates[key] = newValue }
     }
 
+    /// The remembered strength when it serves an analysis whose weak line
+    /// is `weakBelow`: an estimate always, a floor only when it clears the
+    /// line (a floor kept under a lower line says nothing at this one).
+    func strength(_ key: Key, weakBelow: Double) -> Strength? {
+        guard let strength = estimates[key] else { return nil }
+        return !strength.isFloor || strength.bits >= weakBelow + StrengthFloor.margin ? strength : nil
+    }
+
     /// Bumped when bulwark's reading of zxcvbn's answer changes.
     private static let meterRevision = "bulwark-strength/1"
     private static let probes = ["password1", "Tr0ub4dor&3", "qwerty2019", "jane.doe1985", "cytxup-Gyszi6-vozzab"]
@@ -60,10 +68,13 @@ public struct StrengthMemo: Sendable, Equatable {
     private static let magic = Array("BSM1".utf8)
     private static let recordSize = 16 + 8 + 1
     private static let patterns = WeakPattern.allCases
+    private static let floorMark: UInt8 = 255
 
     /// `BSM1`, then per estimate: the key (16 bytes), the bits (IEEE 754,
     /// little-endian) and the pattern (0 for none, else 1 + its index in
-    /// `WeakPattern.allCases`), ordered by key so equal memos encode equally.
+    /// `WeakPattern.allCases`; 255 for a floor, see `StrengthFloor`),
+    /// ordered by key so equal memos encode equally. (A memo with floors is
+    /// refused by a bulwark from before them, which measures again.)
     public func encoded() -> [UInt8] {
         var out = Self.magic
         out.reserveCapacity(Self.magic.count + estimates.count * Self.recordSize)
@@ -76,7 +87,8 @@ public struct StrengthMemo: Sendable, Equatable {
             append(key.high, bigEndian: true)
             append(key.low, bigEndian: true)
             append(strength.bits.bitPattern, bigEndian: false)
-            out.append(strength.pattern.flatMap { pattern in Self.patterns.firstIndex(of: pattern).map { UInt8($0 + 1) } } ?? 0)
+            out.append(strength.isFloor ? Self.floorMark
+                       : strength.pattern.flatMap { pattern in Self.patterns.firstIndex(of: pattern).map { UInt8($0 + 1) } } ?? 0)
         }
         return out
     }
@@ -101,8 +113,10 @@ public struct StrengthMemo: Sendable, Equatable {
                 let bits = Double(bitPattern: read(bigEndian: false))
                 let index = Int(buffer[at])
                 at += 1
-                guard bits.isFinite, bits >= 0, index <= Self.patterns.count, estimates[key] == nil else { failed = true; return }
-                estimates[key] = Strength(bits: bits, pattern: index == 0 ? nil : Self.patterns[index - 1])
+                let isFloor = index == Int(Self.floorMark)
+                guard bits.isFinite, bits >= 0, index <= Self.patterns.count || isFloor, estimates[key] == nil else { failed = true; return }
+                estimates[key] = isFloor ? Strength(bits: bits, pattern: nil, isFloor: true)
+                    : Strength(bits: bits, pattern: index == 0 ? nil : Self.patterns[index - 1])
             }
         }
         if failed { return nil }

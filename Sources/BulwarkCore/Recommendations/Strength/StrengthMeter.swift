@@ -34,6 +34,16 @@ public struct Strength: Sendable, Equatable {
     public let bits: Double
     /// The pattern covering most of the password, when one does.
     public let pattern: WeakPattern?
+    /// Whether `bits` is only a floor under zxcvbn's estimate (see
+    /// `StrengthFloor`): enough to know the password is not weak at a line
+    /// below it, and nothing more.
+    public let isFloor: Bool
+
+    public init(bits: Double, pattern: WeakPattern?, isFloor: Bool = false) {
+        self.bits = bits
+        self.pattern = pattern
+        self.isFloor = isFloor
+    }
 }
 
 /// libzxcvbn's entropy estimate, with the account's username and the site's
@@ -44,7 +54,7 @@ public enum StrengthMeter {
         // Foundation here: its string search takes locks, and this runs on
         // every core at once.)
         let password = withoutNUL(password)
-        let words = accountWords.map { $0.lowercased() }.filter { $0.count >= 3 }
+        let words = userDictionary(accountWords)
         var info: UnsafeMutablePointer<ZxcMatch_t>?
         let bits = withCStringArray(words) { dictionary in ZxcvbnMatch(password, dictionary, &info) }
         defer { ZxcvbnFreeInfo(info) }
@@ -55,6 +65,12 @@ public enum StrengthMeter {
             node = match.pointee.Next
         }
         return Strength(bits: bits, pattern: pattern(of: matches, length: password.utf8.count))
+    }
+
+    /// The account's words as zxcvbn is given them: lower-cased, three
+    /// letters or more (the n-th of these libzxcvbn ranks n).
+    static func userDictionary(_ accountWords: [String]) -> [String] {
+        accountWords.map { $0.lowercased() }.filter { $0.count >= 3 }
     }
 
     /// The password as zxcvbn reads it: a C string, so without NULs (each
