@@ -34,6 +34,7 @@ extension AppSession {
             let batch = pending.entries[pending.next..<end].filter { !pending.touched.contains($0.id) }
             if pending.next > 0 { FreeMemory.giveBack() }  // the last batch's leavings, and the report the screen let go
             try? analyzer.add(batch)
+            StrengthFloor.letGoOfTables()  // judged: the word tables' 1.4 MB are not needed for the report
             pending.next = end
             pendingAnalysis = end < pending.entries.count ? pending : nil
             // The memo is kept before the last report is made: sealing and

@@ -1,3 +1,4 @@
+import CWordFloors
 import Foundation
 import Testing
 @testable import BulwarkCore
@@ -100,6 +101,38 @@ import Testing
         var walk = WordFloorTable.Walk()
         let steps = "xqzj".utf8.map { walk.add(WordFloorTable.classes[Int($0)]).goesOn }
         #expect(steps.contains(false))
+    }
+
+    /// How many of the long word table's pages are in memory, by /proc/self/pagemap.
+    static func residentTablePages() throws -> (resident: Int, pages: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = Int(bitPattern: UnsafeRawPointer(bulwark_word_floor_slots()!))
+        let first = (start + page - 1) / page, last = (start + (1 << Int(BULWARK_WORD_FLOOR_TABLE_BITS)) * 4) / page
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(first * 8))
+        let entries = try #require(try handle.read(upToCount: (last - first) * 8))
+        let present = stride(from: 0, to: entries.count, by: 8).count { entries[$0 + 7] & 0x80 != 0 }
+        return (present, last - first)
+    }
+
+    /// The tables are given back after use and read in again when next needed.
+    @Test func theTablesAreGivenBackAfterUse() throws {
+        var random = SplitMix64(seed: 3)
+        func judgeMany() {
+            for _ in 0..<3_000 {
+                _ = StrengthFloor.bits(String(decoding: (0..<16).map { _ in UInt8.random(in: 0x61...0x7A, using: &random) }, as: UTF8.self))
+            }
+        }
+        judgeMany()
+        let used = try Self.residentTablePages()
+        #expect(used.resident * 10 >= used.pages * 9, "\(used)")
+        StrengthFloor.letGoOfTables()
+        let given = try Self.residentTablePages()
+        // (Another test judging meanwhile may read a few pages in again.)
+        #expect(given.resident * 2 < given.pages, "\(given)")
+        judgeMany()
+        #expect(StrengthFloor.bits("cytxup-Gyszi6-vozzab").map { $0 >= 35 } == true)
     }
 
     @Test func neverAboveZxcvbnsEstimate() {

@@ -23,6 +23,9 @@ public enum StrengthFloor {
     /// different orders, so may differ in their last bits.
     static let margin = 0.001
 
+    /// Gives back the memory of the word tables until the next floor (see `WordFloorTable.letGo`).
+    public static func letGoOfTables() { WordFloorTable.letGo() }
+
     /// The floor in bits, or nil where none is worked out: a password that
     /// is empty, longer than `longestPassword`, not ASCII (after its NULs
     /// are dropped, as zxcvbn reads it), or a libzxcvbn other than the one

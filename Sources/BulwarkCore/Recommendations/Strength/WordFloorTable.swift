@@ -1,5 +1,6 @@
 import CWordFloors
 import CZxcvbn
+import Glibc
 
 /// The least libzxcvbn can charge for a run of a password it reads as a
 /// dictionary word, forwards or backwards (see `make-word-floors.py`).
@@ -35,6 +36,26 @@ enum WordFloorTable {
     nonisolated(unsafe) private static let shortSlots: UnsafePointer<UInt32> = bulwark_word_floor_short_slots()!
     nonisolated(unsafe) private static let prefixBits: UnsafePointer<UInt64> = bulwark_word_floor_prefix_bits()!
     nonisolated(unsafe) private static let slots: UnsafePointer<UInt32> = bulwark_word_floor_slots()!
+
+    /// Gives the tables' pages back (1.4 MB): they are needed only while
+    /// strengths are judged, and read-only data of the executable, so the
+    /// next use reads them in again from the file (the page cache holds
+    /// it). The app does this after each batch of its analysis, before the
+    /// batch's report, when its memory peaks.
+    static func letGo() {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let tables: [(UnsafeRawPointer, Int)] = [
+            (UnsafeRawPointer(slots), (1 << Int(BULWARK_WORD_FLOOR_TABLE_BITS)) * 4),
+            (UnsafeRawPointer(shortSlots), (1 << Int(BULWARK_WORD_FLOOR_SHORT_BITS)) * 4),
+            (UnsafeRawPointer(prefixBits), (1 << Int(BULWARK_WORD_FLOOR_PREFIX_BITS)) / 8),
+        ]
+        for (start, count) in tables {
+            // Only whole pages of the table: a page it shares holds other data.
+            let first = (Int(bitPattern: start) + page - 1) / page * page, end = (Int(bitPattern: start) + count) / page * page
+            guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { continue }
+            _ = madvise(address, end - first, MADV_DONTNEED)
+        }
+    }
 
     /// A run being read, one class at a time.
     struct Walk {
