@@ -58,13 +58,13 @@ extension SecurityAnalyzer {
         // Worked out on every core, a run of records each (the analyzer is
         // only read meanwhile), then joined in order.
         nonisolated(unsafe) let analyzer = self
-        let groups = reuse, run = 2048
+        let reused = reuse, run = 2048
         let runs = try! Concurrently.map(Array(stride(from: 0, to: records.count, by: run)), chunk: 1) { start in
             var visible: [Recommendation] = [], hidden: [Recommendation] = []
             var until = Date.distantFuture
             for record in analyzer.records[start..<min(start + run, analyzer.records.count)] {
                 until = min(until, analyzer.nextChange(of: record.entry, now: now))
-                let group = record.facts.flatMap { groups[$0.reuseKey] }
+                let group = record.facts.flatMap { reused[$0.reuseKey] }
                 guard var recommendation = analyzer.recommendation(for: record, reuse: group, now: now) else { continue }
                 if let old = previous?.anyRecommendation(forEntry: recommendation.id), old == recommendation { recommendation = old }
                 if recommendation.hidden { hidden.append(recommendation) } else { visible.append(recommendation) }

@@ -49,7 +49,8 @@ public struct StrengthMemo: Sendable, Equatable {
         return !strength.isFloor || strength.bits >= weakBelow + StrengthFloor.margin ? strength : nil
     }
 
-    /// Bumped when bulwark's reading of zxcvbn's answer changes.
+    /// Bumped when bulwark's reading of zxcvbn's answer changes, or how a
+    /// floor is worked out (a remembered floor is trusted as made).
     private static let meterRevision = "bulwark-strength/1"
     private static let probes = ["password1", "Tr0ub4dor&3", "qwerty2019", "jane.doe1985", "cytxup-Gyszi6-vozzab"]
 
