@@ -124,13 +124,18 @@ import Testing
                 _ = StrengthFloor.bits(String(decoding: (0..<16).map { _ in UInt8.random(in: 0x61...0x7A, using: &random) }, as: UTF8.self))
             }
         }
-        judgeMany()
-        let used = try Self.residentTablePages()
-        #expect(used.resident * 10 >= used.pages * 9, "\(used)")
-        StrengthFloor.letGoOfTables()
-        let given = try Self.residentTablePages()
-        // (Another test judging meanwhile may read a few pages in again.)
-        #expect(given.resident * 2 < given.pages, "\(given)")
+        // Other tests run meanwhile: the app's background analysis lets go
+        // of the tables too, and any judging reads pages in again. So each
+        // side is given three tries; letting go that did nothing fails all.
+        var used: [(resident: Int, pages: Int)] = [], given: [(resident: Int, pages: Int)] = []
+        for _ in 0..<3 {
+            judgeMany()
+            used.append(try Self.residentTablePages())
+            StrengthFloor.letGoOfTables()
+            given.append(try Self.residentTablePages())
+        }
+        #expect(used.contains { $0.resident * 10 >= $0.pages * 9 }, "\(used)")
+        #expect(given.contains { $0.resident * 2 < $0.pages }, "\(given)")
         judgeMany()
         #expect(StrengthFloor.bits("cytxup-Gyszi6-vozzab").map { $0 >= 35 } == true)
     }
