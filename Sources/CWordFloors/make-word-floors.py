@@ -190,7 +190,7 @@ def main():
         bits = lib.ZxcvbnMatch(word, None, None)
         measured[word] = bits
         spelling = bytes(cls[b] for b in word)
-        eighths = min(255, math.floor(bits * 8))
+        eighths = min(254, math.floor(bits * 8))  # 255 is "no word" in the short table
         if floors.get(spelling, 256) > eighths:
             floors[spelling] = eighths
     short_slots = short_table(floors)
