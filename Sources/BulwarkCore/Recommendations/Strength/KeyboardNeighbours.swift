@@ -39,16 +39,16 @@ enum KeyboardNeighbours {
                 }
             }
         }
-        var readings = (0..<128).map { [UInt8($0)] }
+        // The characters each key types: itself, and what either shift map reads as it.
+        var typedBy = (0..<128).map { [UInt8($0)] }
         for (shifted, keys) in shifts {
             precondition(shifted.utf8.count == keys.utf8.count, "a shift map pairs every character with its key")
-            for (character, key) in zip(shifted.utf8, keys.utf8) { readings[Int(character)].append(key) }
+            for (character, key) in zip(shifted.utf8, keys.utf8) { typedBy[Int(key)].append(character) }
         }
-        for a in 0..<128 {
-            link(UInt8(a), UInt8(a))
-            for b in 0..<128 {
-                let near = readings[a].contains { key in readings[b].contains { keysNear[Int(key)].contains($0) } }
-                if near { link(UInt8(a), UInt8(b)) }
+        for key in 0..<128 {
+            link(UInt8(key), UInt8(key))
+            for near in keysNear[key] {
+                for a in typedBy[key] { for b in typedBy[Int(near)] { link(a, b) } }
             }
         }
         return bits
