@@ -54,6 +54,7 @@ enum TransferCommands {
             let choice = matchChoice(parsed, result, input, vault)
             var added = result.entries
             var merged = 0
+            var mergeKept: [String] = []
             if choice == .keepBoth { added += result.matches.map(\.incoming) }
             if choice == .merge {
                 // One write for every merge (two file rows for one login merge in turn); a
@@ -63,15 +64,21 @@ enum TransferCommands {
                 for entry in vault.entries where wanted.contains(entry.id) { targets[entry.id] = entry }
                 for match in result.matches {
                     guard let existing = targets[match.existingID] else { continue }
-                    targets[match.existingID] = ImportMerge.merged(existing, with: match.incoming)
+                    let (entry, kept) = ImportMerge.merged(existing, with: match.incoming, incomingIsDated: match.incomingIsDated)
+                    targets[match.existingID] = entry
                     merged += 1
+                    if !kept.isEmpty {
+                        let fileStood = ImportMerge.incomingStands(existing, match.incoming, incomingIsDated: match.incomingIsDated)
+                        mergeKept.append("\(entry.title): " + LosingSide.describe(kept, whose: fileStood ? "the vault's" : "the file's",
+                                                                                   label: ImportMerge.keptLabel(incomingStands: fileStood)))
+                    }
                 }
                 try vault.save(Array(targets.values))
             }
             // Last, and not into memory: the command ends here. Strength is
             // measured by the first analysis (zxcvbn would be most of an import's time).
             try vault.insertNew(added)
-            for line in ImportSummary(result: result, added: added, merged: merged, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
+            for line in ImportSummary(result: result, added: added, merged: merged, mergeKept: mergeKept, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
                 print(line)
             }
             return 0
@@ -87,7 +94,7 @@ enum TransferCommands {
         if parsed.options["--keep-both"] != nil { return .keepBoth }
         let count = result.matches.count
         let examples = result.matches.prefix(3).map { TerminalText.visible($0.incoming.title) }.joined(separator: ", ")
-        let question = "\(count) login\(count == 1 ? "" : "s") in the file (\(examples)\(count > 3 ? ", …" : "")) \(count == 1 ? "is" : "are") for a site and user name the vault already holds. Merge (the newer fields win, the older password goes to history) or keep both? [m/k]"
+        let question = "\(count) login\(count == 1 ? "" : "s") in the file (\(examples)\(count > 3 ? ", …" : "")) \(count == 1 ? "is" : "are") for a site and user name the vault already holds. Merge (the newer values stand; the older password goes to history, other differing values into named fields) or keep both? [m/k]"
         while let answer = input.question(question) {
             if answer.hasPrefix("m") { return .merge }
             if answer.hasPrefix("k") { return .keepBoth }
@@ -225,6 +232,8 @@ struct ImportSummary {
     let result: ImportResult
     let added: [Entry]
     let merged: Int
+    /// Per merged entry, what of the side that did not stand was kept.
+    var mergeKept: [String] = []
     let keptBoth: Int
 
     var lines: [String] {
@@ -232,11 +241,12 @@ struct ImportSummary {
         for entry in added { counts[entry.kind, default: 0] += 1 }
         let kinds = EntryKind.allCases.compactMap { kind in counts[kind].map { Self.count($0, kind) } }
         var first = "Imported \(added.count) entr\(added.count == 1 ? "y" : "ies")" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))")
-        if merged > 0 { first += "; merged \(merged) into the logins \(merged == 1 ? "it matches" : "they match") (the newer fields won, older passwords are in history)" }
+        if merged > 0 { first += "; merged \(merged) into the logins \(merged == 1 ? "it matches" : "they match") (the newer side's values stand, the vault's where the file has no dates; nothing of the other side is lost)" }
         if keptBoth > 0 { first += "; \(keptBoth) of them \(keptBoth == 1 ? "is a login" : "are logins") the vault already held, kept beside \(keptBoth == 1 ? "it" : "them") (--merge merges instead)" }
         if result.duplicates > 0 { first += "; skipped \(result.duplicates) exact duplicate\(result.duplicates == 1 ? "" : "s")" }
         if result.inTrash > 0 { first += "; left out \(result.inTrash) item\(result.inTrash == 1 ? "" : "s") in the source's trash" }
         var lines = [first + "."]
+        for note in mergeKept { lines.append("  Merged \(note).") }
         for note in result.rowNotes { lines.append("  \(note.prefix(1).uppercased() + note.dropFirst()).") }
         for note in result.keptAside { lines.append("  Kept aside: \(note).") }
         for note in result.notHeld { lines.append("  Not kept: \(note).") }

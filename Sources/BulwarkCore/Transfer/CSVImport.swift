@@ -14,6 +14,9 @@ struct CSVImport: Sendable {
         var notes: [String] = []
         var inTrash = 0
         var notHeld: [String] = []
+        /// Rows the file gave no dates (their times are the import's own):
+        /// never the newer side of a merge.
+        var undated: Set<String> = []
     }
 
     func read(_ text: String) throws(ImportError) -> Read {
@@ -62,6 +65,7 @@ struct CSVImport: Sendable {
             }
             return entry
         }) ?? []
+        for entry in read.entries where entry.created == now && entry.modified == now { read.undated.insert(entry.id) }
         // Columns not kept, counted where they say something (KeePassXC's
         // icon 0 and Bitwarden's reprompt 0 are the defaults).
         var unheldColumns: [String: Int] = [:]

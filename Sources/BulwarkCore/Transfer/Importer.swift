@@ -31,6 +31,9 @@ public struct ImportResult: Sendable {
 public struct ImportMatch: Sendable {
     public var incoming: Entry
     public var existingID: String
+    /// False when the file gave the item no dates: it is then never the
+    /// newer side of a merge (`ImportMerge`).
+    public var incomingIsDated = true
 }
 
 public enum Importer {
@@ -49,6 +52,8 @@ public enum Importer {
     public struct Parsed: Sendable {
         var candidates: [Entry]
         var result: ImportResult
+        /// Candidates the file gave no dates.
+        var undated: Set<String> = []
     }
 
     /// `keyFile`: a KeePass key file's 32 bytes (`KeePassKeyFile.key`).
@@ -56,6 +61,7 @@ public enum Importer {
                              filePassword: String? = nil, keyFile: [UInt8]? = nil) throws(ImportError) -> Parsed {
         var result = ImportResult(entries: [], duplicates: 0, inTrash: 0)
         var candidates: [Entry]
+        var undated: Set<String> = []
         switch format {
         case .onePassword1PUX:
             let read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
@@ -69,14 +75,14 @@ public enum Importer {
         default:
             let (text, encodingNote) = try decodeText(data)
             let read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows).read(text)
-            (candidates, result.inTrash, result.notHeld) = (read.entries, read.inTrash, read.notHeld)
+            (candidates, result.inTrash, result.notHeld, undated) = (read.entries, read.inTrash, read.notHeld, read.undated)
             result.rowNotes = (encodingNote.map { [$0] } ?? []) + read.notes
         }
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
         for index in candidates.indices where candidates[index].totpURI != nil {
             if let note = normaliseTOTP(&candidates[index]) { result.keptAside.append(note) }
         }
-        return Parsed(candidates: candidates, result: result)
+        return Parsed(candidates: candidates, result: result, undated: undated)
     }
 
     /// Which parsed items are new, exact duplicates, or matches of a login the vault holds.
@@ -102,7 +108,7 @@ public enum Importer {
                 continue
             }
             if let login, let match = logins[login] {
-                result.matches.append(ImportMatch(incoming: candidates[index], existingID: match))
+                result.matches.append(ImportMatch(incoming: candidates[index], existingID: match, incomingIsDated: !parsed.undated.contains(candidates[index].id)))
                 leftOut.append(index)
             }
         }

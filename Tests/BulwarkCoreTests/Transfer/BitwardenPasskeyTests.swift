@@ -59,6 +59,6 @@ import Testing
         a.passkeys = [Passkey(credentialID: [1], rpID: "shop.example", userHandle: [], userName: "jane", userDisplayName: "", privateKey: [], created: Date())]
         b.passkeys = [Passkey(credentialID: [2], rpID: "shop.example", userHandle: [], userName: "jane", userDisplayName: "", privateKey: [], created: Date())]
         #expect(!Importer.sameContent(a, b))
-        #expect(ImportMerge.merged(a, with: b).passkeys.map(\.credentialID).sorted { $0[0] < $1[0] } == [[1], [2]])
+        #expect(ImportMerge.merged(a, with: b).entry.passkeys.map(\.credentialID).sorted { $0[0] < $1[0] } == [[1], [2]])
     }
 }
