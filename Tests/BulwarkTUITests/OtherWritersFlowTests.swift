@@ -48,17 +48,24 @@ import Testing
 
     /// Edits Mail in the form (username and password) while another
     /// writer changes its password, then saves.
-    static func conflictingEdit(_ f: AppFixture, otherDeletes: Bool = false) async throws -> Vault {
+    static func conflictingEdit(_ f: AppFixture, otherDeletes: Bool = false, notes: Bool = false) async throws -> Vault {
         await f.selectEntry("Mail")
         await f.press(.char("e"), .tab, .tab)
         await f.press(.ctrl("u"))
         await f.type("jane.doe")
         await f.press(.tab, .ctrl("u"))
         await f.type("mine-42-secret")
+        if notes {
+            await f.press(.tab, .tab, .tab, .tab, .ctrl("u"))
+            await f.type("my note")
+        }
         let other = try Self.other(f)
         let id = try other.find("Mail").id
         if otherDeletes { try other.remove(id: id) } else {
-            try other.update(id) { $0.changePassword(to: "theirs-17-secret", reason: "edited", at: AppFixture.now) }
+            try other.update(id) {
+                $0.changePassword(to: "theirs-17-secret", reason: "edited", at: AppFixture.now)
+                if notes { $0.notes = "their note" }
+            }
         }
         await f.press(.enter)
         return other
@@ -85,8 +92,34 @@ import Testing
         let mail = try #require(f.entry("Mail"))
         #expect(mail.password == "theirs-17-secret" && mail.username != "jane.doe")
         #expect(mail.history.first?.password == "mine-42-secret" && mail.history.first?.reason == "not kept: changed at the same time in another bulwark")
-        #expect(f.state.banner?.text == "Kept the other version of Mail; your password is in its history.")
+        #expect(mail.fields.last == CustomField(name: "User name (your version)", value: "jane.doe"))
+        #expect(f.state.banner?.text == "Kept the other version of Mail; your password is in its history; your user name is in a field marked (your version).")
         #expect(try other.refresh() != nil && other.find("Mail") == mail)
+    }
+
+    /// The review's case: notes typed in the form, theirs saved meanwhile,
+    /// keep theirs: the typed notes survive, named, beside theirs.
+    @Test func keepTheirsKeepsEveryValueITypedAndSaysWhere() async throws {
+        let f = try AppFixture()
+        let other = try await Self.conflictingEdit(f, notes: true)
+        await f.press(.char("t"))
+        let mail = try #require(f.entry("Mail"))
+        #expect(mail.notes == "their note" && mail.password == "theirs-17-secret")
+        #expect(mail.fields.suffix(2) == [CustomField(name: "User name (your version)", value: "jane.doe"),
+                                          CustomField(name: "Notes (your version)", value: "my note")])
+        #expect(mail.history.first?.password == "mine-42-secret")
+        #expect(f.state.banner?.text == "Kept the other version of Mail; your password is in its history; your user name and notes are in fields marked (your version).")
+        #expect(try other.refresh() != nil && other.find("Mail") == mail)
+    }
+
+    @Test func keepMineKeepsTheirNotesInAMarkedField() async throws {
+        let f = try AppFixture()
+        _ = try await Self.conflictingEdit(f, notes: true)
+        await f.press(.char("m"))
+        let mail = try #require(f.entry("Mail"))
+        #expect(mail.notes == "my note" && mail.username == "jane.doe")
+        #expect(mail.fields.contains(CustomField(name: "Notes (their version)", value: "their note")))
+        #expect(mail.history.first?.password == "theirs-17-secret")
     }
 
     @Test func keepMineKeepsTheirPasswordInItsHistory() async throws {

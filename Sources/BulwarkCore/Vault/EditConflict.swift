@@ -10,32 +10,40 @@ public enum ConflictChoice: String, Sendable, CaseIterable {
 extension Vault {
     public static let conflictReason = "changed at the same time in another bulwark"
 
+    /// What settling a conflict did: the entry that now shows the person's
+    /// choice (for `both`, the new copy of theirs), and what of the side
+    /// that did not stand was kept on it (`LosingSide`), by name.
+    public struct Settled: Sendable {
+        public let entry: Entry?
+        public let kept: [String]
+    }
+
     /// Settles the edit `mine` (based on an older row) against the row as
-    /// the file holds it now, in one write; returns the entry that now
-    /// shows the person's choice (for `both`, the new copy of theirs).
+    /// the file holds it now, in one write. Whichever side does not stand
+    /// loses nothing: its password goes into history, its other differing
+    /// values into fields named "… (your version)" or "… (their version)".
     @discardableResult
-    public func resolveConflict(mine: Entry, choice: ConflictChoice, now: Date = Date()) throws -> Entry? {
+    public func resolveConflict(mine: Entry, choice: ConflictChoice, now: Date = Date()) throws -> Settled {
         let exists = version(of: mine.id) != nil
+        var kept: [String] = []
         switch choice {
         case .theirs:
-            guard exists else { return nil }  // deleted there: the person agreed to let it go
-            return try update(mine.id) { theirs in
-                Vault.keep(mine.password, inHistoryOf: &theirs, reason: "not kept: " + Vault.conflictReason, at: now)
-                Vault.keep(mine.history, inHistoryOf: &theirs)
+            guard exists else { return Settled(entry: nil, kept: []) }  // deleted there: the person agreed to let it go
+            let entry = try update(mine.id) { theirs in
+                kept = LosingSide.keep(mine, in: &theirs, label: "your version", reason: "not kept: " + Vault.conflictReason, at: now)
             }
+            return Settled(entry: entry, kept: kept)
         case .mine:
             guard exists else {
                 try save(mine, basedOn: nil)
-                return mine
+                return Settled(entry: mine, kept: [])
             }
-            return try update(mine.id) { theirs in
-                var kept = mine
-                Vault.keep(theirs.history, inHistoryOf: &kept)
-                if theirs.password != mine.password {
-                    Vault.keep(theirs.password, inHistoryOf: &kept, reason: "replaced: " + Vault.conflictReason, at: now)
-                }
-                theirs = kept
+            let entry = try update(mine.id) { theirs in
+                var standing = mine
+                kept = LosingSide.keep(theirs, in: &standing, label: "their version", reason: "replaced: " + Vault.conflictReason, at: now)
+                theirs = standing
             }
+            return Settled(entry: entry, kept: kept)
         case .both:
             var copy = mine
             copy.id = EntryID.random()
@@ -43,20 +51,7 @@ extension Vault {
             copy.created = now
             copy.modified = now
             try save(copy, basedOn: nil)
-            return copy
+            return Settled(entry: copy, kept: [])
         }
-    }
-
-    private static func keep(_ password: String?, inHistoryOf entry: inout Entry, reason: String, at date: Date) {
-        guard let password, password != entry.password, !entry.history.contains(where: { $0.password == password }) else { return }
-        entry.history.insert(PasswordHistoryItem(password: password, changedAt: date, reason: reason), at: 0)
-    }
-
-    /// Adds the old passwords `entry` lacks, newest first.
-    private static func keep(_ items: [PasswordHistoryItem], inHistoryOf entry: inout Entry) {
-        let known = Set(entry.history.map(\.password) + [entry.password].compactMap { $0 })
-        let missing = items.filter { !known.contains($0.password) }
-        guard !missing.isEmpty else { return }
-        entry.history = (entry.history + missing).sorted { $0.changedAt > $1.changedAt }
     }
 }

@@ -245,12 +245,21 @@ public enum Keymaps {
         ])
     }
 
+    static func confirmDiscard(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Discard your changes?", [
+            B([.char("s"), .enter], .saveEntry, help: "Save the changes", hint: "save"),
+            B([.char("d")], .discardEdit(true), help: "Discard the changes", hint: "discard"),
+            B([.char("b"), .escape], .discardEdit(false), help: "Back to the form", hint: "back"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func conflict(_ state: AppState) -> Keymap<AppAction> {
         let deleted = state.conflict?.theirs == nil
         return Keymap("Changed elsewhere", [
-            B([.char("t")], .resolveConflict(.theirs), help: deleted ? "Let it go, as the other bulwark deleted it" : "Keep theirs (your password goes into its history)",
+            B([.char("t")], .resolveConflict(.theirs), help: deleted ? "Let it go, as the other bulwark deleted it" : "Keep theirs (yours kept in its history and marked fields)",
               hint: deleted ? "let it go" : "keep theirs"),
-            B([.char("m")], .resolveConflict(.mine), help: deleted ? "Keep mine (restores the entry)" : "Keep mine (theirs goes into its history)",
+            B([.char("m")], .resolveConflict(.mine), help: deleted ? "Keep mine (restores the entry)" : "Keep mine (theirs kept in its history and marked fields)",
               hint: "keep mine"),
             B([.char("b")], .resolveConflict(.both), help: "Keep both (yours as a copy)", hint: "keep both",
               disabledReason: deleted ? "It was deleted there: keep mine restores it" : nil),
@@ -319,6 +328,7 @@ public enum Keymaps {
         case .confirmQuit: return confirmQuit(state)
         case .messages: return messages(state)
         case .confirmDelete: return confirmDelete(state)
+        case .confirmDiscard: return confirmDiscard(state)
         case .hide: return hide(state)
         case .signInPrompt: return signInPrompt(state)
         case .serviceApp: return serviceApp(state)

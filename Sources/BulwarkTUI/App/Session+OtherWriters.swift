@@ -53,12 +53,15 @@ extension AppSession {
     public func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) {
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
-            let kept = try vault.resolveConflict(mine: mine, choice: choice, now: clock())
+            let settled = try vault.resolveConflict(mine: mine, choice: choice, now: clock())
+            let kept = settled.entry
             refresh(Set([mine.id] + (kept.map { [$0.id] } ?? [])))
+            let whose = choice == .theirs ? "your" : "their"
+            let saved = settled.kept.isEmpty ? "" : "; " + LosingSide.describe(settled.kept, whose: whose, label: "\(whose) version")
             let text: String
             switch choice {
-            case .theirs: text = kept == nil ? "Left \(mine.title) deleted, as the other bulwark did." : "Kept the other version of \(mine.title); your password is in its history."
-            case .mine: text = "Saved your version of \(mine.title); the other password is in its history."
+            case .theirs: text = kept == nil ? "Left \(mine.title) deleted, as the other bulwark did." : "Kept the other version of \(mine.title)\(saved)."
+            case .mine: text = "Saved your version of \(mine.title)\(saved)."
             case .both: text = "Kept both: your version is saved as \(kept?.title ?? mine.title)."
             }
             return (makeSnapshot(), text)

@@ -9,15 +9,15 @@ enum ConflictDialog {
         guard let conflict = state.conflict else { return }
         let mine = conflict.mine
         let rows = differences(mine: mine, theirs: conflict.theirs)
-        let height = 7 + max(rows.count, 1)
+        let height = 8 + max(rows.count, 1)
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 76), height: height,
                                  title: Line("\(mine.title) \(conflict.theirs == nil ? "was deleted" : "changed") in another bulwark", Theme.warning))
         let intro = conflict.theirs == nil
             ? "Another bulwark deleted this entry while you edited it. Nothing is lost until you choose."
-            : "Another bulwark saved this entry while you edited it. Nothing is lost: the password that is not kept goes into the history."
-        Paragraph(intro).render(into: &buffer, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 2))
+            : "Another bulwark saved this entry while you edited it. Nothing is lost: a password not kept goes into the history, any other value into a field marked as yours or theirs."
+        Paragraph(intro).render(into: &buffer, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
         let column = max(10, (inner.width - 12) / 2)
-        var y = inner.y + 3
+        var y = inner.y + 4
         buffer.put("Theirs", x: inner.x + 11, y: y, style: Theme.heading, clip: inner)
         buffer.put("Yours", x: inner.x + 12 + column, y: y, style: Theme.heading, clip: inner)
         y += 1
