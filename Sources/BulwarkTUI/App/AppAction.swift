@@ -57,6 +57,8 @@ public enum AppAction: Sendable, Equatable {
     case editorFocus(Int)
     case saveEntry
     case cancelEditor
+    /// The answer to "discard your changes?": discard (true) or back to the form.
+    case discardEdit(Bool)
     case generatePassword
     case generated(String)
     case updated(SessionSnapshot, banner: Banner?)

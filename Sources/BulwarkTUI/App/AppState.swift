@@ -14,6 +14,8 @@ public enum Overlay: Sendable, Hashable {
     case help
     case confirmQuit
     case confirmDelete
+    /// Esc in a form with typed changes: save, discard or back.
+    case confirmDiscard
     case messages
     case hide
     case signInPrompt
@@ -365,7 +367,7 @@ public struct AppState: Sendable {
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
     /// True when a text field owns the keyboard, so `q` types a letter.
-    public var textFieldFocused: Bool { !unlocked || search != nil || overlay == .hide || editor != nil }
+    public var textFieldFocused: Bool { !unlocked || search != nil || overlay == .hide || (editor != nil && overlay != .confirmDiscard) }
 
     /// Set while an upgrade talks to a service: quitting then asks first.
     public var upgradeInFlight: Bool {

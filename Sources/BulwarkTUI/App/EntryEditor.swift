@@ -16,6 +16,13 @@ public struct EntryEditor: Sendable, Equatable {
     public var error: String?
     /// The row version the edit started from: saving over a newer row is a conflict.
     public var baseVersion: Int64?
+    /// The fields as the form opened, to tell whether anything was typed.
+    let openedWith: [String]
+
+    /// The fields whose text differs from what the form opened with.
+    public var changedLabels: [String] {
+        zip(EntryEditor.labels, zip(fields, openedWith)).filter { $1.0.text != $1.1 }.map(\.0)
+    }
 
     public init(editing entry: Entry?, version: Int64? = nil) {
         id = entry?.id
@@ -31,6 +38,7 @@ public struct EntryEditor: Sendable, Equatable {
             TextField(entry?.tags.joined(separator: ", ") ?? "", placeholder: "home, work"),
             TextField(entry?.notes ?? ""),
         ]
+        openedWith = fields.map(\.text)
     }
 
     /// A category as typed: its name or the start of one, in any case; nil for empty (guessed).

@@ -93,7 +93,19 @@ enum VaultReducer {
             state.editor = editor
             return Effect.none
         case .cancelEditor:
-            state.editor = nil
+            // Typed changes are never dropped without asking (as KeePassXC asks).
+            if state.editor?.changedLabels.isEmpty == false {
+                state.overlay = .confirmDiscard
+            } else {
+                state.editor = nil
+            }
+            return Effect.none
+        case .discardEdit(let discard):
+            state.overlay = nil
+            if discard {
+                state.editor = nil
+                state.status = "Discarded your changes."
+            }
             return Effect.none
         case .generatePassword:
             let site = state.editor?.fields[1].text ?? ""
@@ -104,6 +116,7 @@ enum VaultReducer {
             state.status = "Generated a strong password for this site's rules (shown until you leave the field)."
             return Effect.none
         case .saveEntry:
+            if state.overlay == .confirmDiscard { state.overlay = nil }
             guard let editor = state.editor else { return Effect.none }
             let original = state.entry(id: editor.id)
             let entry: Entry

@@ -31,6 +31,7 @@ public enum AppView {
             case .confirmQuit: Overlays.renderConfirmQuit(into: &buffer)
             case .messages: UpgradeViews.renderMessages(state, into: &buffer)
             case .confirmDelete: Dialogs.renderConfirmDelete(state, into: &buffer)
+            case .confirmDiscard: Dialogs.renderConfirmDiscard(state, into: &buffer)
             case .hide: Dialogs.renderHide(state, into: &buffer)
             case .signInPrompt: Dialogs.renderSignInPrompt(state, into: &buffer)
             case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)

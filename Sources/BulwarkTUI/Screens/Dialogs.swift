@@ -13,6 +13,17 @@ enum Dialogs {
                       hints: Keymaps.confirmDelete(state).footerHints, keyStyle: Theme.key)
     }
 
+    static func renderConfirmDiscard(_ state: AppState, into buffer: inout Buffer) {
+        guard let editor = state.editor else { return }
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 56), height: 7,
+                                 title: Line("Discard your changes?", Theme.warning))
+        let changed = editor.changedLabels.joined(separator: ", ")
+        Paragraph("You changed \(changed). Save them, discard them, or go back to the form.")
+            .render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 2))
+        Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
+                      hints: Keymaps.confirmDiscard(state).footerHints, keyStyle: Theme.key)
+    }
+
     static func renderEditor(_ editor: EntryEditor, into buffer: inout Buffer) {
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 64), height: min(buffer.height - 2, 14),
                                  title: Line(editor.id == nil ? "Add an entry" : "Edit the entry", Theme.title),
