@@ -14,6 +14,7 @@ public enum FuzzChecks {
         "import-json": importJSON,
         "import-1pux": import1PUX,
         "kdbx-xml": kdbxXML,
+        "kdbx-file": kdbxFile,
         "terminal-text": terminalText,
         "qr-image": qrImage,
         "cbor": cbor,
@@ -142,6 +143,38 @@ public enum FuzzChecks {
         for item in document.items {
             let entry = KDBXImport.entry(item, now: Date(timeIntervalSince1970: 0))
             if entry.title.isEmpty { return "kdbx: an entry without a title" }
+        }
+        return nil
+    }
+
+    /// The first 40 bytes as five KDBX 4 times (raw Int64s, as the file
+    /// holds them in base64), the rest as the inside of an entry, sealed in
+    /// a real KDBX 4 container (fast Argon2) and imported as a person
+    /// would: refused with a reason, or valid entries; never a trap. The
+    /// kdbx-xml target never reached the times' arithmetic (a time of
+    /// Int64.min ended the import with SIGILL); this one starts there.
+    public static func kdbxFile(_ data: [UInt8]) -> String? {
+        var times = [UInt8](repeating: 0, count: 40)
+        for (index, byte) in data.prefix(40).enumerated() { times[index] = byte }
+        func time(_ slot: Int) -> String { Data(times[(slot * 8)..<(slot * 8 + 8)]).base64EncodedString() }
+        let inside = String(decoding: data.dropFirst(40), as: UTF8.self)
+        let xml = "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile><Meta><Generator>fuzz</Generator></Meta><Root>"
+            + "<Group><UUID>AAAAAAAAAAAAAAAAAAAAAA==</UUID><Name>fuzz</Name><Entry><UUID>AQEBAQEBAQEBAQEBAQEBAQ==</UUID>"
+            + "<Times><CreationTime>\(time(0))</CreationTime><LastModificationTime>\(time(1))</LastModificationTime>"
+            + "<LastAccessTime>\(time(2))</LastAccessTime><ExpiryTime>\(time(3))</ExpiryTime><Expires>False</Expires>"
+            + "<LocationChanged>\(time(4))</LocationChanged></Times>" + inside + "</Entry></Group></Root></KeePassFile>\n"
+        var settings = KDBXExport.Settings()
+        settings.memoryKiB = 64
+        settings.parallelism = 1
+        settings.iterations = 1
+        let streamKey = [UInt8](repeating: 3, count: 64)
+        guard let file = try? KDBXExport.seal(xml: Array(xml.utf8), streamKey: streamKey, password: "fuzz", settings: settings) else {
+            return "a container could not be sealed"
+        }
+        guard let result = try? Importer.read(file, format: .kdbx, existing: [], now: Date(timeIntervalSince1970: 0), filePassword: "fuzz") else { return nil }
+        if let problem = importedEntriesAreValid(result, .kdbx) { return problem }
+        for entry in result.entries where entry.created.timeIntervalSince1970 < -62_135_596_800 || entry.modified.timeIntervalSince1970 > 253_402_300_800 {
+            return "kdbx: a time outside years 1 to 9999 was kept"
         }
         return nil
     }

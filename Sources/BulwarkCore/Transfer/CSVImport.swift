@@ -19,16 +19,38 @@ struct CSVImport: Sendable {
         var undated: Set<String> = []
     }
 
+    /// The first line as a message may show it. A file without a header
+    /// has a login there, so a cell is shown only when it is a column name
+    /// some exporter writes; the others are counted by position, never shown
+    /// (a message, a log or a transcript must not carry a password).
+    static func describeHeader(_ fields: [String]) -> String {
+        let known = Set(ImportFormat.allCases.compactMap(\.columns).flatMap { columns in
+            columns.defined.union([columns.url, columns.username, columns.password] + [columns.title].compactMap { $0 })
+        })
+        var shown: [String] = []
+        var hidden: [Int] = []
+        for (index, field) in fields.enumerated() {
+            let name = field.trimmingCharacters(in: .whitespaces)
+            if known.contains(name.lowercased()) { shown.append(name) } else { hidden.append(index + 1) }
+        }
+        if hidden.isEmpty { return "its header is \(shown.joined(separator: ","))" }
+        let unnamed = hidden.count == 1 ? "column \(hidden[0]) is" : "columns \(hidden.map(String.init).joined(separator: ", ")) are"
+        if shown.isEmpty {
+            return "its first line has \(fields.count) field\(fields.count == 1 ? "" : "s") and none is a column name: a file without a header? Its values are not shown"
+        }
+        return "its header names \(shown.joined(separator: ",")); \(unnamed) no column name bulwark knows, not shown"
+    }
+
     func read(_ text: String) throws(ImportError) -> Read {
         let records: [(line: Int, fields: [String])]
         do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes) } catch { throw ImportError(line: error.line, message: error.message) }
         guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
         if let detected = ImportFormat.detect(header: header.fields), detected != format, detected.isUnmistakable {
-            throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (its header is \(header.fields.joined(separator: ","))); use --format \(detected.rawValue), or leave --format out")
+            throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (\(Self.describeHeader(header.fields))); use --format \(detected.rawValue), or leave --format out")
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for required in [columns.title, columns.url, columns.username, columns.password].compactMap({ $0 }) where !names.contains(required) {
-            throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (its header is \(header.fields.joined(separator: ",")))")
+            throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (\(Self.describeHeader(header.fields)))")
         }
         let defined = columns.defined
         // Each column's position, found once rather than per cell.

@@ -78,6 +78,7 @@ public enum Importer {
             (candidates, result.inTrash, result.notHeld, undated) = (read.entries, read.inTrash, read.notHeld, read.undated)
             result.rowNotes = (encodingNote.map { [$0] } ?? []) + read.notes
         }
+        try ImportLimits.enforce(&candidates, skipBadRows: skipBadRows, notes: &result.rowNotes)
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
         for index in candidates.indices where candidates[index].totpURI != nil {
             if let note = normaliseTOTP(&candidates[index]) { result.keptAside.append(note) }

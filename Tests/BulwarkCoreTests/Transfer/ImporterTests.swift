@@ -195,6 +195,24 @@ import Testing
         #expect(ImportFormat.detect(Data("a,b,c\n".utf8)) == nil)
     }
 
+    /// A file without a header (pass-import's Keeper fixture is one) has a
+    /// login on its first line: the refusal names columns by position and
+    /// shows only cells that are column names, never a password.
+    @Test func aRefusalNeverShowsAValueOfAFileWithoutAHeader() throws {
+        let keeper = "\"Business\",\"GitHub\",\"jane\",\"h7!Secret-Pass\",\"https://github.com\",\"recovery\",\"\"\n"
+        do {
+            _ = try Self.read(keeper, .chromeCSV)
+            Issue.record("a file without a header was read")
+        } catch let error as ImportError {
+            #expect(error == ImportError(line: 1, message: "no 'name' column: this is not a chrome-csv file (its first line has 7 fields and none is a column name: a file without a header? Its values are not shown)"))
+            #expect(!error.description.contains("h7!Secret-Pass") && !error.description.contains("jane"))
+        }
+        // A header with one unknown column besides known ones: counted by position.
+        #expect(throws: ImportError(line: 1, message: "no 'name' column: this is not a chrome-csv file (its header names url,username,password; column 4 is no column name bulwark knows, not shown)")) {
+            try Self.read("url,username,password,s3cret!\n", .chromeCSV)
+        }
+    }
+
     @Test(arguments: [
         ("name,url,username,password,note\n\"unclosed,x,y,z,w\n", ImportFormat.chromeCSV, ImportError(line: 2, message: "a quoted field is never closed")),
         ("Title,URL,Username,Password\n", .chromeCSV, ImportError(line: 1, message: "no 'name' column: this is not a chrome-csv file (its header is Title,URL,Username,Password)")),

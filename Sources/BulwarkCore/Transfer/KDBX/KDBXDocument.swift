@@ -153,10 +153,16 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
 
     /// KDBX 4 writes times as base64 of seconds since 0001-01-01 (little-endian
     /// Int64); KDBX 3.1 as RFC 3339 text.
+    /// 9999-12-31T23:59:59Z in seconds since 0001-01-01.
+    static let maximumSeconds: Int64 = 315_537_897_599
+
     static func time(_ text: String) -> Date? {
         if let date = ISODate.parse(text) { return date }
         guard let bytes = Data(base64Encoded: text), bytes.count == 8 else { return nil }
         let seconds = Int64(bitPattern: ByteReader.uint(Array(bytes)))
+        // Years 1 to 9999, as KeePass's DateTime holds them; anything else
+        // (Int64.min once ended the import with a trap) is no time at all.
+        guard seconds >= 0, seconds <= maximumSeconds else { return nil }
         return Date(timeIntervalSince1970: Double(seconds - 62_135_596_800))
     }
 }

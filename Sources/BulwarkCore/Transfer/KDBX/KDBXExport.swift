@@ -11,7 +11,13 @@ import Foundation
 /// (kind, chosen category, each history item's reason), read back on import.
 public enum KDBXExport {
     public struct Settings: Sendable {
-        public var memoryMiB: UInt64 = 64, parallelism: UInt32 = 2, iterations: UInt64 = 10
+        public var parallelism: UInt32 = 2, iterations: UInt64 = 10
+        /// Argon2's memory; KiB so the fuzz target's containers open fast.
+        var memoryKiB: UInt64 = 64 * 1024
+        public var memoryMiB: UInt64 {
+            get { memoryKiB / 1024 }
+            set { memoryKiB = newValue * 1024 }
+        }
         /// AES-256-CBC (KeePass's default), or ChaCha20.
         public var chacha20 = false
         public init() {}
@@ -21,7 +27,7 @@ public enum KDBXExport {
             var settings = Settings()
             let start = DispatchTime.now().uptimeNanoseconds
             _ = try? PasswordKDF.argon2(.argon2id, password: [0], salt: SecureRandom.bytes(32), iterations: 1,
-                                        memoryKiB: Int(settings.memoryMiB * 1024), parallelism: Int(settings.parallelism))
+                                        memoryKiB: Int(settings.memoryKiB), parallelism: Int(settings.parallelism))
             let pass = max(0.001, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             settings.iterations = UInt64(min(100, max(2, Int(seconds / pass))))
             return settings
@@ -29,7 +35,22 @@ public enum KDBXExport {
     }
 
     public static func write(_ entries: [Entry], password: String, settings: Settings = Settings(), now: Date = Date()) throws -> Data {
-        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(settings.chacha20 ? 12 : 16), salt = SecureRandom.bytes(32), streamKey = SecureRandom.bytes(64)
+        let streamKey = SecureRandom.bytes(64)
+        let stream = try innerStream(streamKey)
+        return try seal(xml: KDBXXMLWriter(stream: stream, now: now).document(entries), streamKey: streamKey, password: password, settings: settings)
+    }
+
+    /// The inner stream protected values are masked with: ChaCha20 keyed by
+    /// SHA-512 of the inner header's key.
+    static func innerStream(_ streamKey: [UInt8]) throws -> StreamCiphers.KeyStream {
+        let hash = KDBXContainer.sha512(streamKey)
+        return try StreamCiphers.KeyStream(chacha20: Array(hash[0..<32]), nonce: Array(hash[32..<44]))
+    }
+
+    /// A KDBX 4 file around `xml` (any bytes: the fuzz target seals
+    /// mutated documents so the whole import path reads them).
+    static func seal(xml: [UInt8], streamKey: [UInt8], password: String, settings: Settings) throws -> Data {
+        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(settings.chacha20 ? 12 : 16), salt = SecureRandom.bytes(32)
         var header: [UInt8] = KDBXContainer.signature1 + KDBXContainer.signature2 + [0x00, 0x00, 0x04, 0x00]
         func field(_ type: KDBXContainer.Field, _ value: [UInt8]) { header += [type.rawValue] + ByteReader.le(UInt64(value.count), 4) + value }
         field(.cipherID, hexBytes(settings.chacha20 ? KDBXContainer.chachaCipher : KDBXContainer.aesCipher))
@@ -41,7 +62,7 @@ public enum KDBXExport {
         item(0x42, "$UUID", hexBytes(KDBXContainer.argon2id))
         item(0x42, "S", salt)
         item(0x04, "P", ByteReader.le(UInt64(settings.parallelism), 4))
-        item(0x05, "M", ByteReader.le(settings.memoryMiB << 20, 8))
+        item(0x05, "M", ByteReader.le(settings.memoryKiB << 10, 8))
         item(0x05, "I", ByteReader.le(settings.iterations, 8))
         item(0x04, "V", ByteReader.le(0x13, 4))
         kdf.append(0)
@@ -51,15 +72,14 @@ public enum KDBXExport {
         var composite = KDBXContainer.compositeKey(password: password, keyFile: nil)
         defer { composite.wipe() }
         var transformed = try PasswordKDF.argon2(.argon2id, password: composite, salt: salt, iterations: Int(settings.iterations),
-                                                 memoryKiB: Int(settings.memoryMiB * 1024), parallelism: Int(settings.parallelism))
+                                                 memoryKiB: Int(settings.memoryKiB), parallelism: Int(settings.parallelism))
         defer { transformed.wipe() }
         var key = Digest.sha256(masterSeed + transformed)
         defer { key.wipe() }
         let hmacBase = KDBXContainer.sha512(masterSeed + transformed + [1])
 
-        let stream = try StreamCiphers.KeyStream(chacha20: Array(KDBXContainer.sha512(streamKey)[0..<32]), nonce: Array(KDBXContainer.sha512(streamKey)[32..<44]))
         var inner: [UInt8] = [1] + ByteReader.le(4, 4) + ByteReader.le(3, 4) + [2] + ByteReader.le(64, 4) + streamKey + [0] + ByteReader.le(0, 4)
-        inner += KDBXXMLWriter(stream: stream, now: now).document(entries)
+        inner += xml
         let compressed = try deflate(inner)
         let ciphertext = settings.chacha20 ? try StreamCiphers.KeyStream(chacha20: key, nonce: iv).xor(compressed) : try AESCBC.encrypt(compressed, key: key, iv: iv)
 

@@ -6,6 +6,12 @@
 /// an empty processing instruction: null pointers inside its callbacks),
 /// so a document outside that shape is refused here, never handed to it.
 enum XMLShape {
+    /// KeePass writes at most two attributes on an element (Protected,
+    /// ProtectInMemory); libxml2 checks each new attribute against every
+    /// earlier one, so 200,000 on one element took 8 s. Far more than any
+    /// KeePass file has, far fewer than makes that slow.
+    static let attributeLimit = 16
+
     static func check(_ bytes: [UInt8], depthLimit: Int) -> String? {
         var stack: [ArraySlice<UInt8>] = []
         var i = 0
@@ -51,6 +57,7 @@ enum XMLShape {
                 let name = bytes[nameStart..<j]
                 // Attributes, strictly: (space+ name space* = space* "value" or 'value')*, then space*, then > or />.
                 func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+                var attributes = 0
                 while true {
                     var k = j
                     while k < n, isSpace(bytes[k]) { k += 1 }
@@ -63,6 +70,8 @@ enum XMLShape {
                     let attributeStart = k
                     while k < n, isNameByte(bytes[k]) { k += 1 }
                     guard k > attributeStart else { return "a malformed attribute" }
+                    attributes += 1
+                    if attributes > attributeLimit { return "an element with more than \(attributeLimit) attributes" }
                     while k < n, isSpace(bytes[k]) { k += 1 }
                     guard k < n, bytes[k] == 0x3D else { return "an attribute without a value" }
                     k += 1
