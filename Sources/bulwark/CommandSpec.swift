@@ -112,11 +112,12 @@ enum Commands {
                     master password, and keeps the vault as it was as a backup first.
                     """),
         CommandSpec(name: "import", summary: "Import another password manager's export.",
-                    usage: "bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--merge | --keep-both] FILE",
+                    usage: "bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--raw-cells] [--merge | --keep-both] FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv, 1password-1pux or kdbx (default: detected from the file)",
                                          values: .words(["apple-csv", "chrome-csv", "firefox-csv", "lastpass-csv", "bitwarden-json", "bitwarden-csv", "keepassxc-csv", "1password-csv", "1password-1pux", "kdbx"])),
                               OptionSpec(name: "--key-file", valueName: "FILE", help: "kdbx: the database's key file (any form KeePass reads)"),
                               OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)"),
+                              OptionSpec(name: "--raw-cells", valueName: nil, help: "apple-csv: keep a leading ' before = + - @ (by default bulwark's own spreadsheet guard is taken away)"),
                               OptionSpec(name: "--merge", valueName: nil, help: "A login for a site and user name already in the vault is merged into it"),
                               OptionSpec(name: "--keep-both", valueName: nil, help: "Such a login is imported beside the existing one")],
                     details: """
@@ -126,8 +127,11 @@ enum Commands {
                     empty and is named. Cards, identities, notes and SSH keys come in as entries of their kind, with
                     their fields; columns a format does not define are kept as custom fields. Only exact duplicates
                     (same kind, title, URLs, user name, password, notes, TOTP, tags and fields) are skipped. A login
-                    for a site and user name the vault holds is merged (the newer side's fields win, the older
-                    password goes to history) or kept beside it: asked on a terminal, else kept unless --merge.
+                    for a site and user name the vault holds is merged (the newer side's values stand, the vault's
+                    where the file has no dates; the other password goes to history, its other differing values
+                    into fields named for it, each named) or kept beside it: asked on a terminal, else kept unless
+                    --merge. In Apple CSV, a ' that bulwark's export put before = + - @ is taken away (--raw-cells
+                    keeps it). A value over 4 MiB or an entry over 16 MiB is refused by name.
                     A password-protected Bitwarden export or a KeePass database asks for its password (with
                     --password-stdin, the line after the master password; empty with --key-file alone). The summary counts each kind and names what was not kept.
                     """, arguments: [.files]),
@@ -141,7 +145,9 @@ enum Commands {
                     details: """
                     The file is written 0600 and, unless password-protected, holds every password in plain text. In
                     CSV, a cell that begins with = + - @ or a tab gets a leading ' so that a spreadsheet does not run
-                    it as a formula; each is named. Apple's CSV has one row per website, as Apple's export does.
+                    it as a formula; each is named. A cell that already begins with ' before such a character gets one
+                    more, so bulwark's import reads back exactly what was written. Apple's CSV has one row per website,
+                    as Apple's export does.
                     """, arguments: [.files]),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",

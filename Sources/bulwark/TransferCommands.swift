@@ -12,7 +12,7 @@ enum TransferCommands {
             Output.error("--format must be one of \(formats).")
             return 2
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--merge | --keep-both] FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--raw-cells] [--merge | --keep-both] FILE"); return 2 }
         if parsed.options["--merge"] != nil && parsed.options["--keep-both"] != nil {
             Output.error("--merge and --keep-both cannot both be given.")
             return 2
@@ -45,7 +45,8 @@ enum TransferCommands {
                 // Read after the KDF, not beside it: scrypt's 128 MiB and a
                 // 100,000-row file at once would pass 200 MB.
                 let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
-                result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile),
+                result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
+                                                             rawCells: parsed.options["--raw-cells"] != nil),
                                            existing: vault.entries)
             } catch let error as ImportError {
                 Output.error("\(file): \(error). Nothing was imported.")
@@ -144,7 +145,7 @@ enum TransferCommands {
             if !protected { Output.error("warning: \(file) holds every password in plain text. Delete it when you are done with it.") }
             if !guarded.isEmpty {
                 let named = guarded.prefix(5).map { "\($0.column) of \($0.title)" }.joined(separator: ", ") + (guarded.count > 5 ? " and \(guarded.count - 5) more" : "")
-                Output.warning("\(guarded.count) cell\(guarded.count == 1 ? "" : "s") began with = + - @ or a tab and \(guarded.count == 1 ? "was" : "were") written with a leading ' so that a spreadsheet shows \(guarded.count == 1 ? "it" : "them") instead of running a formula (\(named)). Remove the ' before importing the file elsewhere, or export with --raw-cells.")
+                Output.warning("\(guarded.count) cell\(guarded.count == 1 ? "" : "s") began with = + - @ or a tab and \(guarded.count == 1 ? "was" : "were") written with a leading ' so that a spreadsheet shows \(guarded.count == 1 ? "it" : "them") instead of running a formula (\(named)). bulwark's import takes the ' away again; remove it before importing the file elsewhere, or export with --raw-cells.")
             }
             return 0
         }

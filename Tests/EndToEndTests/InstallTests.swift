@@ -155,6 +155,24 @@ import Testing
         _ = try sourced.waitFor(text: "zsh> bulwark export")
     }
 
+    /// A link planted where a page goes is replaced, never followed: its
+    /// target keeps its bytes (the pages were written through links).
+    @Test func manpagesReplacesALinkAndNeverWritesItsTarget() throws {
+        let pages = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: pages) }
+        let target = pages.appendingPathComponent("precious")
+        try "keep me\n".write(to: target, atomically: true, encoding: .utf8)
+        let link = pages.appendingPathComponent("bulwark.1")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let run = try Binary.run(["manpages", pages.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil)
+        #expect(try String(contentsOf: link, encoding: .utf8).hasPrefix(".TH"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pages.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
     /// Every command and option the help prints reaches the man pages and
     /// all three completions (each is written from the tables; this fails
     /// when a new one is wired past them).

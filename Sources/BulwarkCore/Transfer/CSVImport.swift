@@ -8,6 +8,9 @@ struct CSVImport: Sendable {
     let columns: ImportFormat.Columns
     let now: Date
     let skipBadRows: Bool
+    /// Apple CSV as bulwark writes it: a cell its spreadsheet guard marked
+    /// (`'` before = + - @) is read without the `'`, and counted.
+    var undoSpreadsheetGuard = false
 
     struct Read {
         var entries: [Entry] = []
@@ -58,6 +61,7 @@ struct CSVImport: Sendable {
         for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
         var read = Read()
         var rows: [[String]] = []
+        var unguardedCells = 0
         rows.reserveCapacity(records.count)
         for var record in records.dropFirst() {
             if record.fields.count > names.count {
@@ -75,7 +79,17 @@ struct CSVImport: Sendable {
                 read.inTrash += 1
                 continue
             }
+            if undoSpreadsheetGuard {
+                for index in record.fields.indices {
+                    guard let value = SpreadsheetGuard.unguarded(record.fields[index]) else { continue }
+                    record.fields[index] = value
+                    unguardedCells += 1
+                }
+            }
             rows.append(record.fields)
+        }
+        if unguardedCells > 0 {
+            read.notes.append("\(unguardedCells) cell\(unguardedCells == 1 ? "" : "s") began with ' before = + - @ or a tab, as bulwark's export guards a cell from spreadsheets: read without the ' (--raw-cells keeps it)")
         }
         // The rows become entries on every core (an id, a category guess
         // and every field each); each also says which unkept columns it had.

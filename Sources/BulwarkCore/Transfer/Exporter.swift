@@ -14,8 +14,9 @@ public enum Exporter {
 
     /// With `spreadsheetSafe`, CSV cells that begin with `=`, `+`, `-`,
     /// `@`, a tab or a carriage return get a leading `'` (OWASP's advice
-    /// against formula injection), and each such cell is returned so the
-    /// person can be told: the `'` is part of the value for any other program.
+    /// against formula injection, `SpreadsheetGuard`), and each such cell is
+    /// returned so the person can be told. bulwark's own import takes the
+    /// `'` away again; for any other program it is part of the value.
     public static func write(_ entries: [Entry], format: Format, spreadsheetSafe: Bool) -> (data: Data, guarded: [GuardedCell]) {
         let sink = ByteSink(descriptor: nil)
         let guarded = write(entries, format: format, spreadsheetSafe: spreadsheetSafe, to: sink)
@@ -35,8 +36,7 @@ public enum Exporter {
                 for url in e.urls.isEmpty ? [""] : e.urls {
                     var cells = [e.title, url, e.username, e.password ?? "", e.notes, e.totpURI ?? ""]
                     if spreadsheetSafe {
-                        for index in cells.indices {
-                            guard let first = cells[index].unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { continue }
+                        for index in cells.indices where SpreadsheetGuard.needsGuard(cells[index]) {
                             guarded.append(GuardedCell(title: e.title, column: header[index]))
                             cells[index] = "'" + cells[index]
                         }

@@ -43,8 +43,9 @@ public enum Importer {
     /// login for a site and user name the vault already has is a match.
     /// `filePassword` opens a password-protected Bitwarden export.
     public static func read(_ data: Data, format: ImportFormat, existing: [Entry], now: Date = Date(),
-                            skipBadRows: Bool = false, filePassword: String? = nil, keyFile: [UInt8]? = nil) throws(ImportError) -> ImportResult {
-        classify(try parse(data, format: format, now: now, skipBadRows: skipBadRows, filePassword: filePassword, keyFile: keyFile), existing: existing)
+                            skipBadRows: Bool = false, filePassword: String? = nil, keyFile: [UInt8]? = nil, rawCells: Bool = false) throws(ImportError) -> ImportResult {
+        classify(try parse(data, format: format, now: now, skipBadRows: skipBadRows, filePassword: filePassword, keyFile: keyFile, rawCells: rawCells),
+                 existing: existing)
     }
 
     /// The file's items and notes, before the vault is consulted: what
@@ -57,8 +58,10 @@ public enum Importer {
     }
 
     /// `keyFile`: a KeePass key file's 32 bytes (`KeePassKeyFile.key`).
+    /// `rawCells`: Apple CSV cells are read as they are, bulwark's
+    /// spreadsheet guard (`SpreadsheetGuard`) left in place.
     public static func parse(_ data: Data, format: ImportFormat, now: Date = Date(), skipBadRows: Bool = false,
-                             filePassword: String? = nil, keyFile: [UInt8]? = nil) throws(ImportError) -> Parsed {
+                             filePassword: String? = nil, keyFile: [UInt8]? = nil, rawCells: Bool = false) throws(ImportError) -> Parsed {
         var result = ImportResult(entries: [], duplicates: 0, inTrash: 0)
         var candidates: [Entry]
         var undated: Set<String> = []
@@ -74,7 +77,8 @@ public enum Importer {
             (candidates, result.inTrash, result.keptAside, result.rowNotes, result.notHeld) = (read.entries, read.inTrash, read.keptAside, read.skipped, read.notHeld)
         default:
             let (text, encodingNote) = try decodeText(data)
-            let read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows).read(text)
+            let read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows,
+                                     undoSpreadsheetGuard: format == .appleCSV && !rawCells).read(text)
             (candidates, result.inTrash, result.notHeld, undated) = (read.entries, read.inTrash, read.notHeld, read.undated)
             result.rowNotes = (encodingNote.map { [$0] } ?? []) + read.notes
         }
