@@ -136,14 +136,18 @@ enum Commands {
                     --password-stdin, the line after the master password; empty with --key-file alone). The summary counts each kind and names what was not kept.
                     """, arguments: [.files]),
         CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, or a KeePass database.",
-                    usage: "bulwark export --format FORMAT [--password-protected] FILE",
+                    usage: "bulwark export --format FORMAT [--password-protected] [--allow-loss] FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json, apple-csv, or kdbx (a KeePass database with a password of its own)",
                                          values: .words(["bitwarden-json", "apple-csv", "kdbx"])),
                               OptionSpec(name: "--cipher", valueName: "CIPHER", help: "kdbx: aes (default) or chacha20", values: .words(["aes", "chacha20"])),
                               OptionSpec(name: "--password-protected", valueName: nil, help: "bitwarden-json: seal the file with a password of its own, as Bitwarden's \"Password protected\" export (PBKDF2, 600,000 iterations)"),
-                              OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')")],
+                              OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')"),
+                              OptionSpec(name: "--allow-loss", valueName: nil, help: "Write the file even where the format cannot carry part of an entry (each is named)")],
                     details: """
-                    The file is written 0600 and, unless password-protected, holds every password in plain text. In
+                    The file is written 0600 and, unless password-protected, holds every password in plain text. An
+                    entry the format cannot carry whole is named with what of it would not be written (Apple's CSV has
+                    no place for kinds, custom fields, tags, old passwords or passkeys; KeePass holds one passkey an
+                    entry), and nothing is written, exit 1, unless --allow-loss. In
                     CSV, a cell that begins with = + - @ or a tab gets a leading ' so that a spreadsheet does not run
                     it as a formula; each is named. A cell that already begins with ' before such a character gets one
                     more, so bulwark's import reads back exactly what was written. Apple's CSV has one row per website,

@@ -109,7 +109,7 @@ enum TransferCommands {
             Output.error("export needs --format, one of \((Exporter.Format.allCases.map(\.rawValue) + ["kdbx"]).joined(separator: ", ")).")
             return 2
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT [--password-protected] FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT [--password-protected] [--allow-loss] FILE"); return 2 }
         let protected = parsed.options["--password-protected"] != nil
         if protected && format != .bitwardenJSON {
             Output.error("--password-protected is for --format bitwarden-json (Apple's CSV has no encrypted form).")
@@ -117,6 +117,8 @@ enum TransferCommands {
         }
         let file = parsed.arguments[0]
         return VaultCommands.withVault(parsed) { vault, input in
+            let losses = format == .appleCSV ? ExportLoss.appleCSV(vault.entries) : []
+            guard ExportLossReport.allowed(losses, format: format.rawValue, parsed) else { return 1 }
             var password: String?
             if protected {
                 let typed = try input.next(prompt: "Password for the export")
@@ -142,6 +144,7 @@ enum TransferCommands {
                 return 1
             }
             print("Exported \(vault.entries.count) entries to \(file)\(protected ? ", sealed with its password" : "").")
+            ExportLossReport.summary(losses)
             if !protected { Output.error("warning: \(file) holds every password in plain text. Delete it when you are done with it.") }
             if !guarded.isEmpty {
                 let named = guarded.prefix(5).map { "\($0.column) of \($0.title)" }.joined(separator: ", ") + (guarded.count > 5 ? " and \(guarded.count - 5) more" : "")
@@ -168,6 +171,8 @@ extension TransferCommands {
                 return 1
             }
             guard !password.isEmpty else { throw UsageError(message: "a KeePass database's password cannot be empty here. Nothing was written.", command: nil) }
+            let losses = ExportLoss.kdbx(vault.entries)
+            guard ExportLossReport.allowed(losses, format: "kdbx", parsed) else { return 1 }
             do {
                 var settings = KDBXExport.Settings.calibrated()
                 settings.chacha20 = cipher == "chacha20"
@@ -178,14 +183,32 @@ extension TransferCommands {
                 return 1
             }
             print("Exported \(vault.entries.count) entries to \(file), a KeePass database (KDBX 4, Argon2id, \(cipher == "aes" ? "AES-256" : "ChaCha20")) sealed with its password.")
-            // KeePassXC keeps one passkey per entry: the first of each is written.
-            let left = vault.entries.filter { $0.passkeys.count > 1 }
-            if !left.isEmpty {
-                Output.warning("KeePass holds one passkey per entry: only the first was written for " + left.prefix(5).map(\.title).joined(separator: ", ")
-                               + (left.count > 5 ? " and \(left.count - 5) more" : "") + " (bitwarden-json carries them all).")
-            }
+            ExportLossReport.summary(losses)
             return 0
         }
+    }
+}
+
+/// What an export cannot carry: each entry and what of it, on standard
+/// error; without --allow-loss nothing is written and the exit is 1, with
+/// it the file is written and the summary names the same.
+enum ExportLossReport {
+    static func allowed(_ losses: [ExportLoss.Item], format: String, _ parsed: ParsedCommandLine) -> Bool {
+        guard !losses.isEmpty else { return true }
+        for item in losses { Output.stderr("  \(item.title): \(item.lost.joined(separator: ", "))\n") }
+        let entries = "\(losses.count) entr\(losses.count == 1 ? "y" : "ies")"
+        if parsed.options["--allow-loss"] != nil {
+            Output.warning("\(format) cannot carry all of \(entries) (named above): written without it, as --allow-loss asks.")
+            return true
+        }
+        Output.error("\(format) cannot carry all of \(entries) (named above). Nothing was written: export --format bitwarden-json carries everything, or give --allow-loss to write \(format) without it.")
+        return false
+    }
+
+    static func summary(_ losses: [ExportLoss.Item]) {
+        guard !losses.isEmpty else { return }
+        let what = losses.count == 1 ? "\(losses[0].title)'s \(losses[0].lost.joined(separator: ", "))" : "part of \(losses.count) entries, named above"
+        print("Not written (the format has no place for it): \(what).")
     }
 }
 

@@ -43,11 +43,12 @@ import Glibc
         #expect(listed?.first?["title"] as? String == Self.hostile)
         let deleted = try f.run(["rm", id])
         #expect(deleted.stdout == "Deleted \(Self.shown).\n")
-        // An imported file's header is echoed in its error: sanitised too.
+        // An imported file's first line is never echoed unless its cells are column names (then sanitised too).
         let csv = f.dir.appendingPathComponent("hostile.csv")
         try Data("\u{1B}]52;c;eA==\u{07},b\nx,y\n".utf8).write(to: csv)
         let refused = try f.run(["import", "--format", "chrome-csv", csv.path])
-        #expect(refused.status == 1 && !Self.raw(refused.stderr) && refused.stderr.contains("\\e]52;c;eA==\\x07,b"))
+        #expect(refused.status == 1 && !Self.raw(refused.stderr) && !refused.stderr.contains("52;c;eA=="))
+        #expect(refused.stderr.contains("its first line has 2 fields and none is a column name"))
     }
 
     @Test func secretsAreNeverTakenFromTheCommandLine() throws {

@@ -111,6 +111,30 @@ import Glibc
         #expect(refused.status == 1 && refused.stderr == "bulwark: cannot write \(missing): No such file or directory. Nothing was written.\n")
     }
 
+    /// Apple's CSV has no place for tags, kinds, fields, old passwords or
+    /// passkeys: the export names each entry and what of it would be lost,
+    /// writes nothing and exits 1, unless --allow-loss.
+    @Test func anExportThatCannotCarryAnEntryWholeNamesItAndWritesNothing() throws {
+        let f = try VaultCommandTests.Fixture()
+        _ = try f.run(["add", "--title", "Plain", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        _ = try f.run(["add", "--title", "Tagged", "--tag", "work", "--tag", "home", "--entry-password-stdin"], stdin: "master\nsecret\n")
+        _ = try f.run(["edit", "Tagged", "--entry-password-stdin"], stdin: "master\nnewer-Passw0rd\n")
+        let out = f.dir.appendingPathComponent("export.csv").path
+        let refused = try f.run(["export", "--format", "apple-csv", out])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "  Tagged: 2 tags, 1 old password\n"
+                + "bulwark: apple-csv cannot carry all of 1 entry (named above). Nothing was written: export --format bitwarden-json carries everything, or give --allow-loss to write apple-csv without it.\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let allowed = try f.run(["export", "--format", "apple-csv", "--allow-loss", out])
+        #expect(allowed.status == 0)
+        #expect(allowed.stdout == "Exported 2 entries to \(out).\nNot written (the format has no place for it): Tagged's 2 tags, 1 old password.\n")
+        #expect(allowed.stderr.hasPrefix("  Tagged: 2 tags, 1 old password\nbulwark: warning: apple-csv cannot carry all of 1 entry (named above): written without it, as --allow-loss asks.\n"))
+        #expect(FileManager.default.fileExists(atPath: out))
+        // Bitwarden's JSON carries everything: no word of loss, exit 0.
+        let json = try f.run(["export", "--format", "bitwarden-json", out + ".json"])
+        #expect(json.status == 0 && json.stderr.hasPrefix("bulwark: warning: \(out).json holds every password"))
+    }
+
     /// The listing is written entry by entry, in the same shape as before.
     @Test func listJSONIsStreamedInTheSameShape() throws {
         let f = try VaultCommandTests.Fixture()
