@@ -237,7 +237,7 @@ enum Commands {
                     usage: PasskeyCommand.usage,
                     options: [OptionSpec(name: "--origin", valueName: "ORIGIN", help: "create, get: the page's origin (https://host[:port]; http only on localhost)"),
                               OptionSpec(name: "--options", valueName: "FILE", help: "create: PublicKeyCredentialCreationOptionsJSON; get: PublicKeyCredentialRequestOptionsJSON"),
-                              OptionSpec(name: "--entry", valueName: "ENTRY", help: "create: keep the passkey in this entry (else a new entry for the RP)"),
+                              OptionSpec(name: "--entry", valueName: "ENTRY", help: "create: keep the passkey in this entry (else a new entry for the RP); get: answer with this entry's passkey"),
                               OptionSpec(name: "--credential", valueName: "ID", help: "get: the passkey to answer with, when several could"),
                               OptionSpec(name: "--json", valueName: nil, help: "list: JSON")],
                     details: """

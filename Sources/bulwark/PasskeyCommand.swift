@@ -6,7 +6,7 @@ import Foundation
 /// files are what server libraries emit; the responses are what a browser's
 /// `PublicKeyCredential.toJSON()` gives back.
 enum PasskeyCommand {
-    static let usage = "bulwark passkey create --origin ORIGIN --options FILE [--entry ENTRY] | get --origin ORIGIN --options FILE [--credential ID] | list [--json] | rm [--] ID"
+    static let usage = "bulwark passkey create --origin ORIGIN --options FILE [--entry ENTRY] | get --origin ORIGIN --options FILE [--credential ID] [--entry ENTRY] | list [--json] | rm [--] ID"
 
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         switch parsed.arguments.first {
@@ -78,15 +78,18 @@ enum PasskeyCommand {
                 Output.error("\(error).")
                 return 1
             }
-            var matching = found.passkeys
-            if let wanted = parsed.options["--credential"] { matching = matching.filter { $0.id == wanted } }
-            guard let passkey = matching.first, matching.count == 1 else {
-                if matching.isEmpty {
-                    Output.error("bulwark holds no passkey for \(found.rpID)" + (options.allowCredentials.isEmpty ? "" : " among the credentials the relying party allows") + ".")
-                } else {
-                    Output.error("\(matching.count) passkeys for \(found.rpID) could answer; choose one with --credential ID: "
-                                 + matching.map { "\($0.id) (\(TerminalText.visible($0.userName)))" }.joined(separator: ", ") + ".")
-                }
+            let holders = vault.entries.flatMap { entry in
+                entry.passkeys.filter { key in found.passkeys.contains(key) }.map { PasskeyChoice.Holder(entryID: entry.id, entryTitle: entry.title, passkey: $0) }
+            }
+            let passkey: Passkey
+            switch PasskeyChoice.choose(holders, credential: parsed.options["--credential"], entry: parsed.options["--entry"]) {
+            case .one(let holder): passkey = holder.passkey
+            case .none:
+                Output.error("bulwark holds no passkey for \(found.rpID)" + (options.allowCredentials.isEmpty ? "" : " among the credentials the relying party allows")
+                             + (parsed.options["--credential"] != nil || parsed.options["--entry"] != nil ? " that --credential or --entry names" : "") + ".")
+                return 1
+            case .several(let several):
+                Output.error("\(several.count) passkeys for \(found.rpID) could answer; " + PasskeyChoice.howToChoose(several) + ".")
                 return 1
             }
             do { print(try PasskeyAuthenticator.assert(options, origin: found.origin, with: passkey).response) } catch {

@@ -128,4 +128,60 @@ import Testing
         #expect(refused.status == 1 && refused.stderr == "bulwark: Grocer does not accept passkeys.\n")
         #expect(try grocer.run(["signin", "Grocer", "--with", "fingerprint"]).status == 2)
     }
+
+    /// A real Bitwarden export writes one credential twice (its id as a
+    /// GUID in one item, as `b64.` in another): the copies answer as one.
+    /// A different key under the same id is a real choice, named by entry.
+    @Test func theSamePasskeyHeldTwiceAnswersAsOneAndADifferentKeyIsChosenByEntry() throws {
+        let made = try VaultCommandTests.Fixture(), other = try VaultCommandTests.Fixture()
+        let create = made.dir.appendingPathComponent("create.json")
+        try Data(#"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"dXNlcg","name":"jane"},"challenge":"AAECAwQFBgcICQoLDA0ODw","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#.utf8).write(to: create)
+        #expect(try made.run(["passkey", "create", "--origin", "https://shop.example", "--options", create.path]).status == 0)
+        #expect(try other.run(["passkey", "create", "--origin", "https://shop.example", "--options", create.path]).status == 0)
+        func exported(_ f: VaultCommandTests.Fixture) throws -> [String: Any] {
+            let path = f.dir.appendingPathComponent("bw.json").path
+            #expect(try f.run(["export", "--format", "bitwarden-json", path]).status == 0)
+            return try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        }
+        var root = try exported(made)
+        let item = (root["items"] as! [[String: Any]])[0]
+        var credential = ((item["login"] as! [String: Any])["fido2Credentials"] as! [[String: Any]])[0]
+        let b64 = credential["credentialId"] as! String
+        let bytes = try #require(Data(base64Encoded: String(b64.dropFirst(4)).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "=="))
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let guid = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)].joined(separator: "-")
+        func copy(named name: String, credential: [String: Any]) -> [String: Any] {
+            var copy = item
+            copy["id"] = UUID().uuidString.lowercased()
+            copy["name"] = name
+            var login = copy["login"] as! [String: Any]
+            login["fido2Credentials"] = [credential]
+            copy["login"] = login
+            return copy
+        }
+        credential["credentialId"] = guid
+        root["items"] = [item, copy(named: "Shop (GUID)", credential: credential)]
+        let twice = made.dir.appendingPathComponent("twice.json")
+        try JSONSerialization.data(withJSONObject: root).write(to: twice)
+        let g = try VaultCommandTests.Fixture()
+        #expect(try g.run(["import", twice.path]).status == 0)
+        let get = made.dir.appendingPathComponent("get.json")
+        try Data(#"{"challenge":"AAECAwQFBgcICQoLDA0ODw","rpId":"shop.example"}"#.utf8).write(to: get)
+        let one = try g.run(["passkey", "get", "--origin", "https://shop.example", "--options", get.path])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.contains("\"id\":\"\(String(b64.dropFirst(4)))\""))
+
+        // The same id with another key (the other vault's): named by entry, chosen with --entry.
+        let otherKey = (((try exported(other)["items"] as! [[String: Any]])[0]["login"] as! [String: Any])["fido2Credentials"] as! [[String: Any]])[0]["keyValue"]!
+        credential["keyValue"] = otherKey
+        root["items"] = [item, copy(named: "Shop (other key)", credential: credential)]
+        try JSONSerialization.data(withJSONObject: root).write(to: twice)
+        let h = try VaultCommandTests.Fixture()
+        #expect(try h.run(["import", twice.path]).status == 0)
+        let several = try h.run(["passkey", "get", "--origin", "https://shop.example", "--options", get.path])
+        #expect(several.status == 1)
+        #expect(several.stderr == "bulwark: 2 passkeys for shop.example could answer; they share one id with different keys; choose one with --entry ENTRY: Shop, Shop (other key).\n")
+        let chosen = try h.run(["passkey", "get", "--origin", "https://shop.example", "--options", get.path, "--entry", "Shop (other key)"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+    }
 }

@@ -22,6 +22,8 @@ enum BitwardenPasskeys {
                 notRead.append("\(which) (its id, relying party or key is not one bulwark can read)")
                 continue
             }
+            // The same credential twice in one item (its id in both of Bitwarden's spellings) is one passkey.
+            if passkeys.contains(where: { $0.credentialID == id && $0.privateKey == pkcs8 }) { continue }
             let handle = (credential["userHandle"] as? String).flatMap(Base64URL.decode) ?? []
             let counter = (credential["counter"] as? String).flatMap { UInt32($0) } ?? (credential["counter"] as? NSNumber)?.uint32Value ?? 0
             passkeys.append(Passkey(credentialID: id, rpID: rpID.lowercased(), userHandle: handle, userName: credential["userName"] as? String ?? "",
