@@ -15,6 +15,11 @@ enum AnalyzeCommand {
         }
     }
 
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.isEmpty else { Output.error("analyze takes no arguments."); return 2 }
         let context: AnalysisContext
@@ -25,6 +30,11 @@ enum AnalyzeCommand {
         let rangeURL = parsed.options["--range-url"] ?? context.config.rangeURL
         guard let base = URL(string: rangeURL), ["http", "https"].contains(base.scheme ?? ""), base.host != nil else {
             Output.error("--range-url \(rangeURL): not an http or https URL.")
+            return 2
+        }
+        // Plain http shows every prefix asked to anyone on the path: loopback only, unless asked for.
+        if base.scheme == "http", !Self.isLoopback(base.host ?? ""), parsed.options["--insecure-http"] == nil {
+            Output.error("--range-url \(rangeURL): plain http would show the prefixes asked to anyone on the way; only loopback may use it (--insecure-http allows it, or use https).")
             return 2
         }
         let online = parsed.options["--online"] != nil || parsed.options["--range-url"] != nil || context.config.onlineBreachCheck

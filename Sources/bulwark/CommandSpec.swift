@@ -155,12 +155,13 @@ enum Commands {
                     """, arguments: [.files]),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",
-            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--online [--range-url URL]] [--include-hidden] [--timings]",
+            usage: "bulwark analyze [--json] [--breach-corpus FILE]... [--online [--range-url URL] [--insecure-http]] [--include-hidden] [--timings]",
             options: [
                 OptionSpec(name: "--json", valueName: nil, help: "JSON: a summary and the ranked recommendations"),
                 OptionSpec(name: "--breach-corpus", valueName: "FILE", help: "A Pwned Passwords file (repeat for more; replaces the config file's)"),
                 OptionSpec(name: "--online", valueName: nil, help: "Also ask a Pwned Passwords range API (only each password's 5-hex-digit SHA-1 prefix is sent)"),
                 OptionSpec(name: "--range-url", valueName: "URL", help: "The range API (default https://api.pwnedpasswords.com/range; URL/ABCDE is fetched)"),
+                OptionSpec(name: "--insecure-http", valueName: nil, help: "Allow a plain http --range-url that is not on loopback (its prefixes travel in the clear)"),
                 OptionSpec(name: "--include-hidden", valueName: nil, help: "Also list hidden recommendations"),
                 OptionSpec(name: "--timings", valueName: nil, help: "Each phase's wall time on standard error (key derivation, load, breach, strength, reuse, ranking, output)"),
             ],

@@ -159,6 +159,49 @@ import Glibc
         #expect(Set(again) == ["/range/\(prefix("Slow"))", "/range/\(prefix("Malformed"))"] && again.count == 5)
     }
 
+    /// A range answer is under 100 KB: an endless one, a gzip one that
+    /// inflates to 64 MiB, and one that trickles past the whole answer's
+    /// time are each cut off and named (they once took the process to 9 GB).
+    @Test func anEndlessHugeOrTricklingAnswerIsCutOff() throws {
+        let f = try Fixture()
+        let passwords = ["Endless": "endless-password-1", "Bomb": "bomb-password-2", "Trickle": "trickle-password-3"]
+        for (title, password) in passwords.sorted(by: { $0.key < $1.key }) {
+            #expect(try f.run(["add", "--title", title, "--entry-password-stdin"], stdin: "master\n\(password)\n").status == 0)
+        }
+        func prefix(_ title: String) throws -> String { String(try Self.sha1(passwords[title]!).prefix(5)) }
+        let script: [String: [[String: Any]]] = [
+            try prefix("Endless"): [["stream": 256 << 20]],
+            try prefix("Bomb"): [["gzip": 64 << 20]],
+            try prefix("Trickle"): [["stream": 1 << 20, "chunk": 10, "interval": 0.2]],
+        ]
+        let server = try Server(script: script, in: f.dir)
+        let base = "http://127.0.0.1:\(server.port)/range"
+        let result = try Binary.run(["analyze", "--json", "--online", "--range-url", base, "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                    environment: ["XDG_CACHE_HOME": f.dir.appendingPathComponent("cache").path, "BULWARK_RANGE_TIMEOUT": "2",
+                                                  "BULWARK_RANGE_TOTAL": "3", "BULWARK_RANGE_BACKOFF": "0.05"])
+        #expect(![1, 2].contains(result.status), "\(result.stderr)")
+        let cut = "was not used (the answer passed 1024 KiB (a range answer is under 100 KB), and was cut off); its passwords were checked offline only.\n"
+        #expect(result.stderr.contains("online: range \(try prefix("Endless")) " + cut), "\(result.stderr)")
+        #expect(result.stderr.contains("online: range \(try prefix("Bomb")) " + cut), "\(result.stderr)")
+        #expect(result.stderr.contains("online: range \(try prefix("Trickle")) was not used (the answer took more than 3 s in all, and was cut off); its passwords were checked offline only.\n"), "\(result.stderr)")
+        // Cut off once each: a limit is not tried again.
+        #expect(server.requests().count == 3)
+    }
+
+    /// Plain http sends every prefix in the clear: loopback only, unless --insecure-http.
+    @Test func plainHTTPIsForLoopbackOnly() throws {
+        let f = try Fixture()
+        #expect(try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsome-password-1\n").status == 0)
+        let refused = try Binary.run(["analyze", "--range-url", "http://mirror.example/range", "--vault", f.vault, "--password-stdin"], stdin: "master\n")
+        #expect(refused.status == 2 && refused.stderr == "bulwark: --range-url http://mirror.example/range: plain http would show the prefixes asked to anyone on the way; only loopback may use it (--insecure-http allows it, or use https).\n")
+        // Loopback, by name or address, is allowed (nothing listens on port 1: the check runs offline).
+        for url in ["http://localhost:1/range", "http://[::1]:1/range", "http://127.0.0.2:1/range"] {
+            let local = try Binary.run(["analyze", "--range-url", url, "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                       environment: ["XDG_CACHE_HOME": f.dir.appendingPathComponent("cache").path])
+            #expect(local.status != 2 && local.stderr.hasPrefix("online: 1 SHA-1 prefixes"), "\(url): \(local.stderr)")
+        }
+    }
+
     @Test func anUnreachableAPILeavesTheOfflineAnalysis() throws {
         let f = try Fixture()
         #expect(try f.run(["add", "--title", "Common", "--entry-password-stdin"], stdin: "master\npassword\n").status == 0)

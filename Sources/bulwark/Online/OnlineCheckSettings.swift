@@ -1,9 +1,11 @@
 import BulwarkCore
 import Foundation
 
-/// How `analyze --online` asks: 8 requests at a time, 10 s a try, 4
-/// tries. `BULWARK_RANGE_TIMEOUT` and `BULWARK_RANGE_BACKOFF` (seconds)
-/// change the time limit and the first wait, for a slow mirror or a test.
+/// How `analyze --online` asks: 8 requests at a time, 10 s a try (30 s in
+/// all for one answer, however it trickles), 4 tries.
+/// `BULWARK_RANGE_TIMEOUT`, `BULWARK_RANGE_TOTAL` and `BULWARK_RANGE_BACKOFF`
+/// (seconds) change the idle limit, the whole answer's and the first wait,
+/// for a slow mirror or a test.
 enum OnlineCheckSettings {
     static let parallel = 8
 
@@ -11,7 +13,8 @@ enum OnlineCheckSettings {
         // Whole seconds: FoundationNetworking on Linux ends a request with a time-out at once when its limit is under one.
         let timeout = environment["BULWARK_RANGE_TIMEOUT"].flatMap(TimeInterval.init).map { max(1, $0.rounded(.up)) } ?? 10
         let backoff = environment["BULWARK_RANGE_BACKOFF"].flatMap(TimeInterval.init).map { max(0, $0) } ?? 0.5
-        let client = RangeClient(base: base, timeout: timeout, backoff: backoff, parallel: parallel)
+        let total = environment["BULWARK_RANGE_TOTAL"].flatMap(TimeInterval.init).map { max(1, $0) } ?? max(30, 3 * timeout)
+        let client = RangeClient(base: base, timeout: timeout, totalTime: total, backoff: backoff, parallel: parallel)
         return OnlineBreachCheck(client: client, parallel: parallel)
             .run(vault: vault, cacheDirectory: RangeCache.directory(environment: environment))
     }

@@ -9,13 +9,18 @@ import FoundationNetworking
 /// `Add-Padding: true`, nothing else about the password. A time limit on
 /// each try; 429 and 5xx answers and time-outs are tried again after a
 /// wait (429's Retry-After when it gives one, else doubling from
-/// `backoff`); a host that cannot be reached is not.
+/// `backoff`); a host that cannot be reached is not. Each answer is held
+/// to `byteLimit` bytes (inflated) and `totalTime` seconds (`CappedFetch`):
+/// a real range answer, padded, is under 100 KB.
 final class RangeClient: Sendable {
     let base: URL
     let timeout: TimeInterval
+    let totalTime: TimeInterval
     let attempts: Int
     let backoff: TimeInterval
     private let session: URLSession
+    private let fetcher: CappedFetch
+    static let byteLimit = 1 << 20
 
     enum Failure: Error, Equatable {
         /// The host cannot be reached at all (no network, no such host, refused).
@@ -31,9 +36,11 @@ final class RangeClient: Sendable {
         }
     }
 
-    init(base: URL, timeout: TimeInterval = 10, attempts: Int = 4, backoff: TimeInterval = 0.5, parallel: Int) {
+    init(base: URL, timeout: TimeInterval = 10, totalTime: TimeInterval = 30, attempts: Int = 4, backoff: TimeInterval = 0.5, parallel: Int,
+         byteLimit: Int = RangeClient.byteLimit) {
         self.base = base
         self.timeout = timeout
+        self.totalTime = totalTime
         self.attempts = attempts
         self.backoff = backoff
         let configuration = URLSessionConfiguration.ephemeral
@@ -43,7 +50,8 @@ final class RangeClient: Sendable {
         configuration.urlCache = nil          // answers are kept sealed by bulwark, never by Foundation in the clear
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration)
+        fetcher = CappedFetch(byteLimit: byteLimit)
+        session = URLSession(configuration: configuration, delegate: fetcher, delegateQueue: nil)
         Self.kept.withLock { $0.append(session) }
     }
 
@@ -72,6 +80,8 @@ final class RangeClient: Sendable {
                 if let after { wait = min(after, 30) }
             case .failure(.final(let why)):
                 return .failure(.refused(why))
+            case .failure(.limit(let why)):
+                return .failure(.malformed(why))
             }
             if attempt < attempts - 1 { Thread.sleep(forTimeInterval: wait) }
         }
@@ -82,40 +92,40 @@ final class RangeClient: Sendable {
         case unreachable(String)
         case retry(String, after: TimeInterval?)
         case final(String)
+        /// Over the size or time an answer may take: not tried again.
+        case limit(String)
     }
 
     private func once(_ prefix: String) -> Result<Data, Attempt> {
         var request = URLRequest(url: url(for: prefix), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("true", forHTTPHeaderField: "Add-Padding")
         request.setValue("bulwark/\(Usage.version)", forHTTPHeaderField: "User-Agent")
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<Data, Attempt> = .failure(.retry("no answer", after: nil))
-        let task = session.dataTask(with: request) { data, response, error in
-            defer { done.signal() }
+        switch fetcher.fetch(request, session: session, deadline: totalTime) {
+        case .tooLarge(let limit):
+            return .failure(.limit("the answer passed \(limit >> 10) KiB (a range answer is under 100 KB), and was cut off"))
+        case .tooSlow(let seconds):
+            return .failure(.limit("the answer took more than \(Self.seconds(seconds)) in all, and was cut off"))
+        case .failed(let error):
             if let error = error as? URLError {
                 switch error.code {
-                case .timedOut: outcome = .failure(.retry("timed out after \(Self.seconds(self.timeout))", after: nil))
-                case .cannotFindHost, .dnsLookupFailed: outcome = .failure(.unreachable("no such host"))
-                case .cannotConnectToHost: outcome = .failure(.unreachable("the connection was refused or has no route"))
-                case .notConnectedToInternet: outcome = .failure(.unreachable("no network"))
-                default: outcome = .failure(.retry(error.localizedDescription, after: nil))
+                case .timedOut: return .failure(.retry("timed out after \(Self.seconds(timeout))", after: nil))
+                case .cannotFindHost, .dnsLookupFailed: return .failure(.unreachable("no such host"))
+                case .cannotConnectToHost: return .failure(.unreachable("the connection was refused or has no route"))
+                case .notConnectedToInternet: return .failure(.unreachable("no network"))
+                default: return .failure(.retry(error.localizedDescription, after: nil))
                 }
-                return
             }
-            if let error { outcome = .failure(.retry("\(error)", after: nil)); return }
-            guard let http = response as? HTTPURLResponse else { outcome = .failure(.final("not an HTTP answer")); return }
+            return .failure(.retry("\(error)", after: nil))
+        case .answered(let http, let data):
             switch http.statusCode {
-            case 200: outcome = .success(data ?? Data())
+            case 200: return .success(data)
             case 429:
                 let after = (http.value(forHTTPHeaderField: "Retry-After")).flatMap(TimeInterval.init)
-                outcome = .failure(.retry("429 Too Many Requests", after: after))
-            case 500...599: outcome = .failure(.retry("HTTP \(http.statusCode)", after: nil))
-            default: outcome = .failure(.final("HTTP \(http.statusCode)"))
+                return .failure(.retry("429 Too Many Requests", after: after))
+            case 500...599: return .failure(.retry("HTTP \(http.statusCode)", after: nil))
+            default: return .failure(.final("HTTP \(http.statusCode)"))
             }
         }
-        task.resume()
-        done.wait()
-        return outcome
     }
 
     static func seconds(_ value: TimeInterval) -> String {

@@ -4,10 +4,14 @@
 Usage: range-server.py PORT_FILE LOG_FILE SCRIPT_FILE
 SCRIPT_FILE is JSON: {"PREFIX": [answer, ...]}; each request for PREFIX
 takes the next answer (the last one repeats). An answer is
-{"status": 200, "body": "...", "headers": {...}, "delay": seconds}.
+{"status": 200, "body": "...", "headers": {...}, "delay": seconds}, or a
+hostile one: {"stream": BYTES, "chunk": BYTES, "interval": seconds} sends
+BYTES with no length, a chunk at a time (at most 256 MiB and 120 s, then
+it stops), and {"gzip": BYTES} sends BYTES of "0" gzip-compressed.
 Every request is logged as one JSON line: method, path, Add-Padding, the
 request's Content-Length (none is expected), the client port and the time.
 """
+import gzip
 import json
 import os
 import sys
@@ -42,6 +46,35 @@ class Handler(BaseHTTPRequestHandler):
             answer = answers[min(index, len(answers) - 1)]
         if answer.get("delay"):
             time.sleep(answer["delay"])
+        if answer.get("stream"):
+            total, chunk = min(answer["stream"], 256 << 20), answer.get("chunk", 65536)
+            interval, started, sent = answer.get("interval", 0), time.time(), 0
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                while sent < total and time.time() - started < 120:
+                    self.wfile.write(b"0" * chunk)
+                    sent += chunk
+                    if interval:
+                        time.sleep(interval)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        if answer.get("gzip"):
+            body = gzip.compress(b"0" * answer["gzip"], compresslevel=9)
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         body = answer.get("body", "").encode()
         try:
             self.send_response(answer.get("status", 200))
