@@ -20,7 +20,7 @@ enum ProviderSignIn {
         defer { writeTranscript(session, parsed) }
         session.start()
         var step = session.continueAlert()
-        var triedLogin = false, triedCode = false
+        var triedLogin = false, triedCode = false, waitedForNextStep = false
         while true {
             switch step {
             case .loginPage(_, let domain, let message):
@@ -32,6 +32,17 @@ enum ProviderSignIn {
                 step = session.submitLogin(email: account.username, password: password)
             case .secondFactor(_, let message):
                 let account = WebAuthenticationSession.loginEntry(in: vault.entries, domain: provider.loginDomain)
+                // This step's code was used already (a sign-in a moment ago): wait for the next, once.
+                if triedCode, !waitedForNextStep, message?.hasPrefix("That code was already used") == true,
+                   let uri = account?.totpURI, let config = try? OTPAuthURL.parse(uri), case .totp(let period) = config.kind {
+                    let now = world.clock().timeIntervalSince1970
+                    let wait = Double(period) - now.truncatingRemainder(dividingBy: Double(period)) + 0.2
+                    Output.stderr("bulwark: \(provider.name): this step's code was used already; waiting \(Int(wait.rounded(.up))) s for the next.\n")
+                    Thread.sleep(forTimeInterval: wait)
+                    waitedForNextStep = true
+                    step = session.submitCode(config.code(at: Int64(world.clock().timeIntervalSince1970)))
+                    continue
+                }
                 guard !triedCode else { return fail("\(provider.name): \(message ?? "the code was refused.")") }
                 guard parsed.options["--code-from-vault"] != nil, let uri = account?.totpURI, let config = try? OTPAuthURL.parse(uri) else {
                     session.cancel()

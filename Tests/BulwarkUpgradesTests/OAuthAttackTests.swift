@@ -156,4 +156,82 @@ import Testing
         f.clock.advance(601)
         #expect(throws: IDTokenVerifier.Refusal(reason: "the ID token has expired")) { try verify(token) }
     }
+
+    /// A code used once is refused as used, with when the next comes, not
+    /// as "not right" (the person typed what the app showed).
+    @Test func aCodeUsedOnceIsSaidToBeUsed() throws {
+        let f = try UpgradeFixture()
+        _ = try f.withNimbus()
+        let server = try f.nimbusServer
+        func signIn() throws -> String {
+            guard case .login(let id, _) = server.authorize(Self.query(), cookie: nil) else { throw OAuthError(.serverError, "no login page") }
+            _ = server.login(request: id, email: "jane@mail.example", password: UpgradeFixture.nimbusPassword)
+            return id
+        }
+        let first = try signIn()
+        let code = try f.nimbusCode()
+        guard case .consent = server.secondFactor(request: first, code: code).page else { Issue.record("the code was refused"); return }
+        let second = try signIn()
+        let period = 30, at = Int(f.clock.now.timeIntervalSince1970)
+        #expect(server.secondFactor(request: second, code: code).page
+                == .secondFactor(request: second, message: "That code was already used; the next one comes in \(period - at % period) s. 4 attempts left."))
+    }
+
+    /// Guessing at the provider's pages: five wrong passwords, or five wrong
+    /// codes, lock the account for the cool-down, counted per account in
+    /// the provider's file, so a new request (a new browser session) starts
+    /// no fresh count and the right answer is refused until the time is up.
+    /// (The codes' count was forgotten at the lock-out; passwords had none.)
+    @Test func wrongPasswordsAndCodesLockTheAccountAcrossRequests() throws {
+        let f = try UpgradeFixture()
+        _ = try f.withNimbus()
+        let server = try f.nimbusServer
+        func newRequest() throws -> String {
+            guard case .login(let id, _) = server.authorize(Self.query(), cookie: nil) else { throw OAuthError(.serverError, "no login page") }
+            return id
+        }
+        for attempt in 1...4 {
+            let page = server.login(request: try newRequest(), email: "jane@mail.example", password: "guess-\(attempt)").page
+            #expect(page == .login(request: (page.request ?? ""), message: "That e-mail or password is not right. \(5 - attempt) \(attempt == 4 ? "attempt" : "attempts") left."))
+        }
+        let locked = server.login(request: try newRequest(), email: "jane@mail.example", password: "guess-5").page
+        #expect(locked.message?.hasPrefix("Too many wrong passwords. For your security, this account takes no sign-in for 15 minutes") == true)
+        let right = server.login(request: try newRequest(), email: "JANE@mail.example", password: UpgradeFixture.nimbusPassword).page
+        #expect(right.message?.hasPrefix("Too many wrong passwords.") == true)  // the right one too, while it lasts
+        f.clock.advance(15 * 60 + 1)
+        let id = try newRequest()
+        #expect(server.login(request: id, email: "jane@mail.example", password: UpgradeFixture.nimbusPassword).page == .secondFactor(request: id, message: nil))
+
+        // Codes: four wrong across two requests, the fifth locks, and the count is not forgotten.
+        for attempt in 1...4 {
+            let request = attempt <= 2 ? id : try newRequest()
+            if attempt > 2 { _ = server.login(request: request, email: "jane@mail.example", password: UpgradeFixture.nimbusPassword) }
+            #expect(server.secondFactor(request: request, code: "000000").page
+                    == .secondFactor(request: request, message: "That code is not right. \(5 - attempt) \(attempt == 4 ? "attempt" : "attempts") left."))
+        }
+        let fifth = try newRequest()
+        _ = server.login(request: fifth, email: "jane@mail.example", password: UpgradeFixture.nimbusPassword)
+        guard case .redirect(let url) = server.secondFactor(request: fifth, code: "000000").page else { Issue.record("no redirect"); return }
+        #expect(WebAuthenticationSession.query(of: url)["error"] == "access_denied")
+        let sixth = try newRequest()
+        _ = server.login(request: sixth, email: "jane@mail.example", password: UpgradeFixture.nimbusPassword)
+        f.clock.advance(30)
+        guard case .redirect(let refused) = server.secondFactor(request: sixth, code: try f.nimbusCode()).page else { Issue.record("the right code passed a lock"); return }
+        #expect(WebAuthenticationSession.query(of: refused)["error_description"]?.hasPrefix("Too many wrong codes.") == true)
+    }
+}
+
+extension MockAuthorizationServer.Page {
+    var request: String? {
+        switch self {
+        case .login(let request, _), .secondFactor(let request, _): request
+        default: nil
+        }
+    }
+    var message: String? {
+        switch self {
+        case .login(_, let message), .secondFactor(_, let message): message
+        default: nil
+        }
+    }
 }

@@ -69,7 +69,7 @@ import Testing
         session.start()
         session.continueAlert()
         #expect(session.submitLogin(email: "jane@mail.example", password: "nope") == .loginPage(provider: "Nimbus ID", domain: "id.nimbus.example",
-                                                                                                 message: "That e-mail or password is not right."))
+                                                                                                 message: "That e-mail or password is not right. 4 attempts left."))
         session.submitLogin(email: "jane@mail.example", password: UpgradeFixture.nimbusPassword)
         #expect(session.submitCode("000000") == .secondFactor(provider: "Nimbus ID", message: "That code is not right. 4 attempts left."))
         #expect(session.submitCode(try f.nimbusCode()) == .consent(provider: "Nimbus ID", app: "Shiny"))

@@ -53,12 +53,18 @@ extension MockAuthorizationServer {
     /// The login page's form: e-mail and password.
     public func login(request id: String, email: String, password: String) -> (page: Page, setCookie: String?) {
         guard let request = pending(id) else { return (.error("That sign-in page has expired. Start again from the app."), nil) }
+        // Counted per e-mail whether or not an account has it, so the count says nothing of which do.
+        let account = email.lowercased()
+        if let until = lockedUntil(account, .password) { return (.login(request: id, message: lockedMessage(.password, until: until)), nil) }
         guard let row = try? db.query("SELECT salt, hash, subject, totp FROM accounts WHERE email = ?", [.text(email)]).first,
               let salt = row[0].blob, let stored = row[1].blob, let subject = row[2].text,
               let computed = try? Scrypt.derive(password: Array(password.utf8), salt: salt, parameters: Self.hashParameters),
               ConstantTime.equal(computed, stored) else {
-            return (.login(request: id, message: "That e-mail or password is not right."), nil)
+            let (left, until) = fail(account, .password)
+            if let until { return (.login(request: id, message: lockedMessage(.password, until: until)), nil) }
+            return (.login(request: id, message: "That e-mail or password is not right. \(left) \(left == 1 ? "attempt" : "attempts") left."), nil)
         }
+        succeeded(account, .password)
         if manifest.secondFactor == .totp, row[3].text != nil {
             _ = try? db.query("UPDATE requests SET subject = ?, second_factor_due = 1 WHERE id = ?", [.text(subject), .text(request.id)])
             return (.secondFactor(request: id, message: nil), nil)
@@ -73,26 +79,38 @@ extension MockAuthorizationServer {
               let config = try? OTPAuthURL.parse(uri), case .totp(let period) = config.kind else {
             return (.error("That sign-in page has expired. Start again from the app."), nil)
         }
+        if let until = lockedUntil(subject, .code) {
+            _ = try? db.query("DELETE FROM requests WHERE id = ?", [.text(request.id)])
+            return (.redirect(errorRedirect(request.redirect, OAuthError(.accessDenied, lockedMessage(.code, until: until)), state: request.state)), nil)
+        }
         let typed = code.filter { !$0.isWhitespace }
         let at = Int64(now)
         let last = (try? db.query("SELECT last_step FROM totp_steps WHERE subject = ?", [.text(subject)]).first?.first?.integer) ?? nil
+        var reused = false
         for offset in [-1, 0, 1] {
             let moment = at + Int64(offset * period)
             guard ConstantTime.equal(Array(typed.utf8), Array(config.code(at: moment).utf8)) else { continue }
             let step = Int64(OneTimePassword.timeStep(at: moment, period: period))
-            if let last, step <= last { break }  // a code accepted once is not accepted again
+            if let last, step <= last {  // a code accepted once is not accepted again
+                reused = true
+                break
+            }
             _ = try? db.query("INSERT OR REPLACE INTO totp_steps(subject, last_step) VALUES (?, ?)", [.text(subject), .integer(step)])
-            _ = try? db.query("DELETE FROM code_failures WHERE subject = ?", [.text(subject)])
+            succeeded(subject, .code)
             return signedIn(request: request.id, subject: subject)
         }
-        let failures = ((try? db.query("SELECT count FROM code_failures WHERE subject = ?", [.text(subject)]).first?.first?.integer) ?? nil ?? 0) + 1
-        _ = try? db.query("INSERT OR REPLACE INTO code_failures(subject, count) VALUES (?, ?)", [.text(subject), .integer(failures)])
-        guard failures < 5 else {
+        // Counted for the account, not the request: a new request does not start afresh, and the cool-down is kept.
+        let (left, until) = fail(subject, .code)
+        if let until {
             _ = try? db.query("DELETE FROM requests WHERE id = ?", [.text(request.id)])
-            _ = try? db.query("DELETE FROM code_failures WHERE subject = ?", [.text(subject)])
-            return (.redirect(errorRedirect(request.redirect, OAuthError(.accessDenied, "too many wrong codes"), state: request.state)), nil)
+            return (.redirect(errorRedirect(request.redirect, OAuthError(.accessDenied, lockedMessage(.code, until: until)), state: request.state)), nil)
         }
-        return (.secondFactor(request: id, message: "That code is not right. \(5 - failures) \(5 - failures == 1 ? "attempt" : "attempts") left."), nil)
+        let attempts = "\(left) \(left == 1 ? "attempt" : "attempts") left"
+        if reused {
+            let next = Int64(period) - at % Int64(period)
+            return (.secondFactor(request: id, message: "That code was already used; the next one comes in \(next) s. \(attempts)."), nil)
+        }
+        return (.secondFactor(request: id, message: "That code is not right. \(attempts)."), nil)
     }
 
     /// The consent page: share the sign-in with the app, or not (`access_denied`).

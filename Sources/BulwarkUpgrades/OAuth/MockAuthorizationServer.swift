@@ -42,6 +42,7 @@ public final class MockAuthorizationServer {
             CREATE TABLE IF NOT EXISTS code_failures(subject TEXT PRIMARY KEY, count INTEGER NOT NULL);
             """)
         (signingKey, keyID) = try MockIdentityProvider.signingKey(in: db)
+        try createLockoutTable()
     }
 
     var now: Double { clock().timeIntervalSince1970 }
