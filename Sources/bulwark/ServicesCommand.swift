@@ -22,11 +22,11 @@ enum ServicesCommand {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
             return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
                 let entry = try vault.find(parsed.arguments[1])
-                guard let manifest = try world.enroll(entry) else {
+                guard let enrolled = try world.enroll(entry) else {
                     Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site), or the entry has no password.")
                     return 1
                 }
-                print("Signed \(entry.username) up at \(manifest.name) (mock).")
+                print("Signed \(entry.username) up at \(enrolled.name) (mock).")
                 return 0
             }
         }
@@ -51,6 +51,11 @@ enum ServicesCommand {
                         "change_password_url": SiteRequirements(services: catalog).changePasswordURL(for: m.primaryDomain).url,
                         "passkeys": m.acceptsPasskeys, "behaviour": behaviour]
             })
+            return 0
+        }
+        if catalog.manifests.isEmpty {
+            print("No services: this vault's one-key fixes act on the services given with --services or the config's services. "
+                  + "bulwark demo has its own, built-in mock services.")
             return 0
         }
         for m in catalog.manifests {

@@ -7,13 +7,17 @@ enum UpgradeCommand {
     static let completed: Int32 = 0, failed: Int32 = 3, needsCode: Int32 = 4, cancelled: Int32 = 5
 
     /// The built-in manifests plus `--services DIR` (or the config file's).
-    static func catalog(_ parsed: ParsedCommandLine) -> Result<ServiceCatalog, ExitCode> {
+    /// The services a command speaks to: those the config and --services
+    /// give, and the built-in mock services only for the demo (`demo`) or a
+    /// vault the demo wrote (`DemoSetup.usesDemoServices`).
+    static func catalog(_ parsed: ParsedCommandLine, demo: Bool = false) -> Result<ServiceCatalog, ExitCode> {
         let config: Configuration
         switch Output.configuration(parsed) {
         case .failure(let exit): return .failure(exit)
         case .success(let loaded): config = loaded
         }
-        do { return .success(try ServiceCatalog.load(extraDirectory: config.services)) } catch {
+        let demoServices = demo || DemoSetup.usesDemoServices(vault: VaultCommands.path(parsed))
+        do { return .success(try ServiceCatalog.load(extraDirectory: config.services, demoServices: demoServices)) } catch {
             Output.error("services: \(error)")
             return .failure(ExitCode(2))
         }
@@ -29,6 +33,8 @@ enum UpgradeCommand {
         case .success(let loaded): catalog = loaded
         }
         return VaultCommands.withVault(parsed) { vault, input in
+            // With no service at all there is no state to keep: no services/ folder is made.
+            let keeping = keeping && !(catalog.manifests.isEmpty && catalog.providers.isEmpty)
             let world = keeping ? try ServiceWorld(directory: ServiceWorld.directory(besideVault: vault.path), catalog: catalog)
                                 : try ServiceWorld.forVault(vault.path, entries: vault.entries, catalog: catalog)
             for outcome in try Reconciler.reconcile(vault: vault, world: world) {
@@ -131,7 +137,9 @@ enum UpgradeCommand {
         if let code = parsed.options["--code"] { return .code(code) }
         if parsed.options["--code-stdin"] != nil {
             guard let code = try? input?.next(prompt: "Verification code") else { return .none }
-            return .code(code.trimmingCharacters(in: .whitespaces))
+            // An empty line cancels, as the help says (it was sent as a wrong code).
+            let typed = code.trimmingCharacters(in: .whitespaces)
+            return typed.isEmpty ? .cancel : .code(typed)
         }
         let entry = engine.request.flatMap { engine.vault.entry(id: $0.entryID) }
         if parsed.options["--code-from-vault"] != nil {
@@ -185,8 +193,16 @@ enum UpgradeCommand {
             vault.keepStrengthMemo(of: analyzer)
             let engine = UpgradeEngine(vault: vault, world: world)
             var done = 0, skipped = 0, failures = 0
-            for recommendation in analyzer.report().highPriority {
+            let highPriority = analyzer.report().highPriority
+            // An upgrade changes every entry of its account: one the run already settled is not upgraded again.
+            let analysed = Dictionary(highPriority.compactMap { r in vault.entry(id: r.id).map { (r.id, $0.password) } }, uniquingKeysWith: { a, _ in a })
+            var settledBy: [String: String] = [:]
+            for recommendation in highPriority {
                 guard let entry = vault.entry(id: recommendation.id) else { continue }
+                if let by = settledBy[entry.id] {
+                    print("settled   \(entry.title): the same account, upgraded with \(by)")
+                    continue
+                }
                 guard case .offered = world.catalog.availability(.strongPassword, for: entry) else {
                     print("skipped   \(entry.title): \(world.catalog.availability(.strongPassword, for: entry).reason ?? "")")
                     skipped += 1
@@ -195,12 +211,15 @@ enum UpgradeCommand {
                 switch drive(engine, UpgradeRequest(entryID: entry.id, kind: .strongPassword, origin: .recommendation), parsed, nil) {
                 case .completed(let outcome):
                     print("upgraded  \(entry.title): \(outcome.summary)")
+                    for (id, before) in analysed where id != entry.id && settledBy[id] == nil && vault.entry(id: id)?.password != before {
+                        settledBy[id] = entry.title
+                    }
                     done += 1
                 case .failed(let reason):
                     print("failed    \(entry.title): \(reason)")
                     failures += 1
                 case .stepUp(let screen):
-                    print("skipped   \(entry.title): \(screen.serviceName) asks for a verification code")
+                    print("skipped   \(entry.title): \(screen.serviceName) asks for \(screen.method == .securityKey ? "a security key" : "a verification code")")
                     skipped += 1
                 default:
                     print("cancelled \(entry.title)")

@@ -309,7 +309,7 @@ enum VaultCommands {
             // A new password is the account's: its other entries get it too.
             var also: [Entry] = []
             if parsed.options["--generate"] != nil || parsed.options["--entry-password-stdin"] != nil {
-                let catalog = (try? UpgradeCommand.catalog(parsed).get()) ?? (try? ServiceCatalog.builtIn())
+                let catalog = try? UpgradeCommand.catalog(parsed).get()
                 also = try AccountEntries.sharePassword(of: entry, in: vault, manifest: catalog?.manifest(forHost: entry.site))
             }
             print("Saved \(entry.title)." + (also.isEmpty ? "" : " Also updated, the same account: \(also.map(\.title).joined(separator: ", "))."))

@@ -14,6 +14,20 @@ import Testing
         return AppState(width: width, height: height, unlocked: true, snapshot: snapshot, lockLabel: "demo")
     }
 
+    /// A person's own vault knows only the services it was given: with none,
+    /// N (sign up with Apple) says so instead of offering the demo's mocks.
+    @Test func aVaultWithNoServicesSaysSoAtSignUp() {
+        var snapshot = SessionSnapshot()
+        snapshot.entries = ChunkedArray(Array(Self.demo))
+        let store = Store(state: AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "unlocked"))
+        store.send(.key(.char("N")))
+        #expect(store.state.overlay == nil && store.state.signUp == nil)
+        #expect(store.state.status == "No services known: give them with --services (bulwark demo has its own).")
+        let demo = Store(state: Self.state())
+        demo.send(.key(.char("N")))
+        #expect(demo.state.overlay == .signUp && demo.state.signUp?.services.isEmpty == false)
+    }
+
     /// Search ranks matches in the title first, then anywhere; the query's
     /// letters scattered in order count only when nothing has the words;
     /// a non-ASCII letter matches only itself.

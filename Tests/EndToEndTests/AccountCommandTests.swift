@@ -49,7 +49,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let manifest = #"{"id": "rogue", "name": "Rogue", "appID": "EVIL000001.example.rogue", "associatedDomains": ["webcredentials:shiny.example"], "supportsStrongPassword": true, "supportsSignInWithApple": false, "twoFactor": "none", "behaviour": {}}"#
         try Data(manifest.utf8).write(to: dir.appendingPathComponent("rogue.json"))
-        let listed = try Binary.run(["services", "--services", dir.path])
+        // Beside the demo's built-in services (a person's own vault has none to collide with).
+        let demo = try Demo()
+        let listed = try Binary.run(["services", "--services", dir.path, "--vault", demo.vault])
         #expect(listed.status == 2)
         #expect(listed.stderr == "bulwark: services: \(dir.path)/rogue.json: claims shiny.example, which Shiny (Assets/services/shiny.json) also claims; one domain belongs to one service, so neither is loaded\n")
     }
@@ -89,7 +91,7 @@ import Testing
     }
 
     @Test func signUpWithAppleCreatesAnAccountWithNoPassword() throws {
-        let f = try VaultCommandTests.Fixture()
+        let f = try VaultCommandTests.Fixture(demoServices: true)
         let signedUp = try f.run(["services", "enroll", "cloudnotes", "--sign-in-with-apple", "--hide-email"])
         #expect(signedUp.status == 0, "\(signedUp.stderr)")
         #expect(signedUp.stdout.hasPrefix("Signed up at Cloud Notes with Apple as "))

@@ -9,7 +9,7 @@ import Testing
 
     /// A vault with one entry at a demo service, signed up there.
     static func fixture(_ title: String, _ url: String, password: String = "old-password-1", totp: String? = nil) throws -> Fixture {
-        let f = try Fixture()
+        let f = try Fixture(demoServices: true)
         let added = try f.run(["add", "--title", title, "--url", url, "--username", "jane", "--entry-password-stdin"] + (totp.map { _ in ["--totp", "-"] } ?? []),
                               stdin: "master\n\(password)\n" + (totp.map { "\($0)\n" } ?? ""))
         #expect(added.status == 0, "\(added.stderr)")
@@ -21,7 +21,7 @@ import Testing
     /// A vault no service covers gains no services/ folder from commands
     /// that find nothing to do at a service; signing up at one makes it.
     @Test func aServicesFolderOnlyWhenAServiceIsInvolved() throws {
-        let f = try Fixture()
+        let f = try Fixture(demoServices: true)
         let services = f.dir.appendingPathComponent("services").path
         #expect(try f.run(["add", "--title", "Bank", "--url", "https://bank.example.com", "--username", "jane", "--entry-password-stdin"],
                           stdin: "master\nhunter2-hunter2\n").status == 0)
@@ -54,6 +54,12 @@ import Testing
         #expect(needs.stderr == "bulwark: Chirp asks for a verification code: Chirp sent a code to your phone (•••• 42). Enter it to continue. Run again with --code-stdin or --code-from-messages. Nothing was changed.\n")
         let cancelled = try chirp.run(["upgrade", "Chirp", "--strong-password"], stdin: "master\n\n")
         #expect(cancelled.status == 5 && cancelled.stderr == "bulwark: upgrade cancelled; nothing was changed.\n")
+        // With --code-stdin too, an empty line cancels, as the help says (it was sent as a wrong code).
+        let emptyCode = try chirp.run(["upgrade", "Chirp", "--strong-password", "--code-stdin"], stdin: "master\n\n")
+        #expect(emptyCode.status == 5 && emptyCode.stderr == "bulwark: upgrade cancelled; nothing was changed.\n")
+        // Signing the same account up again is refused in words, not as a Swift value.
+        let again = try chirp.run(["services", "enroll", "Chirp"])
+        #expect(again.status == 1 && !again.stderr.contains("Refusal(") && again.stderr.hasPrefix("bulwark: "), "\(again.stderr)")
         let wrong = try chirp.run(["upgrade", "Chirp", "--strong-password", "--code-stdin"], stdin: "master\n12345x\n")
         // Said once, with what it means for the account.
         #expect(wrong.status == 3 && wrong.stderr == "bulwark: Chirp: That code is not right. 4 attempts left. Nothing was changed.\n")
@@ -79,7 +85,11 @@ import Testing
 
     @Test func allHighPriorityUpgradesWhatItCanAndSaysWhy() throws {
         let f = try Self.fixture("Shiny", "https://shiny.example", password: "password1")  // on the common list: high
-        for (title, url) in [("Grocer", "https://grocer.example"), ("Forum", "https://forum.example"), ("Chirp", "https://chirp.example")] {
+        // Shiny Store is the same account (one backend): Shiny's upgrade settles it; it is not upgraded again.
+        _ = try f.run(["add", "--title", "Shiny Store", "--url", "https://shinystore.example", "--username", "jane", "--entry-password-stdin"],
+                      stdin: "master\npassword1\n")
+        for (title, url) in [("Grocer", "https://grocer.example"), ("Forum", "https://forum.example"), ("Chirp", "https://chirp.example"),
+                             ("Harbor Credit Union", "https://harbor.example")] {
             _ = try f.run(["add", "--title", title, "--url", url, "--username", "jane", "--entry-password-stdin"], stdin: "master\nletmein\n")
             _ = try f.run(["services", "enroll", title])
         }
@@ -87,12 +97,14 @@ import Testing
         #expect(result.status == 3)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(Set(lines.dropLast()) == [
-            "upgraded  Shiny: Shiny now uses a strong password, saved in bulwark.",
+            "upgraded  Shiny: Shiny now uses a strong password, saved in bulwark. Also updated, the same account: Shiny Store.",
             "failed    Grocer: Password changes are paused for maintenance until 6 pm.",
             "skipped   Forum: Forum does not support upgrading to a strong password",
             "skipped   Chirp: Chirp asks for a verification code",
+            "skipped   Harbor Credit Union: Harbor Credit Union asks for a security key",
+            "settled   Shiny Store: the same account, upgraded with Shiny",
         ])
-        #expect(lines.last == "1 upgraded, 1 failed, 2 skipped.")
+        #expect(lines.last == "1 upgraded, 1 failed, 3 skipped.")
         #expect(try f.run(["signin", "Shiny"]).status == 0 && f.run(["signin", "Grocer"]).status == 0)
     }
 
@@ -114,8 +126,35 @@ import Testing
         #expect(with.stdout == "upgraded  Shiny: Shiny now uses a strong password, saved in bulwark.\n1 upgraded, 0 failed, 0 skipped.\n")
     }
 
+    /// A person's own vault knows only the services it is given: none of
+    /// the demo's mocks answers for it (one offered chirp.example and wrote
+    /// a "Chirp" entry with the demo's Apple ID into a real vault).
+    @Test func aRealVaultKnowsNoMockService() throws {
+        let f = try Fixture()
+        #expect(try f.run(["add", "--title", "Shiny", "--url", "https://shiny.example", "--username", "jane", "--entry-password-stdin"],
+                          stdin: "master\nhunter2-hunter2\n").status == 0)
+        let listed = try Binary.run(["services", "--vault", f.vault])
+        #expect(listed.status == 0 && listed.stdout == "No services: this vault's one-key fixes act on the services given with --services or the config's services. bulwark demo has its own, built-in mock services.\n")
+        let enrolled = try f.run(["services", "enroll", "Shiny"])
+        #expect(enrolled.status == 1 && enrolled.stderr == "bulwark: bulwark has no service for shiny.example, or the entry has no password.\n")
+        let signUp = try f.run(["services", "enroll", "chirp", "--sign-in-with-apple"])
+        #expect(signUp.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: f.dir.appendingPathComponent("services").path))
+        #expect((try f.json(["list", "--json"]) as! [Any]).count == 1)
+    }
+
+    /// Signing up a provider's login (Nimbus ID's) says it was done (it said it failed).
+    @Test func enrollingAProviderAccountSaysItWasDone() throws {
+        let f = try Fixture(demoServices: true)
+        _ = try f.run(["add", "--title", "Nimbus ID", "--url", "https://id.nimbus.example", "--username", "jane@mail.example", "--entry-password-stdin"],
+                      stdin: "master\nnimbus-pass-1\n")
+        let enrolled = try f.run(["services", "enroll", "Nimbus ID"])
+        #expect(enrolled.status == 0 && enrolled.stdout == "Signed jane@mail.example up at Nimbus ID (mock).\n", "\(enrolled.stderr)")
+    }
+
     @Test func servicesListsEveryManifest() throws {
-        let result = try Binary.run(["services", "--json"])
+        let f = try Fixture(demoServices: true)
+        let result = try Binary.run(["services", "--json", "--vault", f.vault])
         let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
         #expect(list.map { $0["id"] as! String } == ["broker", "chirp", "city-health", "cloudnotes", "forum", "grocer", "harbor", "northwind-bank", "oldgame", "scooters", "shiny"])
         let harbor = list.first { $0["id"] as? String == "harbor" }!

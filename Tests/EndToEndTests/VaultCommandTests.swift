@@ -7,10 +7,14 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-e2e-\(UUID().uuidString)")
         var vault: String { dir.appendingPathComponent("vault.db").path }
 
-        init() throws {
+        /// `demoServices`: the vault speaks to bulwark's built-in mock
+        /// services, as a vault `bulwark demo` wrote does (the marker the
+        /// demo writes beside it); any other vault knows none.
+        init(demoServices: Bool = false) throws {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let created = try run(["init", "--scrypt-log-n", "10", "--i-know-this-is-weak"], stdin: "master\nmaster\n")
             #expect(created.status == 0)
+            if demoServices { try Data("written by the tests, as bulwark demo writes it\n".utf8).write(to: URL(fileURLWithPath: vault + ".demo")) }
         }
 
         deinit { try? FileManager.default.removeItem(at: dir) }

@@ -6,10 +6,17 @@ import Foundation
 /// the service, then the sheet, then the new account and its entry), and,
 /// for demos, a change in the person's Apple ID settings sent to a service.
 enum AppleIDReducer {
+    static let noServices = "No services known: give them with --services (bulwark demo has its own)."
+
     static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
         switch action {
         case .openSignUp:
             let catalog = state.snapshot.catalog
+            // A person's own vault knows only the services it was given: never the demo's mocks.
+            guard !catalog.manifests.isEmpty else {
+                state.status = Self.noServices
+                return Effect.none
+            }
             // Only services that offer it and whose sites agree they are theirs.
             let services = catalog.manifests.filter { $0.supportsSignInWithApple && catalog.manifest(forHost: $0.primaryDomain)?.id == $0.id }
                 .map { SignUpUI.Service(id: $0.id, name: $0.name, domain: $0.primaryDomain) }

@@ -143,19 +143,35 @@ public final class ServiceWorld {
         try catalog.manifest(forHost: entry.site).map(backend(for:))
     }
 
+    /// Where `enroll` signed an account up: a service, or an identity
+    /// provider's login (its name either way).
+    public enum Enrolled: Sendable, Equatable {
+        case service(ServiceManifest)
+        case provider(IdentityProviderManifest)
+
+        public var name: String {
+            switch self {
+            case .service(let manifest): manifest.name
+            case .provider(let provider): provider.name
+            }
+        }
+    }
+
     /// Signs the entry's account up at its service with its current
-    /// credential (and its TOTP secret, when it holds one).
-    public func enroll(_ entry: Entry, phone: String? = "+1 555 0100 42") throws -> ServiceManifest? {
+    /// credential (and its TOTP secret, when it holds one); nil when no
+    /// service or provider is the entry's, or it has no password.
+    @discardableResult
+    public func enroll(_ entry: Entry, phone: String? = "+1 555 0100 42") throws -> Enrolled? {
         // The login account at an identity provider (its login page's domain).
         if let provider = catalog.provider(forHost: entry.site), let password = entry.password,
            let server = try authorizationServer(issuer: provider.issuer) {
             if try !server.hasAccount(entry.username) { try server.enroll(email: entry.username, password: password, totpSecret: entry.totpURI) }
-            return nil
+            return .provider(provider)
         }
         guard let manifest = catalog.manifest(forHost: entry.site), let password = entry.password else { return nil }
         try backend(for: manifest).enroll(user: entry.username, password: password, totpSecret: entry.totpURI,
                                           phone: manifest.twoFactor == .sms ? phone : nil)
-        return manifest
+        return .service(manifest)
     }
 
     private func restrictModes() {

@@ -45,6 +45,24 @@ public enum DemoSetup {
         }
     }
 
+    /// The file beside a vault (`vault.db.demo`) that says the vault was
+    /// written by `bulwark demo` and speaks to the built-in mock services.
+    /// Only the demo writes it; any other vault knows only the services it
+    /// is given (`--services`, the config's `services`).
+    public static func demoServicesMarker(besideVault vault: URL) -> URL {
+        vault.deletingLastPathComponent().appendingPathComponent(vault.lastPathComponent + ".demo")
+    }
+
+    public static func usesDemoServices(vault: URL) -> Bool {
+        FileManager.default.fileExists(atPath: demoServicesMarker(besideVault: vault).path)
+    }
+
+    /// Marks a vault as the demo's (see `demoServicesMarker`).
+    public static func markAsDemo(vault: URL) throws {
+        try Data("This vault was written by `bulwark demo`: it speaks to bulwark's built-in mock services.\n".utf8)
+            .write(to: demoServicesMarker(besideVault: vault))
+    }
+
     /// Writes the demo vault (`DIR/vault.db`, master password from the
     /// seed) and its services' state (`DIR/services/`) into a directory.
     @discardableResult
@@ -56,6 +74,7 @@ public enum DemoSetup {
         defer { vault.close() }
         let entries = try entries(now: now)
         try vault.save(entries)
+        try markAsDemo(vault: path)
         let world = try ServiceWorld(directory: ServiceWorld.directory(besideVault: path), catalog: catalog, clock: { now })
         // Two entries can be one account (Shiny and Shiny Store share a backend): it is signed up once.
         for entry in entries where try world.backend(for: entry)?.hasAccount(entry.username) == false { _ = try world.enroll(entry) }

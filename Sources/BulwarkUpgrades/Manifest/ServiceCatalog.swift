@@ -90,12 +90,16 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     /// The built-in manifests plus a directory's `*.json`, each checked, and
     /// its `sites/DOMAIN.json` for websites the built-in world does not serve.
     /// Two services claiming one domain is refused, naming both.
-    public static func load(extraDirectory: String?) throws -> ServiceCatalog {
-        let builtIn = try builtIn()
+    /// `demoServices`: the built-in mock services too (the demo's vault,
+    /// and a vault `bulwark demo --setup` wrote). A person's own vault knows
+    /// only the services it is given: a mock must never answer for it.
+    public static func load(extraDirectory: String?, demoServices: Bool) throws -> ServiceCatalog {
+        let builtIn = demoServices ? try builtIn() : ServiceCatalog(manifests: [], sites: [:], providers: [])
         var byID = Dictionary(uniqueKeysWithValues: builtIn.manifests.map { ($0.id, $0) })
         var fileOf = Dictionary(uniqueKeysWithValues: builtIn.manifests.map { ($0.id, "Assets/services/\($0.id).json") })
         var sites = builtIn.sites
         var providers = Dictionary(uniqueKeysWithValues: builtIn.providers.map { ($0.id, $0) })
+        var providerFile = Dictionary(uniqueKeysWithValues: builtIn.providers.map { ($0.id, "Assets/providers/\($0.id).json") })
         if let extraDirectory {
             let url = URL(fileURLWithPath: extraDirectory)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
@@ -121,6 +125,7 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
                 let file = providerDirectory.appendingPathComponent(name)
                 let provider = try IdentityProviderManifest.decode(try Data(contentsOf: file), file: file.path)
                 providers[provider.id] = provider
+                providerFile[provider.id] = file.path
             }
         }
         let catalog = ServiceCatalog(manifests: Array(byID.values), sites: sites, providers: Array(providers.values))
@@ -136,6 +141,7 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
                 }
             }
         }
+        try catalog.checkProviders(fileOf: providerFile)
         if let (first, second, domain) = catalog.firstConflict() {
             // Named from the newcomer's side: the directory's file, not the built-in one.
             let (a, b) = fileOf[second.id]?.hasPrefix("Assets/") == true ? (second, first) : (first, second)
@@ -143,6 +149,27 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
                                           reason: "claims \(domain), which \(a.name) (\(fileOf[a.id] ?? a.id)) also claims; one domain belongs to one service, so neither is loaded")
         }
         return catalog
+    }
+
+    /// A provider's login page receives the stored password of the entry
+    /// for its domain, so no domain is claimed twice: not a service's, not
+    /// another provider's login page or issuer.
+    func checkProviders(fileOf: [String: String]) throws {
+        var seen: [String: IdentityProviderManifest] = [:]
+        for provider in providers.sorted(by: { $0.id < $1.id }) {
+            let file = fileOf[provider.id] ?? provider.id
+            let login = Domain.normalize(provider.loginDomain)
+            let issuerHost = URL(string: provider.issuer)?.host.map(Domain.normalize) ?? ""
+            for domain in Set([login, issuerHost]) where !domain.isEmpty {
+                if let service = claim(forNormalizedHost: domain) {
+                    throw ServiceManifest.Invalid(file: file, reason: "its login domain \(domain) is claimed by the service \(service.name); one domain belongs to one service or provider, so neither is loaded")
+                }
+                if let other = seen[domain] {
+                    throw ServiceManifest.Invalid(file: file, reason: "\(domain) is also \(other.name)'s (\(fileOf[other.id] ?? other.id)); one domain belongs to one provider")
+                }
+                seen[domain] = provider
+            }
+        }
     }
 
     /// Two manifests whose associated domains overlap (one names a domain the other covers).

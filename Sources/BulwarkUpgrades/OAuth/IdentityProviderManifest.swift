@@ -31,8 +31,18 @@ public struct IdentityProviderManifest: Sendable, Equatable, Codable {
         do { manifest = try JSONDecoder().decode(IdentityProviderManifest.self, from: data) } catch {
             throw ServiceManifest.Invalid(file: file, reason: "not an identity provider manifest (\(error))")
         }
-        guard let url = URL(string: manifest.issuer), url.scheme == "https", url.query == nil, url.fragment == nil else {
+        // The id names the provider's state file: a path in it would write outside services/.
+        guard !manifest.id.isEmpty, manifest.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw ServiceManifest.Invalid(file: file, reason: "\"id\" must be letters, digits and hyphens")
+        }
+        guard let url = URL(string: manifest.issuer), url.scheme == "https", url.query == nil, url.fragment == nil, let host = url.host, !host.isEmpty else {
             throw ServiceManifest.Invalid(file: file, reason: "\"issuer\" must be an https URL without query or fragment")
+        }
+        // Both sides agree: the login page is the issuer's own (its host, or one above or below it).
+        let login = Domain.normalize(manifest.loginDomain), issuerHost = Domain.normalize(host)
+        guard !login.isEmpty, login == manifest.loginDomain.lowercased(),
+              login == issuerHost || login.hasSuffix("." + issuerHost) || issuerHost.hasSuffix("." + login) else {
+            throw ServiceManifest.Invalid(file: file, reason: "\"loginDomain\" \(manifest.loginDomain) is not the issuer's (\(host)): a provider's login page is its own")
         }
         for client in manifest.clients {
             for uri in client.redirectURIs where URL(string: uri)?.scheme != "https" {

@@ -172,8 +172,13 @@ struct FileChecks {
 
     func services() -> [DoctorCheck] {
         do {
-            let catalog = try ServiceCatalog.load(extraDirectory: loaded?.services)
-            return [.ok("services", "manifests", "\(catalog.manifests.count) services" + (loaded?.services.map { ", with \($0)" } ?? " (built in)"))]
+            let demo = DemoSetup.usesDemoServices(vault: vaultPath)
+            let catalog = try ServiceCatalog.load(extraDirectory: loaded?.services, demoServices: demo)
+            guard !catalog.manifests.isEmpty else {
+                return [.ok("services", "manifests", "none: one-key fixes act on the services given with --services or the config's services (the demo has its own)")]
+            }
+            let source = [demo ? "the demo's built-in services" : nil, loaded?.services.map { "from \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            return [.ok("services", "manifests", "\(catalog.manifests.count) services (\(source))")]
         } catch {
             return [.problem("services", "manifests", "\(error)", fix: "fix or remove the manifest named above")]
         }
