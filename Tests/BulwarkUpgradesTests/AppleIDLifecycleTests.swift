@@ -113,6 +113,20 @@ import Testing
         #expect(try backend.checkRefreshTokens() == 0)  // once a day
     }
 
+    /// The service signed the person out (its daily refresh-token check)
+    /// while Apple's credential state still reads authorised: the vault
+    /// says signed out, as the service does (it said `authorized`).
+    @Test func aSignOutByTheServiceReachesTheVaultWhateverAppleSays() throws {
+        let f = try Self.converted()
+        let backend = try #require(try f.world.backend(for: f.entry("shiny")))
+        let link = try #require(f.entry("shiny").signInWithApple)
+        try backend.signOut(appleUser: link.user, because: .consentRevoked)
+        _ = try backend.takeEvents(appleUser: link.user)  // the event was taken elsewhere: only the backend's state says it
+        #expect(try f.world.identityProvider.credentialState(user: link.user, team: "SHINY00001") == .authorized)
+        _ = try AppleIDLifecycle.refresh(vault: f.vault, world: f.world)
+        #expect(try f.entry("shiny").signInWithApple?.state == .revoked && f.entry("shiny").signInWithApple?.isSignedOut == true)
+    }
+
     @Test func tokensAreExchangedOnceAndKeptByTheBackend() throws {
         let f = try UpgradeFixture()
         let idp = f.world.identityProvider

@@ -109,11 +109,14 @@ public struct PasswordGenerator {
         // rounding noise, so an impossible set of rules counts 0, not 1e-17.
         let strings = pow(Double(letters.count), Double(length))
         if strings < 0x1p52 { fraction = (fraction * strings).rounded() / strings }
-        guard fraction > 0, Double(length) * log2(Double(letters.count)) + log2(fraction) >= 0 else {
+        // At least one valid string: counted exactly where it can be (one valid
+        // string is log2 0, which rounding could put a hair below).
+        let atLeastOne = strings < 0x1p52 ? (fraction * strings).rounded() >= 1 : Double(length) * log2(Double(letters.count)) + log2(fraction) >= -1e-9
+        guard fraction > 0, atLeastOne else {
             throw UnsatisfiableRules(reason: "\(rules.required.count) required classes cannot all fit in \(length) characters\(rules.maxConsecutive.map { " with max-consecutive \($0)" } ?? "")")
         }
         // log2 of the count of valid strings, without forming the count (95^4096 is no Double).
-        entropyBits = Double(length) * log2(Double(alphabet.count)) + log2(fraction)
+        entropyBits = max(0, Double(length) * log2(Double(alphabet.count)) + log2(fraction))
         acceptance = fraction
     }
 

@@ -54,7 +54,10 @@ public final class MockBackend {
         case expired
     }
 
-    public struct Refusal: Error, Sendable, Equatable { public let reason: String }
+    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
+    }
 
     /// Where its codes and own passwords come from (see MockDraws).
     public var draws = MockDraws.system

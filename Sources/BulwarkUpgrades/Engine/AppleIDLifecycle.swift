@@ -53,6 +53,9 @@ public enum AppleIDLifecycle {
                 }
             }
             link.state = SignInWithAppleLink.CredentialState(rawValue: reported.rawValue) ?? .notFound
+            // The service's own word counts as much as Apple's: a refresh token that stopped
+            // validating signed the person out there, whatever the credential state still says.
+            if link.state == .authorized, try backend.isRevoked(appleUser: link.user) { link.state = .revoked }
             guard link != before else { continue }
             let migratedOnly = link.user != before.user && link.state == before.state && link.emailForwarding == before.emailForwarding
             for entry in entries {

@@ -5,6 +5,15 @@ import Testing
 @Suite struct PasswordGeneratorTests {
     static let appleShape = try! NSRegularExpression(pattern: "^[a-zA-Z0-9]{6}-[a-zA-Z0-9]{6}-[a-zA-Z0-9]{6}$")
 
+    /// Exactly one valid password ("b") is still one: its log2 count is 0,
+    /// which rounding once put below and refused.
+    @Test func rulesWithExactlyOneValidPasswordAreMet() throws {
+        let rules = try PasswordRules.parse("required: [ab]; required: [bc]; maxlength: 1")
+        var generator = try PasswordGenerator(rules: rules)
+        #expect(generator.next() == "b" && generator.entropyBits == 0)
+        #expect(throws: UnsatisfiableRules.self) { try PasswordGenerator(rules: try PasswordRules.parse("required: [a]; required: [c]; maxlength: 1")) }
+    }
+
     @Test func defaultIsApplesFormat() throws {
         var generator = try PasswordGenerator()
         #expect(generator.format == .appleStyle)
