@@ -91,10 +91,23 @@ enum UpgradeCommand {
     /// Runs one upgrade to its end with what the command line provides.
     static func drive(_ engine: UpgradeEngine, _ request: UpgradeRequest, _ parsed: ParsedCommandLine, _ input: PasswordInput?) -> UpgradeState {
         var state = engine.start(request)
-        var triedCode = false
+        var triedCode = false, waitedForNextStep = false
         while !state.isFinished {
             switch state {
             case .stepUp(let screen):
+                // --code-from-vault gave a code this step already used (an upgrade a moment ago): wait for the next, once.
+                if triedCode, !waitedForNextStep, parsed.options["--code-from-vault"] != nil,
+                   screen.message?.hasPrefix("That code was already used") == true,
+                   let uri = engine.request.flatMap({ engine.vault.entry(id: $0.entryID) })?.totpURI,
+                   let config = try? OTPAuthURL.parse(uri), case .totp(let period) = config.kind {
+                    let now = engine.world.clock().timeIntervalSince1970
+                    let wait = Double(period) - now.truncatingRemainder(dividingBy: Double(period)) + 0.2
+                    Output.stderr("bulwark: \(screen.serviceName): this step's code was used already; waiting \(Int(wait.rounded(.up))) s for the next.\n")
+                    Thread.sleep(forTimeInterval: wait)
+                    waitedForNextStep = true
+                    state = engine.submitCode(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
+                    continue
+                }
                 if triedCode {
                     // One try from the command line; the person can run it again
                     // with another code. The service's message is said once, as the failure.

@@ -203,6 +203,19 @@ import Testing
         #expect(result.status == 2 && result.stderr == "bulwark: services: \(dir.path)/x.json: missing \"appID\"\n")
     }
 
+    /// Two upgrades within one TOTP step: the second's code from the vault
+    /// is the one already used, refused as used; --code-from-vault waits
+    /// for the next step and succeeds (it failed as "not right").
+    @Test func codeFromVaultWaitsForTheNextStepWhenItsCodeWasUsed() throws {
+        let f = try Self.fixture("Northwind Bank", "https://bank.northwind.example", totp: Self.totp)
+        let first = try f.run(["upgrade", "Northwind Bank", "--strong-password", "--code-from-vault"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try f.run(["upgrade", "Northwind Bank", "--strong-password", "--code-from-vault"])
+        #expect(second.status == 0, "\(second.stderr)")
+        // Unless the first ended just as a step did, the second waited, and said so.
+        #expect(second.stderr.isEmpty || second.stderr.hasPrefix("bulwark: Northwind Bank: this step's code was used already; waiting "), "\(second.stderr)")
+    }
+
     /// The upgrade killed with SIGKILL at each kill point of each flow;
     /// after restart (which reconciles) the stored credential signs in.
     static let flows: [(title: String, url: String, args: [String], totp: String?)] = [
