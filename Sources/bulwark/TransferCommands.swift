@@ -57,28 +57,29 @@ enum TransferCommands {
             var merged = 0
             var mergeKept: [String] = []
             if choice == .keepBoth { added += result.matches.map(\.incoming) }
-            if choice == .merge {
-                // One write for every merge (two file rows for one login merge in turn); a
-                // row another process changed meanwhile is a conflict, and nothing is written.
-                let wanted = Set(result.matches.map(\.existingID))
-                var targets: [String: Entry] = [:]
-                for entry in vault.entries where wanted.contains(entry.id) { targets[entry.id] = entry }
-                for match in result.matches {
-                    guard let existing = targets[match.existingID] else { continue }
-                    let (entry, kept) = ImportMerge.merged(existing, with: match.incoming, incomingIsDated: match.incomingIsDated)
-                    targets[match.existingID] = entry
-                    merged += 1
-                    if !kept.isEmpty {
-                        let fileStood = ImportMerge.incomingStands(existing, match.incoming, incomingIsDated: match.incomingIsDated)
-                        mergeKept.append("\(entry.title): " + LosingSide.describe(kept, whose: fileStood ? "the vault's" : "the file's",
-                                                                                   label: ImportMerge.keptLabel(incomingStands: fileStood)))
+            // The merges and the new entries in one transaction, and not into memory: the
+            // command ends here. A row another process changed since it was read is a
+            // conflict, and nothing is written. Strength is measured by the first analysis.
+            let bases = Dictionary(result.matches.map { ($0.existingID, vault.version(of: $0.existingID)) }, uniquingKeysWith: { a, _ in a })
+            try vault.transaction(keepInMemory: false) { change in
+                if choice == .merge {
+                    // Two file rows for one login merge in turn.
+                    var targets: [String: Entry] = [:]
+                    for match in result.matches {
+                        guard let existing = targets[match.existingID] ?? change.entry(id: match.existingID) else { continue }
+                        let (entry, kept) = ImportMerge.merged(existing, with: match.incoming, incomingIsDated: match.incomingIsDated)
+                        targets[match.existingID] = entry
+                        merged += 1
+                        if !kept.isEmpty {
+                            let fileStood = ImportMerge.incomingStands(existing, match.incoming, incomingIsDated: match.incomingIsDated)
+                            mergeKept.append("\(entry.title): " + LosingSide.describe(kept, whose: fileStood ? "the vault's" : "the file's",
+                                                                                       label: ImportMerge.keptLabel(incomingStands: fileStood)))
+                        }
                     }
+                    for entry in targets.values.sorted(by: { $0.id < $1.id }) { try change.save(entry, basedOn: bases[entry.id] ?? nil) }
                 }
-                try vault.save(Array(targets.values))
+                try change.insert(added)
             }
-            // Last, and not into memory: the command ends here. Strength is
-            // measured by the first analysis (zxcvbn would be most of an import's time).
-            try vault.insertNew(added)
             for line in ImportSummary(result: result, added: added, merged: merged, mergeKept: mergeKept, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
                 print(line)
             }

@@ -304,13 +304,16 @@ enum VaultCommands {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark edit ENTRY [options]"); return 2 }
         return withVault(parsed) { vault, input in
             let id = try vault.find(parsed.arguments[0]).id
-            // The edit applies to the row as the file holds it when the write begins.
-            let entry = try vault.update(id) { entry in try apply(parsed, to: &entry, input: input, isNew: false) }
-            // A new password is the account's: its other entries get it too.
-            var also: [Entry] = []
-            if parsed.options["--generate"] != nil || parsed.options["--entry-password-stdin"] != nil {
-                let catalog = try? UpgradeCommand.catalog(parsed).get()
-                also = try AccountEntries.sharePassword(of: entry, in: vault, manifest: catalog?.manifest(forHost: entry.site))
+            let newPassword = parsed.options["--generate"] != nil || parsed.options["--entry-password-stdin"] != nil
+            let catalog = newPassword ? try? UpgradeCommand.catalog(parsed).get() : nil
+            // The edit applies to the row as the file holds it when the write begins; a new
+            // password is the account's, and its other entries get it in the same transaction.
+            let (entry, also) = try vault.transaction { change -> (Entry, [Entry]) in
+                guard let edited = try change.update([id], { entry in try apply(parsed, to: &entry, input: input, isNew: false) }).first else {
+                    throw VaultError.entryNotFound(id)
+                }
+                guard newPassword else { return (edited, []) }
+                return (edited, try AccountEntries.sharePassword(of: edited, in: change, manifest: catalog?.manifest(forHost: edited.site)))
             }
             print("Saved \(entry.title)." + (also.isEmpty ? "" : " Also updated, the same account: \(also.map(\.title).joined(separator: ", "))."))
             if parsed.options["--totp"] != nil || parsed.options["--totp-qr"] != nil { suggestOwner(of: entry, in: vault.entries) }

@@ -120,7 +120,9 @@ extension Vault {
                 // (most of a write at 100k entries) would find nothing.
                 dataVersion = try db().dataVersion()
                 if dataVersion != lastDataVersion { external = try sync() }
+                KillPoint.reach("write-synced")
                 (put, delete) = try plan()
+                KillPoint.reach("write-planned")
                 next = max(counter, rollback?.seen ?? 0) + 1
                 // In id order: the rows' B-tree is keyed by id, and thousands
                 // of random-order inserts cost several times more.
@@ -148,10 +150,13 @@ extension Vault {
                         }
                     }
                 }
+                KillPoint.reach("write-rows")
                 for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
+                KillPoint.reach("write-deleted")
                 written = listing.applying(put: order.map { put[$0].id }, delete: delete, version: next)
                 assert(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
                 try writeIndex(listing: written, counter: next)
+                KillPoint.reach("write-indexed")
             }
             guard keepInMemory else {
                 // As if another process had written them: the next sync reads

@@ -257,13 +257,17 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
             let before = vault.entry(id: entry.id)?.password
-            try settling([entry.id]) { try vault.save(entry, basedOn: base) }
-            guard before != nil, let saved = vault.entry(id: entry.id), saved.password != before else {
-                return (makeSnapshot(), [])
+            let manifest = catalog.manifest(forHost: entry.site), quirks = quirks
+            // The edit and the same account's other entries it reaches: one transaction.
+            var also: [Entry] = []
+            try settling([entry.id]) {
+                also = try vault.transaction { change in
+                    try change.save(entry, basedOn: base)
+                    guard before != nil, entry.password != before else { return [] }
+                    return try AccountEntries.sharePassword(of: entry, in: change, manifest: manifest, sharing: .with(quirks))
+                }
             }
-            let also = try AccountEntries.sharePassword(of: saved, in: vault, manifest: catalog.manifest(forHost: saved.site),
-                                                        sharing: .with(quirks))
-            refresh(Set(also.map(\.id)))
+            if !also.isEmpty { refresh(Set(also.map(\.id))) }
             return (makeSnapshot(), also.map(\.title))
         }
     }

@@ -29,15 +29,17 @@ public enum AccountEntries {
 
     /// A password typed or generated for one entry, given to the account's
     /// other entries that sign in with a password, each keeping its old one
-    /// in its history. Returns the entries changed.
+    /// in its history, within the change that set it (one transaction: a
+    /// crash never leaves the account's entries with different passwords).
+    /// Returns the entries changed.
     @discardableResult
-    public static func sharePassword(of entry: Entry, in vault: Vault, manifest: ServiceManifest?, sharing: SharedCredentials = .builtIn,
-                                     at date: Date = Date()) throws -> [Entry] {
+    public static func sharePassword(of entry: Entry, in change: VaultTransaction, manifest: ServiceManifest?,
+                                     sharing: SharedCredentials = .builtIn, at date: Date = Date()) throws -> [Entry] {
         guard let password = entry.password else { return [] }
-        let others = others(of: entry, in: vault.entries, manifest: manifest, sharing: sharing)
+        let others = others(of: entry, in: change.entries, manifest: manifest, sharing: sharing)
             .filter { $0.signInWithApple == nil && $0.password != password }
         guard !others.isEmpty else { return [] }
-        return try vault.updateEach(others.map(\.id)) { other in
+        return try change.update(others.map(\.id)) { other in
             guard other.signInWithApple == nil, other.pendingChange == nil, other.password != password else { return }
             other.changePassword(to: password, reason: "changed with \(entry.title), the same account", at: date)
         }

@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Named moments where the crash tests kill the process: an upgrade's
+/// steps, and each step of a vault write (inside its transaction). Only
+/// debug builds (the ones `make test` runs) honour `BULWARK_KILL_AT=NAME`;
+/// a release build compiles this to nothing.
+public enum KillPoint {
+    public static let all = ["staged", "backend-authorised", "backend-committed", "linked", "passkey-staged", "passkey-registered", "settled"]
+    /// A vault write's steps, in order: the other writers' rows read, the
+    /// plan made, the rows written, the deletions, the index sealed (the
+    /// commit follows).
+    public static let write = ["write-synced", "write-planned", "write-rows", "write-deleted", "write-indexed"]
+
+    /// `NAME` kills at the first time the point is reached, `NAME#N` at the
+    /// Nth (a change that wrote twice reached `write-rows` twice).
+    public static func reach(_ name: String) {
+        #if DEBUG
+        guard let target = ProcessInfo.processInfo.environment["BULWARK_KILL_AT"] else { return }
+        let parts = target.split(separator: "#", maxSplits: 1)
+        guard parts.first.map(String.init) == name else { return }
+        let wanted = parts.count == 2 ? Int(parts[1]) ?? 1 : 1
+        let reached = counts.withLock { counts -> Int in
+            counts[name, default: 0] += 1
+            return counts[name]!
+        }
+        if reached == wanted { kill(getpid(), SIGKILL) }
+        #endif
+    }
+
+    private static let counts = Mutex<[String: Int]>([:])
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Everything one user-visible change writes, as one vault transaction: an
+/// edit and the same account's other entries it reaches, an import's
+/// merges and new entries. Reads see the file as the write found it (the
+/// other writers' rows included) with this change's own puts over it, so a
+/// later step builds on an earlier one. A kill anywhere leaves all or none.
+public final class VaultTransaction {
+    private let vault: Vault
+    private(set) var puts: [Entry] = []
+    private var putIndex: [String: Int] = [:]
+    private(set) var deletes: [String] = []
+
+    init(vault: Vault) { self.vault = vault }
+
+    /// The entry as this change sees it: its own put, else the file's.
+    public func entry(id: String) -> Entry? {
+        if deletes.contains(id) { return nil }
+        return putIndex[id].map { puts[$0] } ?? vault.entry(id: id)
+    }
+
+    /// Every entry as this change sees it.
+    public var entries: [Entry] {
+        guard !puts.isEmpty || !deletes.isEmpty else { return vault.entries }
+        let gone = Set(deletes)
+        return vault.entries.compactMap { gone.contains($0.id) ? nil : (putIndex[$0.id].map { puts[$0] } ?? $0) }
+            + puts.filter { vault.version(of: $0.id) == nil }
+    }
+
+    private func put(_ entry: Entry) {
+        if let at = putIndex[entry.id] {
+            puts[at] = entry
+        } else {
+            putIndex[entry.id] = puts.count
+            puts.append(entry)
+        }
+    }
+
+    /// Writes `entry` edited from row version `base` (nil: new); a row that
+    /// moved on meanwhile is a conflict and the whole change is written not at all.
+    public func save(_ entry: Entry, basedOn base: Int64?) throws {
+        let now = vault.version(of: entry.id)
+        guard base == now || putIndex[entry.id] != nil else {
+            throw VaultError.conflict(title: vault.entry(id: entry.id)?.title ?? entry.title, deleted: now == nil)
+        }
+        put(entry)
+    }
+
+    /// Changes entries as this change sees them; missing ids are skipped.
+    @discardableResult
+    public func update(_ ids: [String], _ change: (inout Entry) throws -> Void) throws -> [Entry] {
+        var changed: [Entry] = []
+        for id in ids {
+            guard var entry = entry(id: id) else { continue }
+            try change(&entry)
+            put(entry)
+            changed.append(entry)
+        }
+        return changed
+    }
+
+    /// New entries; an id the vault holds already is a conflict.
+    public func insert(_ fresh: [Entry]) throws {
+        if let taken = fresh.first(where: { vault.version(of: $0.id) != nil || putIndex[$0.id] != nil }) {
+            throw VaultError.conflict(title: taken.title, deleted: false)
+        }
+        for entry in fresh {
+            putIndex[entry.id] = puts.count
+            puts.append(entry)
+        }
+    }
+
+    /// Deletes an entry; with `base`, only if its row is still that version.
+    public func remove(id: String, basedOn base: Int64? = nil) throws {
+        guard let now = vault.version(of: id) else { throw VaultError.entryNotFound(id) }
+        if let base, base != now { throw VaultError.conflict(title: vault.entry(id: id)?.title ?? id, deleted: false) }
+        if let at = putIndex.removeValue(forKey: id) {
+            puts.remove(at: at)
+            putIndex = Dictionary(uniqueKeysWithValues: puts.enumerated().map { ($1.id, $0) })
+        }
+        deletes.append(id)
+    }
+}
+
+extension Vault {
+    /// One change as one transaction (`VaultTransaction`). `keepInMemory`
+    /// false: for a command that ends after writing (an import of 100,000
+    /// need not be loaded into this object).
+    @discardableResult
+    public func transaction<T>(keepInMemory: Bool = true, _ body: (VaultTransaction) throws -> T) throws -> T {
+        touch()
+        var result: T?
+        try write(keepInMemory: keepInMemory) { [self] in
+            let change = VaultTransaction(vault: self)
+            result = try body(change)
+            return (change.puts, change.deletes)
+        }
+        return result!
+    }
+}
