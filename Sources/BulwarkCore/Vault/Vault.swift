@@ -72,7 +72,10 @@ public final class Vault {
     /// Set when the vault opened older than this machine last saw it.
     public internal(set) var rollback: Rollback?
 
-    /// Idle locking: the TUI calls `touch()` on activity and `lockIfIdle`.
+    /// Idle locking for a holder that keeps a vault open without keys to
+    /// count (every write calls `touch()`; such a holder asks `lockIfIdle`).
+    /// The app does not use it: it locks on its own count of idle keys
+    /// (`AppState.lockAfter`), which also ends what is on screen.
     public var idleTimeout: TimeInterval = 300
     public private(set) var lastActivity = Date()
     public var isLocked: Bool { key.isEmpty }

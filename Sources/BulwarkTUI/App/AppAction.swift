@@ -129,7 +129,7 @@ public enum AppAction: Sendable, Equatable {
     case transferApp(service: String, team: String)
 }
 
-/// What `c`, `y` and `t` copy.
+/// What `p`, `y` and `t` copy.
 public enum CopyField: String, Sendable, Equatable {
     case username, password, code
 }

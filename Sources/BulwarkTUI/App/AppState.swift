@@ -240,7 +240,10 @@ public struct AppState: Sendable {
     /// The entry a sign-in or a service's app screen is about.
     public var focusEntryID: String?
     public var appSession: String?
+    /// A copy the run loop has yet to make (it clears this once it has).
     public var clipboard: ClipboardRequest?
+    /// Numbers each copy, so the run loop tells a new request from one it made.
+    public var clipboardSerial = 0
     /// When the secret on the clipboard is taken back: the status line counts down.
     public var clipboardClearsAt: Date?
     public var now: Date

@@ -354,7 +354,6 @@ public enum Keymaps {
         return screen(state)
     }
 
-    /// The table the help overlay lists: what is under the help.
     /// What the help overlay lists: the keys of whatever it was opened over
     /// (a dialog, the step-up screen, the sheet, or the screen).
     public static func beneathHelp(_ state: AppState) -> Keymap<AppAction> {

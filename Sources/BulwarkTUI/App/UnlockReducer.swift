@@ -36,17 +36,9 @@ enum UnlockReducer {
             state.unlock.onRepeat = false
             return Effect.none
         case .lock:
-            state.unlocked = false
-            state.unlock = UnlockForm(hint: state.unlock.hint)
-            state.snapshot = SessionSnapshot()
-            state.visible = []
-            state.upgrade = nil
-            state.webSignIn = nil  // a sign-in under way ends with the lock, nothing changed
-            state.overlay = nil
-            state.search = nil
-            state.reveal = nil
-            state.result = nil
-            state.history = nil
+            // Built afresh from what survives a lock (`AppState.locked`): an upgrade or
+            // a sign-in under way ends with it, nothing changed.
+            state = state.locked()
             return .run { env in
                 env.session?.lockVault()
                 return nil

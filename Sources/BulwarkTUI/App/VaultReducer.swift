@@ -153,7 +153,8 @@ enum VaultReducer {
             let entry = state.overlay == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
             guard let entry, let url = state.changePasswordURL(for: entry) else { return Effect.none }
             if state.overlay == .signInPrompt { state.overlay = nil }
-            state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: (state.clipboard?.id ?? 0) + 1)
+            state.clipboardSerial += 1
+            state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: state.clipboardSerial)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return Effect.none
         case .toggleFixableFirst, .toggleFixableOnly:
@@ -262,7 +263,8 @@ enum VaultReducer {
             state.status = "\(entry.title) has no \(field.rawValue) to copy."
             return Effect.none
         }
-        state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: (state.clipboard?.id ?? 0) + 1,
+        state.clipboardSerial += 1
+        state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: state.clipboardSerial,
                                            clearAfter: state.clipboardFor, subject: "the \(field.rawValue) of \(entry.title)")
         // OSC 52 is a request: the terminal may refuse it without a word, so this says what was sent, not that it arrived.
         state.status = "Sent the \(field.rawValue) of \(entry.title) to the terminal's clipboard; cleared in \(Reducer.duration(state.clipboardFor)), on lock and on quit."
