@@ -99,9 +99,12 @@ extension Vault {
         }
     }
 
-    /// One write transaction. `plan` runs after the sync, so it sees the
-    /// file's current entries, and returns the rows to put and to delete.
-    /// Memory follows only when the file did.
+    /// One write transaction, in named steps (each below, alone): catch up
+    /// with the other writers' rows, let `plan` decide from the file's
+    /// current entries what to put and delete, write the rows in id order
+    /// under the next change counter, delete, seal the new index; then,
+    /// once committed, take the change into memory. Memory follows only
+    /// when the file did.
     @discardableResult
     func write(changesEntries: Bool = true, keepInMemory: Bool = true,
                _ plan: () throws -> (put: [Entry], delete: [String])) throws -> VaultChanges {
@@ -111,68 +114,97 @@ extension Vault {
             var external = VaultChanges()
             var put: [Entry] = [], delete: [String] = []
             var written = Listing()
-            // Counters never repeat on this machine, even after a rollback.
             var next: Int64 = 0
             try db().transaction {
-                // Read under the write lock: when no other connection has
-                // committed since this one last looked, the file is as
-                // `listing` says, and reading every row's version again
-                // (most of a write at 100k entries) would find nothing.
-                dataVersion = try db().dataVersion()
-                if dataVersion != lastDataVersion { external = try sync() }
+                (dataVersion, external) = try catchUpWithOtherWriters()
                 KillPoint.reach("write-synced")
                 (put, delete) = try plan()
                 KillPoint.reach("write-planned")
-                next = max(counter, rollback?.seen ?? 0) + 1
-                // In id order: the rows' B-tree is keyed by id, and thousands
-                // of random-order inserts cost several times more.
-                // Sealed a block at a time, so 100,000 boxes are never all in memory.
-                // The ids gathered first: comparing through 100,000 entries' rows was a cache miss a compare.
-                let ids = put.count > 64 ? put.map(\.id) : []
-                let order = put.count > 64 ? ids.indices.sorted(by: { ids[$0] < ids[$1] }) : Array(put.indices)
-                let blocks = stride(from: 0, to: order.count, by: 8192).map { Array(order[$0..<min(order.count, $0 + 8192)]) }
-                if blocks.count <= 1 {
-                    for block in blocks {
-                        for (index, box) in zip(block, Vault.seal(put, at: block, key: key, prefix: aadPrefix, version: next, context: aead)) {
-                            try writeRow(id: put[index].id, sealed: box, version: next)
-                        }
-                    }
-                } else {
-                    // A pipeline: the next block is sealed on the other cores
-                    // while this thread writes the last one into SQLite.
-                    let sealer = BlockSealer(put, key: key, prefix: aadPrefix, version: next)
-                    var pending = sealer.start(blocks[0])
-                    try db().repeatedly(Vault.putRow) { rows in
-                        for (number, block) in blocks.enumerated() {
-                            let boxes = pending.wait()
-                            if number + 1 < blocks.count { pending = sealer.start(blocks[number + 1]) }
-                            for (index, box) in zip(block, boxes) { try rows.run(text: put[index].id, integer: next, blob: box) }
-                        }
-                    }
-                }
+                next = nextCounter()
+                let order = Vault.rowOrder(put)
+                try writeRows(put, in: order, version: next)
                 KillPoint.reach("write-rows")
-                for id in delete { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
+                try deleteRows(delete)
                 KillPoint.reach("write-deleted")
                 written = listing.applying(put: order.map { put[$0].id }, delete: delete, version: next)
                 assert(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
                 try writeIndex(listing: written, counter: next)
                 KillPoint.reach("write-indexed")
             }
-            guard keepInMemory else {
-                // As if another process had written them: the next sync reads
-                // them (SQLite's data version does not move for a connection's own commits).
-                lastDataVersion = nil
-                rememberCounter(next)
-                return external
-            }
-            apply(put: put, delete: delete, version: next)
-            listing = written
-            counter = next
-            rollback = nil
-            lastDataVersion = dataVersion
-            rememberCounter()
+            adopt(put: put, delete: delete, listing: written, counter: next, dataVersion: dataVersion, keepInMemory: keepInMemory)
             return external
         }
+    }
+
+    /// Step 1, under the write lock: when no other connection has committed
+    /// since this one last looked, the file is as `listing` says, and
+    /// reading every row's version again (most of a write at 100k entries)
+    /// would find nothing; otherwise their rows are read in.
+    func catchUpWithOtherWriters() throws -> (dataVersion: Int64, external: VaultChanges) {
+        let dataVersion = try db().dataVersion()
+        return (dataVersion, dataVersion != lastDataVersion ? try sync() : VaultChanges())
+    }
+
+    /// Step 2: the change's counter. Counters never repeat on this machine,
+    /// even after a rollback.
+    func nextCounter() -> Int64 { max(counter, rollback?.seen ?? 0) + 1 }
+
+    /// Step 3a: the order rows are written in. By id: the rows' B-tree is
+    /// keyed by id, and thousands of random-order inserts cost several
+    /// times more (a few are written as they come). The ids gathered first:
+    /// comparing through 100,000 entries' rows was a cache miss a compare.
+    static func rowOrder(_ put: [Entry]) -> [Int] {
+        guard put.count > 64 else { return Array(put.indices) }
+        let ids = put.map(\.id)
+        return ids.indices.sorted { ids[$0] < ids[$1] }
+    }
+
+    /// Step 3b: the rows, sealed under `version`, a block of 8,192 at a
+    /// time so that 100,000 boxes are never all in memory; past one block,
+    /// a pipeline: the next block is sealed on the other cores while this
+    /// thread writes the last one into SQLite.
+    func writeRows(_ put: [Entry], in order: [Int], version: Int64) throws {
+        let blocks = stride(from: 0, to: order.count, by: 8192).map { Array(order[$0..<min(order.count, $0 + 8192)]) }
+        if blocks.count <= 1 {
+            for block in blocks {
+                for (index, box) in zip(block, Vault.seal(put, at: block, key: key, prefix: aadPrefix, version: version, context: aead)) {
+                    try writeRow(id: put[index].id, sealed: box, version: version)
+                }
+            }
+            return
+        }
+        let sealer = BlockSealer(put, key: key, prefix: aadPrefix, version: version)
+        var pending = sealer.start(blocks[0])
+        try db().repeatedly(Vault.putRow) { rows in
+            for (number, block) in blocks.enumerated() {
+                let boxes = pending.wait()
+                if number + 1 < blocks.count { pending = sealer.start(blocks[number + 1]) }
+                for (index, box) in zip(block, boxes) { try rows.run(text: put[index].id, integer: version, blob: box) }
+            }
+        }
+    }
+
+    /// Step 4: the rows deleted.
+    func deleteRows(_ ids: [String]) throws {
+        for id in ids { try db().query("DELETE FROM entries WHERE id = ?", [.text(id)]) }
+    }
+
+    /// Step 6, after the commit: the change taken into memory, or (for a
+    /// command that ends after writing) left for the next sync to read as
+    /// another process's rows (SQLite's data version does not move for a
+    /// connection's own commits).
+    private func adopt(put: [Entry], delete: [String], listing written: Listing, counter next: Int64, dataVersion: Int64, keepInMemory: Bool) {
+        guard keepInMemory else {
+            lastDataVersion = nil
+            rememberCounter(next)
+            return
+        }
+        apply(put: put, delete: delete, version: next)
+        listing = written
+        counter = next
+        rollback = nil
+        lastDataVersion = dataVersion
+        rememberCounter()
     }
 
     static let putRow = "INSERT OR REPLACE INTO entries(id, version, sealed) VALUES (?, ?, ?)"
@@ -181,77 +213,9 @@ extension Vault {
         try db().query(Vault.putRow, [.text(id), .integer(version), .blob(sealed)])
     }
 
-    /// Each entry encoded and sealed for its row; a large batch on every
-    /// core (each with its own cipher context: one is not shared between
-    /// threads). `context`: the caller's, for a small batch on its thread.
-    func seal(_ entries: [Entry], version: Int64) -> [[UInt8]] {
-        Vault.seal(entries, at: Array(entries.indices), key: key, prefix: aadPrefix, version: version, context: aead)
-    }
-
-    /// The entries at `positions` (not copied out of `entries`: at 100,000
-    /// that copy was measurable), in that order.
-    static func seal(_ entries: [Entry], at positions: [Int], key: [UInt8], prefix: [UInt8], version: Int64, context: AEAD?) -> [[UInt8]] {
-        @Sendable func box(_ entry: Entry, _ aead: AEAD) -> [UInt8] {
-            aead.seal(Vault.box(entry), key: key, associatedData: Vault.entryAAD(prefix: prefix, id: entry.id, version: version))
-        }
-        guard positions.count > 512 else {
-            let aead = context ?? AEAD()
-            return positions.map { box(entries[$0], aead) }
-        }
-        let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        let chunk = (positions.count + workers - 1) / workers
-        let results = SealedChunks(count: workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let range = (worker * chunk)..<min(positions.count, (worker + 1) * chunk)
-            let aead = AEAD()
-            results.store(worker, range.map { box(entries[positions[$0]], aead) })
-        }
-        return results.joined()
-    }
-
-    /// Write-once slots, one per worker, read after every worker is done.
-    private final class SealedChunks: @unchecked Sendable {
-        private var chunks: [[[UInt8]]]
-        private let lock = NSLock()
-        init(count: Int) { chunks = Array(repeating: [], count: count) }
-        func store(_ index: Int, _ boxes: [[UInt8]]) { lock.withLock { chunks[index] = boxes } }
-        func joined() -> [[UInt8]] { chunks.flatMap { $0 } }
-    }
-
     /// The committed change, applied to `entries` in place: at 100k entries
     /// re-sorting or copying them all on every save was most of a save.
     private func apply(put: [Entry], delete: [String], version: Int64) {
         place(put.map { VaultRow(entry: $0, version: version) }, removing: Set(delete))
-    }
-}
-
-/// Seals blocks of a write's entries away from the writing thread.
-private final class BlockSealer: @unchecked Sendable {  // immutable after init; each block's result is handed over once
-    let entries: [Entry]
-    let key: [UInt8]
-    let prefix: [UInt8]
-    let version: Int64
-
-    init(_ entries: [Entry], key: [UInt8], prefix: [UInt8], version: Int64) {
-        self.entries = entries
-        self.key = key
-        self.prefix = prefix
-        self.version = version
-    }
-
-    final class Pending: @unchecked Sendable {  // written once before the signal, read after the wait
-        private let done = DispatchSemaphore(value: 0)
-        fileprivate var boxes: [[UInt8]] = []
-        fileprivate func finish(_ result: [[UInt8]]) { boxes = result; done.signal() }
-        func wait() -> [[UInt8]] { done.wait(); return boxes }
-    }
-
-    /// Starts sealing a block (each worker with its own cipher context).
-    func start(_ block: [Int]) -> Pending {
-        let pending = Pending()
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            pending.finish(Vault.seal(entries, at: block, key: key, prefix: prefix, version: version, context: nil))
-        }
-        return pending
     }
 }
