@@ -37,15 +37,7 @@ enum BitwardenJSON {
     /// Bitwarden writes milliseconds: `2024-05-06T07:08:09.000Z`.
     static func text(_ date: Date) -> String { ISODate.string(date, milliseconds: true) }
 
-    struct Read {
-        var entries: [Entry] = []
-        var inTrash = 0
-        var keptAside: [String] = []
-        var skipped: [String] = []
-        var notHeld: [String] = []
-    }
-
-    static func read(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil) throws(ImportError) -> Read {
+    static func read(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil) throws(ImportError) -> ImportRead {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw ImportError(line: Importer.jsonErrorLine(data, error), message: "not valid JSON")
@@ -68,12 +60,12 @@ enum BitwardenJSON {
                 if let id = group["id"] as? String, let name = group["name"] as? String { groups[id] = name }
             }
         }
-        var read = Read()
+        var read = ImportRead()
         for (position, item) in items.enumerated() {
             guard let type = Importer.jsonInteger(item["type"]), let kind = itemTypes[type] else {
                 let problem = "item \(position + 1) has an unknown \"type\" (the numbers 1 to 5 are login, note, card, identity and SSH key)"
                 guard skipBadRows else { throw ImportError(line: nil, message: problem + "; --skip-bad-rows imports the rest") }
-                read.skipped.append(problem + ", skipped")
+                read.rowNotes.append(problem + ", skipped")
                 continue
             }
             if let deleted = item["deletedDate"], !(deleted is NSNull) {

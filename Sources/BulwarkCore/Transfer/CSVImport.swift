@@ -12,16 +12,6 @@ struct CSVImport: Sendable {
     /// (`'` before = + - @) is read without the `'`, and counted.
     var undoSpreadsheetGuard = false
 
-    struct Read {
-        var entries: [Entry] = []
-        var notes: [String] = []
-        var inTrash = 0
-        var notHeld: [String] = []
-        /// Rows the file gave no dates (their times are the import's own):
-        /// never the newer side of a merge.
-        var undated: Set<String> = []
-    }
-
     /// The first line as a message may show it. A file without a header
     /// has a login there, so a cell is shown only when it is a column name
     /// some exporter writes; the others are counted by position, never shown
@@ -44,7 +34,7 @@ struct CSVImport: Sendable {
         return "its header names \(shown.joined(separator: ",")); \(unnamed) no column name bulwark knows, not shown"
     }
 
-    func read(_ text: String) throws(ImportError) -> Read {
+    func read(_ text: String) throws(ImportError) -> ImportRead {
         let records: [(line: Int, fields: [String])]
         do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes) } catch { throw ImportError(line: error.line, message: error.message) }
         guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
@@ -59,7 +49,7 @@ struct CSVImport: Sendable {
         // Each column's position, found once rather than per cell.
         var positions: [String: Int] = [:]
         for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
-        var read = Read()
+        var read = ImportRead()
         var rows: [[String]] = []
         var unguardedCells = 0
         rows.reserveCapacity(records.count)
@@ -67,12 +57,12 @@ struct CSVImport: Sendable {
             if record.fields.count > names.count {
                 let problem = "\(record.fields.count) fields where the header has \(names.count)"
                 guard skipBadRows else { throw ImportError(line: record.line, message: problem + " (--skip-bad-rows imports the rest)") }
-                read.notes.append("line \(record.line) skipped: \(problem)")
+                read.rowNotes.append("line \(record.line) skipped: \(problem)")
                 continue
             }
             if record.fields.count < names.count {
                 // Chrome's older exports and hand-edited files end rows early: the rest is empty.
-                read.notes.append("line \(record.line) had \(record.fields.count) of \(names.count) fields; the rest were read as empty")
+                read.rowNotes.append("line \(record.line) had \(record.fields.count) of \(names.count) fields; the rest were read as empty")
                 record.fields += Array(repeating: "", count: names.count - record.fields.count)
             }
             if let group = columns.group, columns.groupHasRoot, isRecycleBin(Row(positions: positions, fields: record.fields)[group]) {
@@ -89,7 +79,7 @@ struct CSVImport: Sendable {
             rows.append(record.fields)
         }
         if unguardedCells > 0 {
-            read.notes.append("\(unguardedCells) cell\(unguardedCells == 1 ? "" : "s") began with ' before = + - @ or a tab, as bulwark's export guards a cell from spreadsheets: read without the ' (--raw-cells keeps it)")
+            read.rowNotes.append("\(unguardedCells) cell\(unguardedCells == 1 ? "" : "s") began with ' before = + - @ or a tab, as bulwark's export guards a cell from spreadsheets: read without the ' (--raw-cells keeps it)")
         }
         // The rows become entries on every core (an id, a category guess
         // and every field each); each also says which unkept columns it had.

@@ -62,26 +62,22 @@ public enum Importer {
     /// spreadsheet guard (`SpreadsheetGuard`) left in place.
     public static func parse(_ data: Data, format: ImportFormat, now: Date = Date(), skipBadRows: Bool = false,
                              filePassword: String? = nil, keyFile: [UInt8]? = nil, rawCells: Bool = false) throws(ImportError) -> Parsed {
-        var result = ImportResult(entries: [], duplicates: 0, inTrash: 0)
-        var candidates: [Entry]
-        var undated: Set<String> = []
+        let read: ImportRead
+        var encodingNote: String?
         switch format {
-        case .onePassword1PUX:
-            let read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
-            (candidates, result.inTrash, result.rowNotes, result.notHeld) = (read.entries, read.inTrash, read.skipped, read.notHeld)
-        case .kdbx:
-            let read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
-            (candidates, result.inTrash, result.notHeld) = (read.entries, read.inTrash, read.notHeld)
-        case .bitwardenJSON:
-            let read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
-            (candidates, result.inTrash, result.keptAside, result.rowNotes, result.notHeld) = (read.entries, read.inTrash, read.keptAside, read.skipped, read.notHeld)
+        case .onePassword1PUX: read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
+        case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
+        case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         default:
-            let (text, encodingNote) = try decodeText(data)
-            let read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows,
-                                     undoSpreadsheetGuard: format == .appleCSV && !rawCells).read(text)
-            (candidates, result.inTrash, result.notHeld, undated) = (read.entries, read.inTrash, read.notHeld, read.undated)
-            result.rowNotes = (encodingNote.map { [$0] } ?? []) + read.notes
+            let (text, note) = try decodeText(data)
+            encodingNote = note
+            read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows,
+                                 undoSpreadsheetGuard: format == .appleCSV && !rawCells).read(text)
         }
+        var candidates = read.entries
+        var result = ImportResult(entries: [], duplicates: 0, inTrash: read.inTrash, keptAside: read.keptAside,
+                                  rowNotes: (encodingNote.map { [$0] } ?? []) + read.rowNotes, notHeld: read.notHeld)
+        let undated = read.undated
         try ImportLimits.enforce(&candidates, skipBadRows: skipBadRows, notes: &result.rowNotes)
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
         for index in candidates.indices where candidates[index].totpURI != nil {

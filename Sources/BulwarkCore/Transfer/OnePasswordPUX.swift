@@ -31,9 +31,9 @@ enum OnePasswordPUX {
 
     static let sizeLimit = 512 << 20
 
-    static func read(_ data: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> BitwardenJSON.Read {
+    static func read(_ data: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> ImportRead {
         let json: Data
-        var read = BitwardenJSON.Read()
+        var read = ImportRead()
         do {
             let archive = try ZipArchive(data)
             guard let exportData = try archive.read("export.data", limit: sizeLimit) else {
@@ -52,15 +52,15 @@ enum OnePasswordPUX {
         let items = try OnePasswordPUX.read(exportData: json, now: now, skipBadRows: skipBadRows)
         read.entries = items.entries
         read.inTrash = items.inTrash
-        read.skipped = items.skipped
+        read.rowNotes = items.rowNotes
         read.notHeld += items.notHeld
         return read
     }
 
     /// `export.data` itself: 1Password's JSON, after libzip has checked and
     /// inflated it (what the `import-1pux` fuzz target feeds).
-    static func read(exportData json: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> BitwardenJSON.Read {
-        var read = BitwardenJSON.Read()
+    static func read(exportData json: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> ImportRead {
+        var read = ImportRead()
         guard let root = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any], let accounts = root["accounts"] as? [[String: Any]] else {
             throw ImportError(line: nil, message: "export.data is not 1Password's JSON (no \"accounts\" list)")
         }
@@ -78,7 +78,7 @@ enum OnePasswordPUX {
                 guard let (kind, name) = categories[category] else {
                     let problem = "item \(position) has a 1Password category bulwark does not know (\(category.isEmpty ? "none" : category))"
                     guard skipBadRows else { throw ImportError(line: nil, message: problem + "; --skip-bad-rows imports the rest") }
-                    read.skipped.append(problem + ", skipped")
+                    read.rowNotes.append(problem + ", skipped")
                     continue
                 }
                 var entry = entry(item, kind: kind, now: now, notHeld: &read.notHeld)

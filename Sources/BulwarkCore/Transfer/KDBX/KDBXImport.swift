@@ -7,10 +7,10 @@ import Foundation
 /// ones hidden; history entries' other passwords as history; the recycle
 /// bin's entries left out and counted; attachments named, not stored.
 enum KDBXImport {
-    static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> BitwardenJSON.Read {
+    static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> ImportRead {
         let container = try KDBXContainer.open(data, password: password, keyFile: keyFile)
         let document = try KDBXDocument.read(container.xml, stream: container.innerStream)
-        var read = BitwardenJSON.Read()
+        var read = ImportRead()
         for item in document.items {
             if item.inRecycleBin {
                 read.inTrash += 1
