@@ -34,13 +34,9 @@ enum ProviderSignIn {
                 let account = WebAuthenticationSession.loginEntry(in: vault.entries, domain: provider.loginDomain)
                 // This step's code was used already (a sign-in a moment ago): wait for the next, once.
                 if triedCode, !waitedForNextStep, message?.hasPrefix("That code was already used") == true,
-                   let uri = account?.totpURI, let config = try? OTPAuthURL.parse(uri), case .totp(let period) = config.kind {
-                    let now = world.clock().timeIntervalSince1970
-                    let wait = Double(period) - now.truncatingRemainder(dividingBy: Double(period)) + 0.2
-                    Output.stderr("bulwark: \(provider.name): this step's code was used already; waiting \(Int(wait.rounded(.up))) s for the next.\n")
-                    Thread.sleep(forTimeInterval: wait)
+                   let next = NextCodeStep.code(totpURI: account?.totpURI, clock: world.clock, name: provider.name) {
                     waitedForNextStep = true
-                    step = session.submitCode(config.code(at: Int64(world.clock().timeIntervalSince1970)))
+                    step = session.submitCode(next)
                     continue
                 }
                 guard !triedCode else { return fail("\(provider.name): \(message ?? "the code was refused.")") }

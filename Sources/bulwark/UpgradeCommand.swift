@@ -98,14 +98,10 @@ enum UpgradeCommand {
                 // --code-from-vault gave a code this step already used (an upgrade a moment ago): wait for the next, once.
                 if triedCode, !waitedForNextStep, parsed.options["--code-from-vault"] != nil,
                    screen.message?.hasPrefix("That code was already used") == true,
-                   let uri = engine.request.flatMap({ engine.vault.entry(id: $0.entryID) })?.totpURI,
-                   let config = try? OTPAuthURL.parse(uri), case .totp(let period) = config.kind {
-                    let now = engine.world.clock().timeIntervalSince1970
-                    let wait = Double(period) - now.truncatingRemainder(dividingBy: Double(period)) + 0.2
-                    Output.stderr("bulwark: \(screen.serviceName): this step's code was used already; waiting \(Int(wait.rounded(.up))) s for the next.\n")
-                    Thread.sleep(forTimeInterval: wait)
+                   let next = NextCodeStep.code(totpURI: engine.request.flatMap({ engine.vault.entry(id: $0.entryID) })?.totpURI,
+                                                clock: engine.world.clock, name: screen.serviceName) {
                     waitedForNextStep = true
-                    state = engine.submitCode(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
+                    state = engine.submitCode(next)
                     continue
                 }
                 if triedCode {

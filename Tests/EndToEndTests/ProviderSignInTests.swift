@@ -19,6 +19,10 @@ import Testing
         #expect(try demo.run(["signin", "Shiny", "--with-provider"]).stdout == "Signed in to Shiny through Nimbus ID (as jane@mail.example).\n")
         // Ephemeral: the login page and the code again.
         #expect(try demo.run(["signin", "Shiny", "--with-provider", "--ephemeral"]).status == 4)
+        // Ephemeral with the vault's code, in the step whose code was just used: it waits for the next (it failed as "not right").
+        let again = try demo.run(["signin", "Shiny", "--with-provider", "--ephemeral", "--code-from-vault"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.isEmpty || again.stderr.hasPrefix("bulwark: Nimbus ID: this step's code was used already; waiting "), "\(again.stderr)")
 
         let lines = try String(contentsOf: transcript, encoding: .utf8).split(separator: "\n")
         let steps = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["step"] as? String }
