@@ -1,3 +1,4 @@
+import BulwarkCore
 /// The shape of one subcommand: its options and help text. The parser and
 /// `bulwark help CMD` both read these, so help never drifts from parsing.
 struct OptionSpec {
@@ -113,8 +114,8 @@ enum Commands {
                     """),
         CommandSpec(name: "import", summary: "Import another password manager's export.",
                     usage: "bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--raw-cells] [--merge | --keep-both] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "apple-csv, chrome-csv, firefox-csv, lastpass-csv, bitwarden-json, bitwarden-csv, keepassxc-csv, 1password-csv, 1password-1pux or kdbx (default: detected from the file)",
-                                         values: .words(["apple-csv", "chrome-csv", "firefox-csv", "lastpass-csv", "bitwarden-json", "bitwarden-csv", "keepassxc-csv", "1password-csv", "1password-1pux", "kdbx"])),
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: Commands.list(Commands.importFormats) + " (default: detected from the file)",
+                                         values: .words(Commands.importFormats)),
                               OptionSpec(name: "--key-file", valueName: "FILE", help: "kdbx: the database's key file (any form KeePass reads)"),
                               OptionSpec(name: "--skip-bad-rows", valueName: nil, help: "Import the rest when a row cannot be read (each is named)"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "apple-csv: keep a leading ' before = + - @ (by default bulwark's own spreadsheet guard is taken away)"),
@@ -137,8 +138,8 @@ enum Commands {
                     """, arguments: [.files]),
         CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, or a KeePass database.",
                     usage: "bulwark export --format FORMAT [--password-protected] [--allow-loss] FILE",
-                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: "bitwarden-json, apple-csv, or kdbx (a KeePass database with a password of its own)",
-                                         values: .words(["bitwarden-json", "apple-csv", "kdbx"])),
+                    options: [OptionSpec(name: "--format", valueName: "FORMAT", help: Commands.list(Commands.exportFormats) + " (a KeePass database with a password of its own)",
+                                         values: .words(Commands.exportFormats)),
                               OptionSpec(name: "--cipher", valueName: "CIPHER", help: "kdbx: aes (default) or chacha20", values: .words(["aes", "chacha20"])),
                               OptionSpec(name: "--password-protected", valueName: nil, help: "bitwarden-json: seal the file with a password of its own, as Bitwarden's \"Password protected\" export (PBKDF2, 600,000 iterations)"),
                               OptionSpec(name: "--raw-cells", valueName: nil, help: "CSV: write cells that begin with = + - @ as they are (no leading ')"),
@@ -343,4 +344,17 @@ enum Commands {
     ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+
+    /// The usage line of a command, as its help prints it (for a usage error).
+    static func usage(of name: String) -> String { named(name)?.usage ?? "bulwark \(name)" }
+
+    /// The formats, from the readers' and writers' own lists: the help, the
+    /// completions, the man pages and the errors all say the same.
+    static let importFormats = ImportFormat.allCases.map(\.rawValue)
+    static let exportFormats = Exporter.Format.allCases.map(\.rawValue) + ["kdbx"]
+
+    /// "a, b or c".
+    static func list(_ words: [String], last: String = "or") -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " \(last) " + words.last!
+    }
 }

@@ -7,12 +7,12 @@ import Glibc
 /// `bulwark import` and `bulwark export`.
 enum TransferCommands {
     static func importFile(_ parsed: ParsedCommandLine) -> Int32 {
-        let formats = ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        let formats = Commands.importFormats.joined(separator: ", ")
         if let name = parsed.options["--format"], ImportFormat(rawValue: name) == nil {
             Output.error("--format must be one of \(formats).")
             return 2
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark import [--format FORMAT] [--key-file FILE] [--skip-bad-rows] [--raw-cells] [--merge | --keep-both] FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: " + Commands.usage(of: "import")); return 2 }
         if parsed.options["--merge"] != nil && parsed.options["--keep-both"] != nil {
             Output.error("--merge and --keep-both cannot both be given.")
             return 2
@@ -107,10 +107,10 @@ enum TransferCommands {
     static func exportFile(_ parsed: ParsedCommandLine) -> Int32 {
         if parsed.options["--format"] == "kdbx" { return exportKDBX(parsed) }
         guard let formatName = parsed.options["--format"], let format = Exporter.Format(rawValue: formatName) else {
-            Output.error("export needs --format, one of \((Exporter.Format.allCases.map(\.rawValue) + ["kdbx"]).joined(separator: ", ")).")
+            Output.error("export needs --format, one of \(Commands.exportFormats.joined(separator: ", ")).")
             return 2
         }
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format FORMAT [--password-protected] [--allow-loss] FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: " + Commands.usage(of: "export")); return 2 }
         let protected = parsed.options["--password-protected"] != nil
         if protected && format != .bitwardenJSON {
             Output.error("--password-protected is for --format bitwarden-json (Apple's CSV has no encrypted form).")
