@@ -41,13 +41,11 @@ public enum RunLoop {
         draw()
         // A caller measuring start-up may stop here.
         if afterFirstFrame?() == true { return 0 }
-        var copiedID = store.state.clipboard?.id
         while store.exitCode == nil {
             // Clipboard writes the reducer asked for, and taking them back later, on
             // lock and on quit; what they say is drawn now, not at the next tick.
             var clipboardSaid = false
-            if let request = store.state.clipboard, request.id != copiedID {
-                copiedID = request.id
+            for request in store.takeCopies() {
                 store.send(.setStatus(clipboard.copy(request)))
                 store.send(.clipboardHeld(until: clipboard.clearAt))
                 clipboardSaid = true

@@ -30,7 +30,7 @@ import Testing
         #expect(Keymaps.signInPrompt(f.state).footerHints.map(\.key) == ["w", "Esc"])
         f.golden("sign-in-prompt-change-password")
         await f.press(.char("w"))
-        #expect(f.state.overlay == nil && f.state.clipboard?.text == "https://forum.example/settings/password")
+        #expect(f.state.overlay == nil && f.store.copies.last?.text == "https://forum.example/settings/password")
         #expect(f.state.banner?.text == "Change the password at https://forum.example/settings/password (copied).")
     }
 

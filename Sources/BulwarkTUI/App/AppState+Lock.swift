@@ -20,7 +20,6 @@ extension AppState {
         next.titleCard = titleCard
         // The run loop takes the copied secret back when it sees the lock; until then the countdown stays true.
         next.clipboardClearsAt = clipboardClearsAt
-        next.clipboardSerial = clipboardSerial
         return next
     }
 }

@@ -180,11 +180,10 @@ public struct VaultFilter: Sendable, Equatable {
     public init() {}
 }
 
-/// Text the run loop copies to the terminal's clipboard (OSC 52).
+/// Text the run loop copies to the clipboard (`Effect.copy`).
 public struct ClipboardRequest: Sendable, Equatable {
     public let text: String
     public let label: String
-    public let id: Int
     /// Seconds before the run loop clears it (sooner on lock or quit).
     public var clearAfter: TimeInterval = 30
     /// What it is, for the status line: "the password of Shiny".
@@ -240,10 +239,6 @@ public struct AppState: Sendable {
     /// The entry a sign-in or a service's app screen is about.
     public var focusEntryID: String?
     public var appSession: String?
-    /// A copy the run loop has yet to make (it clears this once it has).
-    public var clipboard: ClipboardRequest?
-    /// Numbers each copy, so the run loop tells a new request from one it made.
-    public var clipboardSerial = 0
     /// When the secret on the clipboard is taken back: the status line counts down.
     public var clipboardClearsAt: Date?
     public var now: Date

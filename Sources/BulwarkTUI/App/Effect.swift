@@ -15,11 +15,14 @@ public struct AppEnvironment: Sendable {
     public static let live = AppEnvironment()
 }
 
-/// The result of reducing an action: nothing, a quit, or async work whose
-/// result comes back as another action.
+/// The result of reducing an action: nothing, a quit, a copy to the
+/// clipboard, or async work whose result comes back as another action.
 public enum Effect: Sendable {
     case none
     case quit(exitCode: Int32)
+    /// Text for the clipboard: the run loop performs it (as it performs a
+    /// quit) and takes it back later; the state never holds the text.
+    case copy(ClipboardRequest)
     case run(@Sendable (AppEnvironment) async -> AppAction?)
     indirect case batch([Effect])
 

@@ -86,8 +86,6 @@ public enum Reducer {
             state.status = message
             return .none
         case .clipboardHeld(let until):
-            // The run loop has the text now: the state keeps no copy of the secret.
-            state.clipboard = nil
             state.clipboardClearsAt = until
             return .none
         case .setPresenter(let presenter):

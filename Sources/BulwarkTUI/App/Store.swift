@@ -27,6 +27,14 @@ public final class Store {
     public let inbox = ActionInbox()
     /// Set when an effect asked to quit; the run loop exits with it.
     public private(set) var exitCode: Int32?
+    /// Copies effects asked for, oldest first, until the run loop takes them.
+    public private(set) var copies: [ClipboardRequest] = []
+
+    /// The copies asked for since the last call (the run loop performs them).
+    public func takeCopies() -> [ClipboardRequest] {
+        defer { copies = [] }
+        return copies
+    }
 
     public init(state: AppState, environment: AppEnvironment = .live) {
         self.state = state
@@ -57,6 +65,7 @@ public final class Store {
         switch effect {
         case .none: break
         case .quit(let code): exitCode = exitCode ?? code
+        case .copy(let request): copies.append(request)
         case .batch(let effects): effects.forEach(run)
         case .run(let operation):
             let inbox = inbox, environment = environment

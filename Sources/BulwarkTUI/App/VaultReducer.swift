@@ -153,10 +153,8 @@ enum VaultReducer {
             let entry = state.overlay == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
             guard let entry, let url = state.changePasswordURL(for: entry) else { return Effect.none }
             if state.overlay == .signInPrompt { state.overlay = nil }
-            state.clipboardSerial += 1
-            state.clipboard = ClipboardRequest(text: url, label: "the change-password URL", id: state.clipboardSerial)
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
-            return Effect.none
+            return .copy(ClipboardRequest(text: url, label: "the change-password URL"))
         case .toggleFixableFirst, .toggleFixableOnly:
             if action == .toggleFixableOnly { state.fixableOnly.toggle() } else { state.fixableFirst.toggle() }
             state.refreshFixableOrder()
@@ -263,12 +261,10 @@ enum VaultReducer {
             state.status = "\(entry.title) has no \(field.rawValue) to copy."
             return Effect.none
         }
-        state.clipboardSerial += 1
-        state.clipboard = ClipboardRequest(text: text, label: "the \(field.rawValue)", id: state.clipboardSerial,
-                                           clearAfter: state.clipboardFor, subject: "the \(field.rawValue) of \(entry.title)")
         // OSC 52 is a request: the terminal may refuse it without a word, so this says what was sent, not that it arrived.
         state.status = "Sent the \(field.rawValue) of \(entry.title) to the terminal's clipboard; cleared in \(Reducer.duration(state.clipboardFor)), on lock and on quit."
-        return Effect.none
+        return .copy(ClipboardRequest(text: text, label: "the \(field.rawValue)", clearAfter: state.clipboardFor,
+                                      subject: "the \(field.rawValue) of \(entry.title)"))
     }
 
     /// A code just set whose issuer names other entries better than this one.
