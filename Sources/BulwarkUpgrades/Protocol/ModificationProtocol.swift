@@ -99,6 +99,21 @@ public struct StepUpScreen: Sendable, Equatable {
     /// A security-key step-up: the `PublicKeyCredentialRequestOptionsJSON`
     /// the host answers with an assertion (from the vault's passkey or a USB key).
     public var securityKeyOptions: String? = nil
+
+    /// Public, so that an extension outside this module can make one (and
+    /// the host's key reference can show each kind).
+    public init(serviceName: String, method: Method, prompt: String, attemptsLeft: Int, expiresAt: Date, message: String?,
+                canResend: Bool, domain: String, securityKeyOptions: String? = nil) {
+        self.serviceName = serviceName
+        self.method = method
+        self.prompt = prompt
+        self.attemptsLeft = attemptsLeft
+        self.expiresAt = expiresAt
+        self.message = message
+        self.canResend = canResend
+        self.domain = domain
+        self.securityKeyOptions = securityKeyOptions
+    }
 }
 
 /// What the extension answers through. Exactly one of the four reports
