@@ -207,8 +207,10 @@ enum OnePasswordPUX {
     }
 
     /// 1Password's times are seconds since 1970 (a few older ones milliseconds).
+    /// A time past year 9999 is no time: every number read from a file is range-checked.
     static func seconds(_ value: Any?) -> Date? {
         guard let number = Importer.jsonInteger(value), number > 0 else { return nil }
-        return Date(timeIntervalSince1970: number >= 100_000_000_000 ? Double(number) / 1000 : Double(number))
+        let seconds = number >= 100_000_000_000 ? Double(number) / 1000 : Double(number)
+        return seconds <= 253_402_300_799 ? Date(timeIntervalSince1970: seconds) : nil
     }
 }

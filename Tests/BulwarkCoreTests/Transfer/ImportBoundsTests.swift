@@ -18,6 +18,14 @@ import Testing
         #expect(KDBXDocument.time(Self.int64(62_135_596_800 + 1_700_000_000)) == Date(timeIntervalSince1970: 1_700_000_000))
     }
 
+    /// 1Password's times likewise: seconds, or milliseconds past 10^11; past year 9999 none.
+    @Test func a1PasswordTimePastYear9999IsNoTime() {
+        func seconds(_ n: Int) -> Date? { OnePasswordPUX.seconds(NSNumber(value: n)) }  // as JSONSerialization gives them
+        #expect(seconds(1_700_000_000) == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(seconds(1_700_000_000_000) == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(seconds(Int.max) == nil && seconds(-5) == nil && seconds(300_000_000_000_000) == nil && seconds(99_999_999_999) != nil)
+    }
+
     /// The same through a whole file, by the fuzz target that now starts at the times.
     @Test func aWholeKDBXFileWithTheWorstTimesImports() {
         let times = [Int64.min, Int64.max, -1, 0, 1].flatMap { ByteReader.le(UInt64(bitPattern: $0), 8) }
