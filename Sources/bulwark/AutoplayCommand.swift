@@ -123,7 +123,7 @@ enum AutoplayCommand {
             return nil
         }
         var end: BulwarkTerminal.RunLoop.AutoplayEnd?
-        let status = DemoCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed, autoplay: autoplay, stay: stay) { end = $0 }
+        let status = AppCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed, autoplay: autoplay, stay: stay) { end = $0 }
         return (status, end)
     }
 

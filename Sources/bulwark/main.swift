@@ -44,7 +44,7 @@ func runMain(_ args: [String]) -> Int32 {
     case "demo":
         return DemoCommand.run(parsed)
     case "open":
-        return DemoCommand.open(parsed)
+        return AppCommand.open(parsed)
     case "generate":
         return GenerateCommand.run(parsed)
     case "rules":

@@ -1,0 +1,72 @@
+import BulwarkCore
+import BulwarkTerminal
+import BulwarkTUI
+import BulwarkUpgrades
+import Foundation
+
+/// The full-screen app on a vault: `bulwark open` on the person's own, and
+/// the run every demo shares (`runApp`).
+enum AppCommand {
+    /// `bulwark open`: the app on your vault; the first run creates it.
+    static func open(_ parsed: ParsedCommandLine) -> Int32 {
+        let context: AnalysisContext
+        switch AnalysisContext.load(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let loaded): context = loaded
+        }
+        let session = AppSession(vaultPath: VaultCommands.path(parsed), catalog: context.catalog, breaches: context.breaches,
+                                 quirks: context.quirks, settings: context.config.analysis,
+                                 freshness: .standard(), backupPolicy: context.config.backups)
+        let state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
+        return runApp(state: state, session: session, parsed: parsed)
+    }
+
+    static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,
+                       autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
+        // USB security keys through libfido2; an autoplay stays the same whatever is plugged in.
+        if autoplay == nil { session.securityKeyProvider = FIDO2Keys() }
+        // The config file's times apply to the demo as to your own vault.
+        var state = initial
+        let config = try? Output.configuration(parsed).get()
+        if let config {
+            state.lockAfter = config.lockAfterMinutes * 60
+            state.revealFor = config.revealSeconds
+            state.clipboardFor = config.clipboardSeconds
+        }
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal(allowColor: !noColor, symbols: config?.symbols, mouse: config?.mouse ?? true)
+        } catch let error as TerminalError {
+            Output.stderr(error.description + "\n")
+            return error.exitCode
+        } catch {
+            Output.stderr("bulwark: \(error)\n")
+            return 1
+        }
+        let store = Store(state: state, environment: AppEnvironment(session: session))
+        let size = terminal.size
+        var recorder: AsciicastRecorder?
+        if let path = parsed.options["--record"] {
+            guard let version = AutoplayCommand.castVersion(parsed) else {
+                terminal.close()
+                return 2
+            }
+            do { recorder = try AsciicastRecorder(path: path, width: size.width, height: size.height, title: "bulwark demo", version: version) } catch {
+                terminal.close()
+                Output.error("--record: cannot write \(path).")
+                return 1
+            }
+        }
+        defer { recorder?.close() }
+        // `make bench` asks for the start-up figure: report it after the first frame and stop.
+        let report = ProcessInfo.processInfo.environment["BULWARK_REPORT_FIRST_FRAME"] == "1"
+        return BulwarkTerminal.RunLoop.run(store: store, terminal: terminal, autoplay: autoplay, stay: stay, recorder: recorder,
+                                           autoplayEnd: autoplayEnd, afterFirstFrame: report ? {
+            let total = Date().timeIntervalSince(processStart)
+            Output.stderr(String(format: "first_frame_ms=%.2f unlock_ms=%.2f first_frame_at=%.6f\n", total * 1000, DemoCommand.unlockSeconds * 1000,
+                                 Date().timeIntervalSince1970))
+            return true
+        } : nil)
+    }
+}
