@@ -4,7 +4,9 @@ extension AppState {
     /// The state after a lock, built afresh from what survives one, listed
     /// here and nowhere else: the terminal's size, the times the config
     /// set, the unlock form's hint, the lock label, the clock and the last
-    /// key's time, and a demo's presenter, caption and title card. Every
+    /// key's time, a demo's presenter, caption and title card, and the
+    /// person's place (the screen, the kept filter, the lists' rows and
+    /// options), so that unlocking again comes back to it. Every
     /// entry, form, dialog, search, copied text and result is left behind
     /// with the state it lived in (the lock once reset fields one by one
     /// and kept the edit form's typed password, a conflict's two entries
@@ -18,6 +20,13 @@ extension AppState {
         next.presenter = presenter
         next.caption = caption
         next.titleCard = titleCard
+        next.screen = screen
+        next.filter = filter
+        next.list = list
+        next.recommendationList = recommendationList
+        next.showHidden = showHidden
+        next.fixableFirst = fixableFirst
+        next.fixableOnly = fixableOnly
         // The run loop takes the copied secret back when it sees the lock; until then the countdown stays true.
         next.clipboardClearsAt = clipboardClearsAt
         return next
