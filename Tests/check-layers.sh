@@ -38,6 +38,10 @@ for dir in Sources/BulwarkCore Sources/BulwarkUpgrades; do
   found=$(grep -rlE '^\s*import\s+(BulwarkTUI|BulwarkTerminal)' "$dir" || true)
   [ -n "$found" ] && { echo "layer check: $dir imports a UI layer:"; echo "$found" | sed 's/^/  /'; failed=1; }
 done
+# The core names no mock service and no demo (they live in BulwarkUpgrades; the
+# generator's seeded initialiser is an SPI the mocks call, named for them).
+found=$(grep -rnE '\b(Mock[A-Z][A-Za-z]*|DemoSetup|ServiceWorld)\b' Sources/BulwarkCore --include='*.swift' | grep -v '@_spi(MockServices)' || true)
+[ -n "$found" ] && { echo "layer check: the core names a mock or the demo:"; echo "$found" | sed 's/^/  /'; failed=1; }
 found=$(grep -rlE '^\s*import\s+BulwarkCore' Sources/BulwarkTerminal || true)
 [ -n "$found" ] && { echo "layer check: the terminal backend imports the core:"; echo "$found" | sed 's/^/  /'; failed=1; }
 if [ $failed = 0 ]; then echo "layer check: ok"; fi
