@@ -82,6 +82,9 @@ enum DemoCommand {
                 _ = try DemoSetup.write(to: directory, catalog: catalog, now: now ?? Date(), parameters: ScryptParameters(logN: fast ? 10 : 14))
             }
             if inBackground { pending = BackgroundWork(write) } else { try write() }
+        } else if !DemoSetup.usesDemoServices(vault: path) {
+            // A demo directory an older bulwark wrote: it is the demo's, so its commands keep the demo's services.
+            try DemoSetup.markAsDemo(vault: path)
         }
         setup = pending
         let fixed = now
