@@ -51,7 +51,7 @@ struct GlobalOptions {
         OptionSpec(name: "--vault", valueName: "PATH", help: "The vault file (default: $BULWARK_VAULT, else $XDG_DATA_HOME/bulwark/vault.db)"),
         OptionSpec(name: "--password-stdin", valueName: nil, help: "Read the master password from standard input (never from arguments)"),
         OptionSpec(name: "--quirks", valueName: "DIR", help: "A password-manager-resources quirks directory"),
-        OptionSpec(name: "--services", valueName: "DIR", help: "More service manifests (*.json) beside the built-in ones"),
+        OptionSpec(name: "--services", valueName: "DIR", help: "Service manifests (*.json) this vault speaks to (the demo's vault also has the built-in mock ones)"),
         OptionSpec(name: "--help", valueName: nil, help: "Show help"),
     ]
 }
