@@ -161,19 +161,20 @@ extension TransferCommands {
     /// its own, asked twice like a new master password (with
     /// --password-stdin, one line after the master password).
     static func exportKDBX(_ parsed: ParsedCommandLine) -> Int32 {
-        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format kdbx [--cipher aes|chacha20] FILE"); return 2 }
+        guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format kdbx [--cipher aes|chacha20] [--allow-loss] FILE"); return 2 }
         let cipher = parsed.options["--cipher"] ?? "aes"
         guard cipher == "aes" || cipher == "chacha20" else { Output.error("--cipher must be aes or chacha20."); return 2 }
         let file = parsed.arguments[0]
         return VaultCommands.withVault(parsed) { vault, input in
+            // Said before the file's password is asked for: nothing is asked for nothing.
+            let losses = ExportLoss.kdbx(vault.entries)
+            guard ExportLossReport.allowed(losses, format: "kdbx", parsed) else { return 1 }
             let password = try input.next(prompt: "Password for the KeePass database")
             if !parsed.globals.passwordStdin, try input.next(prompt: "Repeat it") != password {
                 Output.error("the two passwords differ. Nothing was written.")
                 return 1
             }
             guard !password.isEmpty else { throw UsageError(message: "a KeePass database's password cannot be empty here. Nothing was written.", command: nil) }
-            let losses = ExportLoss.kdbx(vault.entries)
-            guard ExportLossReport.allowed(losses, format: "kdbx", parsed) else { return 1 }
             do {
                 var settings = KDBXExport.Settings.calibrated()
                 settings.chacha20 = cipher == "chacha20"

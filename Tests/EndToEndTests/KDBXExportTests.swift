@@ -80,4 +80,22 @@ import Testing
         #expect(try g.run(["import", kdbx], stdin: "master\nkeepass-pw\n").status == 0)
         #expect(try f.run(["passkey", "list"]).stdout == (try g.run(["passkey", "list"]).stdout))
     }
+
+    /// KeePass holds one passkey an entry: an entry with two is named, and
+    /// nothing is written (or asked) unless --allow-loss.
+    @Test func anEntryWithTwoPasskeysIsNamedAndNothingWrittenWithoutAllowLoss() throws {
+        let f = try VaultCommandTests.Fixture()
+        let options = f.dir.appendingPathComponent("options.json")
+        _ = try f.run(["add", "--title", "Shop", "--url", "https://shop.example", "--username", "jane", "--entry-password-stdin"], stdin: "master\npw-1\n")
+        for user in ["dXNlcg", "dXNlcjI"] {
+            try Data(#"{"rp":{"id":"shop.example","name":"Shop"},"user":{"id":"\#(user)","name":"jane"},"challenge":"AAECAwQFBgcICQoLDA0ODw","pubKeyCredParams":[{"type":"public-key","alg":-7}]}"#.utf8).write(to: options)
+            #expect(try f.run(["passkey", "create", "--origin", "https://shop.example", "--options", options.path, "--entry", "Shop"]).status == 0)
+        }
+        let kdbx = f.dir.appendingPathComponent("two.kdbx").path
+        let refused = try f.run(["export", "--format", "kdbx", kdbx], stdin: "master\nkeepass-pw\n")
+        #expect(refused.status == 1 && refused.stderr.hasPrefix("  Shop: 1 passkey beyond the first\nbulwark: kdbx cannot carry all of 1 entry (named above)."), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: kdbx))
+        let allowed = try f.run(["export", "--format", "kdbx", "--allow-loss", kdbx], stdin: "master\nkeepass-pw\n")
+        #expect(allowed.status == 0 && allowed.stdout.hasSuffix("Not written (the format has no place for it): Shop's 1 passkey beyond the first.\n"), "\(allowed.stdout)")
+    }
 }
