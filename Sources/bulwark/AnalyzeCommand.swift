@@ -48,7 +48,7 @@ enum AnalyzeCommand {
                 Output.stderr(OnlineBreachCheck.report(outcome, base: base))
                 onlineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }
-            let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: corpus, sharing: .with(context.quirks),
+            let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: corpus, sharing: context.catalog.sharing(context.quirks),
                                             services: context.catalog, memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
             vault.keepStrengthMemo(of: analyzer)

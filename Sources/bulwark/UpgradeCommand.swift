@@ -197,7 +197,7 @@ enum UpgradeCommand {
         }
         return withServices(parsed) { vault, world, _ in
             let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: context.breaches,
-                                            sharing: .with(context.quirks), services: world.catalog, memo: vault.strengthMemo())
+                                            sharing: world.catalog.sharing(context.quirks), services: world.catalog, memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
             vault.keepStrengthMemo(of: analyzer)
             let engine = UpgradeEngine(vault: vault, world: world)

@@ -313,7 +313,8 @@ enum VaultCommands {
                     throw VaultError.entryNotFound(id)
                 }
                 guard newPassword else { return (edited, []) }
-                return (edited, try AccountEntries.sharePassword(of: edited, in: change, manifest: catalog?.manifest(forHost: edited.site)))
+                return (edited, try AccountEntries.sharePassword(of: edited, in: change, manifest: catalog?.manifest(forHost: edited.site),
+                                                                 sharing: catalog?.sharing(nil) ?? SharedCredentials()))
             }
             print("Saved \(entry.title)." + (also.isEmpty ? "" : " Also updated, the same account: \(also.map(\.title).joined(separator: ", "))."))
             if parsed.options["--totp"] != nil || parsed.options["--totp-qr"] != nil { suggestOwner(of: entry, in: vault.entries) }

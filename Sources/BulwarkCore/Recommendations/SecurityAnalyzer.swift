@@ -65,7 +65,7 @@ public final class SecurityAnalyzer {
     /// the memo after many, not after each (it is 100k estimates, sealed).
     public private(set) var unkeptEstimates = 0
 
-    public init(settings: AnalysisSettings = AnalysisSettings(), breaches: BreachCorpus, sharing: SharedCredentials = .builtIn,
+    public init(settings: AnalysisSettings = AnalysisSettings(), breaches: BreachCorpus, sharing: SharedCredentials = SharedCredentials(),
                 services: ServiceRequirementsProvider? = nil, memo: StrengthMemo = StrengthMemo(),
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.memo = memo

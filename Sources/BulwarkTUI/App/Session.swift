@@ -105,7 +105,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         catalog = world.catalog
         try Reconciler.reconcile(vault: opened, world: world)
         let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
-        let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: .with(quirks), services: catalog,
+        let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: catalog.sharing(quirks), services: catalog,
                                         memo: opened.strengthMemo(), clock: clock)
         vault = opened
         self.world = world
@@ -257,14 +257,14 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
             let before = vault.entry(id: entry.id)?.password
-            let manifest = catalog.manifest(forHost: entry.site), quirks = quirks
+            let manifest = catalog.manifest(forHost: entry.site), sharing = catalog.sharing(quirks)
             // The edit and the same account's other entries it reaches: one transaction.
             var also: [Entry] = []
             try settling([entry.id]) {
                 also = try vault.transaction { change in
                     try change.save(entry, basedOn: base)
                     guard before != nil, entry.password != before else { return [] }
-                    return try AccountEntries.sharePassword(of: entry, in: change, manifest: manifest, sharing: .with(quirks))
+                    return try AccountEntries.sharePassword(of: entry, in: change, manifest: manifest, sharing: sharing)
                 }
             }
             if !also.isEmpty { refresh(Set(also.map(\.id))) }

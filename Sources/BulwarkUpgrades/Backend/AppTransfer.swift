@@ -91,6 +91,6 @@ extension ServiceCatalog {
                                                 appLinkApps: file.appLinkApps.map { $0 == transfer.oldAppID ? transfer.appID : $0 })
             }
         }
-        return ServiceCatalog(manifests: manifests, sites: sites, providers: providers)
+        return ServiceCatalog(manifests: manifests, sites: sites, providers: providers, sharedCredentialGroups: sharedCredentialGroups)
     }
 }

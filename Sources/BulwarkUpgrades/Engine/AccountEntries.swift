@@ -10,7 +10,7 @@ public enum AccountEntries {
     /// The other entries of `entry`'s account at `manifest`'s service (or,
     /// with none, in its site's shared-credentials group), in vault order.
     public static func others(of entry: Entry, in entries: [Entry], manifest: ServiceManifest?,
-                              sharing: SharedCredentials = .builtIn) -> [Entry] {
+                              sharing: SharedCredentials) -> [Entry] {
         guard !entry.site.isEmpty else { return [] }
         let user = normalizedUser(entry.username)
         return entries.filter { other in
@@ -34,7 +34,7 @@ public enum AccountEntries {
     /// Returns the entries changed.
     @discardableResult
     public static func sharePassword(of entry: Entry, in change: VaultTransaction, manifest: ServiceManifest?,
-                                     sharing: SharedCredentials = .builtIn, at date: Date = Date()) throws -> [Entry] {
+                                     sharing: SharedCredentials, at date: Date = Date()) throws -> [Entry] {
         guard let password = entry.password else { return [] }
         let others = others(of: entry, in: change.entries, manifest: manifest, sharing: sharing)
             .filter { $0.signInWithApple == nil && $0.password != password }

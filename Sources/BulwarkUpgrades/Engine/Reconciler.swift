@@ -16,7 +16,8 @@ public enum Reconciler {
     }
 
     @discardableResult
-    public static func reconcile(vault: Vault, world: ServiceWorld, sharing: SharedCredentials = .builtIn) throws -> [Outcome] {
+    public static func reconcile(vault: Vault, world: ServiceWorld, sharing: SharedCredentials? = nil) throws -> [Outcome] {
+        let sharing = sharing ?? world.catalog.sharing(nil)
         var outcomes: [Outcome] = []
         for staged in vault.entries where staged.pendingChange != nil {
             guard let pending = staged.pendingChange else { continue }

@@ -31,7 +31,7 @@ public final class UpgradeEngine {
         self.world = world
         self.appleID = appleID
         requirements = SiteRequirements(quirks: quirks, services: world.catalog)
-        sharing = .with(quirks)
+        sharing = world.catalog.sharing(quirks)
     }
 
     public var catalog: ServiceCatalog { world.catalog }

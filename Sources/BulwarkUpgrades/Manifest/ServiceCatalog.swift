@@ -43,13 +43,21 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public let sites: [String: SiteAssociation]
     /// The OpenID providers services take sign-ins from.
     public let providers: [IdentityProviderManifest]
+    /// Sites whose services share one credential backend (one account on
+    /// them is one account, not reuse): the demo's Shiny and Shiny Store.
+    public let sharedCredentialGroups: [[String]]
+
+    /// What is one account across these services' sites, with a quirks directory's groups.
+    public func sharing(_ quirks: QuirksDirectory?) -> SharedCredentials { .with(quirks, plus: sharedCredentialGroups) }
     /// Which manifest claims a domain, exactly or as `*.domain`: the
     /// analysis asks about every entry's site, and walking every manifest's
     /// domains per entry was a tenth of analysing 100k accounts.
     private let exactClaims: [String: Int]
     private let wildcardClaims: [String: Int]
 
-    public init(manifests: [ServiceManifest], sites: [String: SiteAssociation] = [:], providers: [IdentityProviderManifest] = []) {
+    public init(manifests: [ServiceManifest], sites: [String: SiteAssociation] = [:], providers: [IdentityProviderManifest] = [],
+                sharedCredentialGroups: [[String]] = []) {
+        self.sharedCredentialGroups = sharedCredentialGroups
         self.manifests = manifests.sorted { $0.id < $1.id }
         self.sites = sites
         self.providers = providers.sorted { $0.id < $1.id }
@@ -67,7 +75,8 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
     public static func builtIn() throws -> ServiceCatalog {
         try ServiceCatalog(manifests: Assets.paths(under: "services", suffix: ".json").map { path in
             try ServiceManifest.decode(Assets.data(path) ?? Data(), file: "Assets/" + path)
-        }, sites: SiteAssociation.builtIn(), providers: IdentityProviderManifest.builtIn())
+        }, sites: SiteAssociation.builtIn(), providers: IdentityProviderManifest.builtIn(),
+           sharedCredentialGroups: try SharedCredentials.parse(Assets.data("demo/shared-credentials.json") ?? Data("[]".utf8)))
     }
 
     /// The provider with this issuer.
@@ -128,7 +137,8 @@ public struct ServiceCatalog: Sendable, ServiceRequirementsProvider {
                 providerFile[provider.id] = file.path
             }
         }
-        let catalog = ServiceCatalog(manifests: Array(byID.values), sites: sites, providers: Array(providers.values))
+        let catalog = ServiceCatalog(manifests: Array(byID.values), sites: sites, providers: Array(providers.values),
+                                     sharedCredentialGroups: builtIn.sharedCredentialGroups)
         // "Log in with IDP" must name a provider that knows the service as a client, at that exact redirect URI.
         for manifest in catalog.manifests {
             for login in manifest.signInWith ?? [] {

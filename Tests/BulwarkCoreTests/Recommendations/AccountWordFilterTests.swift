@@ -88,7 +88,7 @@ import Testing
         #expect(analyzer.measured == 2)
         // The same findings as estimating each account with all its words.
         for entry in entries {
-            let profile = AccountProfile(entry, sharing: .builtIn, services: nil)
+            let profile = AccountProfile(entry, sharing: SharedCredentials(), services: nil)
             let strength = StrengthMeter.measure(entry.password!, accountWords: PasswordFacts.Inputs.allAccountWords(entry, profile))
             let weak = analyzer.recommendation(forEntry: entry.id)?.warnings.first { $0.kind == .weak }
             #expect(weak == PasswordFacts.weakWarning(strength, below: analyzer.settings.weakBelowBits), "\(entry.id)")

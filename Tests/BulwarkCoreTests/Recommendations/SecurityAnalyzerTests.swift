@@ -56,7 +56,10 @@ import Testing
         return try BreachCorpus.load(paths: [path.path])
     }
 
-    static func analyzer(_ dir: TemporaryDirectory, _ entries: [Entry] = planted, sharing: SharedCredentials = .builtIn,
+    /// One backend on two domains, as a quirks file or a service declares it.
+    static let shinyBackend = SharedCredentials(groups: [["shiny.example", "shinystore.example"]])
+
+    static func analyzer(_ dir: TemporaryDirectory, _ entries: [Entry] = planted, sharing: SharedCredentials = shinyBackend,
                          services: ServiceRequirementsProvider? = nil) throws -> SecurityAnalyzer {
         let analyzer = SecurityAnalyzer(breaches: try corpus(dir), sharing: sharing, services: services, clock: { now })
         try analyzer.load(entries)
@@ -70,7 +73,7 @@ import Testing
     /// copy. The result is the report of analysing everything at once.
     @Test func aBatchsWholeReportSharesWhatDidNotChange() throws {
         let dir = TemporaryDirectory()
-        let analyzer = SecurityAnalyzer(breaches: try Self.corpus(dir), clock: { Self.now })
+        let analyzer = SecurityAnalyzer(breaches: try Self.corpus(dir), sharing: Self.shinyBackend, clock: { Self.now })
         let firstIDs: Set = ["s1", "s2", "s3", "b1", "b2", "r1", "r3", "p1", "p3", "w1", "u1"]
         analyzer.reserve(Self.planted.count)
         try analyzer.add(Self.planted.filter { firstIDs.contains($0.id) })
@@ -271,7 +274,7 @@ import Testing
             // and agree, and holds exactly the passwords in use.
             let memo = analyzer.takeStrengthMemo() ?? remembered
             remembered = memo
-            let reopened = SecurityAnalyzer(breaches: try Self.corpus(dir), memo: memo, clock: { Self.now })
+            let reopened = SecurityAnalyzer(breaches: try Self.corpus(dir), sharing: Self.shinyBackend, memo: memo, clock: { Self.now })
             try reopened.load(entries)
             #expect(reopened.measured == 0 && reopened.report() == analyzer.report(), "step \(step)")
             #expect(reopened.takeStrengthMemo() == nil, "step \(step)")

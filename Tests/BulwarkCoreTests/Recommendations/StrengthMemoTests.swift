@@ -14,7 +14,7 @@ import Testing
     /// Where an entry's estimate is kept: its password with the account
     /// words that can change the estimate.
     static func key(of entry: Entry) -> StrengthMemo.Key? {
-        PasswordFacts.Inputs(entry, AccountProfile(entry, sharing: .builtIn, services: nil)).flatMap(PasswordFacts.memoKey)
+        PasswordFacts.Inputs(entry, AccountProfile(entry, sharing: SharedCredentials(), services: nil)).flatMap(PasswordFacts.memoKey)
     }
 
     /// One estimate per such key, however many accounts share it.
@@ -72,7 +72,7 @@ import Testing
     @Test func floorsClearTheLineAndAHigherLineMeasuresAgain() throws {
         let dir = TemporaryDirectory()
         let entries = (0..<9).map { SecurityAnalyzerTests.entry("g\($0)", "Site \($0)", "https://site\($0).example", password: SecurityAnalyzerTests.strong($0)) }
-        let usual = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), clock: { SecurityAnalyzerTests.now })
+        let usual = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), sharing: SecurityAnalyzerTests.shinyBackend, clock: { SecurityAnalyzerTests.now })
         try usual.load(entries)
         #expect(usual.measured == 9 && usual.floored == 9)
         #expect(usual.report().count(.weak) == 0)
@@ -116,7 +116,7 @@ import Testing
         try first.update(unchanged)
         #expect(first.measured == measuredFirst + 1)
 
-        let second = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), memo: memo, clock: { SecurityAnalyzerTests.now })
+        let second = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), sharing: SecurityAnalyzerTests.shinyBackend, memo: memo, clock: { SecurityAnalyzerTests.now })
         try second.load(entries)
         #expect(second.measured == 0)
         #expect(second.report() == first.report())
@@ -149,7 +149,7 @@ import Testing
         let vault = try Vault.open(at: path, masterPassword: "m")
         let memo = vault.strengthMemo()
         #expect(memo.count == Self.distinctEstimates(entries))
-        let analyzer = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), memo: memo)
+        let analyzer = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), sharing: SecurityAnalyzerTests.shinyBackend, memo: memo)
         try analyzer.load(vault.entries)
         #expect(analyzer.measured == 0)
         vault.close()
@@ -163,7 +163,7 @@ import Testing
         let vault = try Vault.create(at: dir.file("vault.db"), masterPassword: "m", parameters: testParameters)
         try vault.setNoteBytes("strength-memo", Array("not a memo".utf8))
         #expect(vault.strengthMemo() == StrengthMemo())
-        let analyzer = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), memo: vault.strengthMemo())
+        let analyzer = SecurityAnalyzer(breaches: try SecurityAnalyzerTests.corpus(dir), sharing: SecurityAnalyzerTests.shinyBackend, memo: vault.strengthMemo())
         try analyzer.load(SecurityAnalyzerTests.planted)
         #expect(analyzer.measured > 0)
     }

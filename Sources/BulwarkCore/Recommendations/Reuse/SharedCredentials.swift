@@ -5,8 +5,9 @@ import Foundation
 /// backend): the same password there is one account, not reuse. Read from
 /// password-manager-resources' `shared-credentials.json` and
 /// `shared-credentials-historical.json` (`{"shared": [...]}` or
-/// `{"from": [...], "to": [...]}` objects), plus the demo services'
-/// built-in set. Groups that share a domain merge.
+/// `{"from": [...], "to": [...]}` objects), plus the groups the services
+/// a vault speaks to declare (the demo's mock services have two). Groups
+/// that share a domain merge.
 public struct SharedCredentials: Sendable {
     private var groupOf: [String: Int] = [:]
 
@@ -14,17 +15,9 @@ public struct SharedCredentials: Sendable {
         for group in groups { add(group) }
     }
 
-    /// The demo services' own shared backends (Assets/shared-credentials.json).
-    public static let builtIn: SharedCredentials = {
-        guard let data = Assets.data("shared-credentials.json"), let groups = try? parse(data) else {
-            preconditionFailure("the built-in shared-credentials set is missing from the binary")
-        }
-        return SharedCredentials(groups: groups)
-    }()
-
-    /// The built-in set, with a quirks directory's groups when one is given.
-    public static func with(_ quirks: QuirksDirectory?) -> SharedCredentials {
-        var merged = builtIn
+    /// A quirks directory's groups, and the services' own (`plus`).
+    public static func with(_ quirks: QuirksDirectory?, plus services: [[String]] = []) -> SharedCredentials {
+        var merged = SharedCredentials(groups: services)
         for group in quirks?.sharedCredentialGroups ?? [] { merged.add(group) }
         return merged
     }
