@@ -64,7 +64,8 @@ extension AppSession {
     /// Runs one step; a sign-in that went through records the provider on the entry.
     private func webStep(_ body: (Vault, ServiceWorld) throws -> WebAuthenticationSession.Step) -> WebStep {
         lock.withLock {
-            guard let vault, let world else { return (.failed("The vault is locked."), makeSnapshot()) }
+            guard let vault else { return (.failed("The vault is locked."), makeSnapshot()) }
+            guard let world else { return (.failed(Self.noServices), makeSnapshot()) }
             let step: WebAuthenticationSession.Step
             do { step = try body(vault, world) } catch { step = .failed("\(error)") }
             if case .signedIn = step, let session = webSession, let id = webEntryID,

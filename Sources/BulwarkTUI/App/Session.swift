@@ -100,18 +100,24 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
         knownParameters = opened.parameters
-        let world = try ServiceWorld.forVault(vaultPath, entries: opened.entries, catalog: baseCatalog, clock: clock, sleep: sleep)
-        world.draws = mockDraws
-        catalog = world.catalog
-        try Reconciler.reconcile(vault: opened, world: world)
-        let notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
+        // A vault that knows no service (a person's own, with no --services) gets no
+        // service world at all: no mock state is made, in a temporary place or beside it.
+        let knowsServices = !(baseCatalog.manifests.isEmpty && baseCatalog.providers.isEmpty)
+        let world = knowsServices ? try ServiceWorld.forVault(vaultPath, entries: opened.entries, catalog: baseCatalog, clock: clock, sleep: sleep) : nil
+        world?.draws = mockDraws
+        catalog = world?.catalog ?? baseCatalog
+        var notices: [String] = []
+        if let world {
+            try Reconciler.reconcile(vault: opened, world: world)
+            notices = try AppleIDLifecycle.refresh(vault: opened, world: world).map(\.sentence)
+        }
         let analyzer = SecurityAnalyzer(settings: settings, breaches: breaches, sharing: catalog.sharing(quirks), services: catalog,
                                         memo: opened.strengthMemo(), clock: clock)
         vault = opened
         self.world = world
         self.analyzer = analyzer
         shown = nil
-        engine = UpgradeEngine(vault: opened, world: world, appleID: appleID, quirks: quirks, cancellation: cancellation)
+        engine = world.map { UpgradeEngine(vault: opened, world: $0, appleID: appleID, quirks: quirks, cancellation: cancellation) }
         // A large vault is shown at once and analysed in batches behind it
         // (`analyseNextBatch`); a small one before its first frame.
         if opened.entries.count >= analyseInBackgroundFrom {
@@ -303,11 +309,15 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     // MARK: Upgrades
 
+    static let noServices = "This vault knows no services: one-key fixes act on the services given with --services (bulwark demo has its own)."
+
     public typealias UpgradeStep = (state: UpgradeState, snapshot: SessionSnapshot)
 
     private func step(_ body: (UpgradeEngine) -> UpgradeState) -> UpgradeStep {
         lock.withLock {
-            guard let engine else { return (.failed(reason: "The vault is locked."), makeSnapshot()) }
+            guard let engine else {
+                return (.failed(reason: vault == nil ? "The vault is locked." : Self.noServices), makeSnapshot())
+            }
             let state = body(engine)
             // The upgraded entry and every other entry of its account.
             var changed = Set(engine.request.map { [$0.entryID] } ?? [])
@@ -363,7 +373,8 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public func signIn(id: String) -> SignInResult {
         lock.withLock {
-            guard let vault, let world, let entry = vault.entry(id: id) else { return .refused("the vault is locked") }
+            guard let vault, let entry = vault.entry(id: id) else { return .refused("the vault is locked") }
+            guard let world else { return .refused(Self.noServices) }
             switch (try? SignInSimulator.signIn(entry, world: world, appleID: appleID)) ?? .refused("the service did not answer") {
             case .accepted(let token): return .accepted(sessionToken: token)
             case .refused(let reason): return .refused(reason)

@@ -1,0 +1,34 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+import Testing
+@testable import BulwarkTUI
+
+/// A person's own vault with no services given: its unlock makes no mock
+/// service state anywhere (it made a temporary identity provider and inbox
+/// on every unlock), and what needs a service says there is none.
+@Suite struct NoServicesSessionTests {
+    static func servicesDirectories() -> Set<String> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
+            .filter { $0.hasPrefix("bulwark-services-\(getpid())-") })
+    }
+
+    @Test func anUnlockMakesNoServiceWorldAndSignInSaysThereIsNone() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-noservices-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("vault.db")
+        let vault = try Vault.create(at: path, masterPassword: "pw", parameters: ScryptParameters(logN: 10))
+        try vault.save(Entry(title: "Shiny", urls: ["https://shiny.example"], username: "jane", password: "hunter2-hunter2"))
+        vault.close()
+        let session = AppSession(vaultPath: path, catalog: ServiceCatalog(manifests: []), breaches: BreachCorpus(files: []))
+        let before = Self.servicesDirectories()
+        let snapshot = try session.unlock(masterPassword: "pw")
+        #expect(snapshot.entries.count == 1)
+        #expect(Self.servicesDirectories() == before && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("services").path))
+        let id = snapshot.entries[0].id
+        #expect(session.signIn(id: id) == .refused(AppSession.noServices))
+        let upgrade = session.startUpgrade(UpgradeRequest(entryID: id, kind: .strongPassword, origin: .entry))
+        #expect(upgrade.state == .failed(reason: AppSession.noServices))
+    }
+}
