@@ -21,7 +21,10 @@ enum InstallCommands {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for page in ManPages.all() {
-                try writeReplacing(directory.appendingPathComponent(page.name).path, Array(page.text.utf8))
+                // Readable by everyone, as man pages are; never written through a link (`ExportFile`).
+                try ExportFile.write(to: directory.appendingPathComponent(page.name).path, mode: 0o644, throughDevices: false) { sink in
+                    sink.append(Array(page.text.utf8))
+                }
             }
         } catch {
             Output.error("cannot write the manual pages into \(directory.path): \(error)")
@@ -29,31 +32,5 @@ enum InstallCommands {
         }
         print("\(ManPages.all().count) pages written to \(directory.path)")
         return 0
-    }
-
-    struct WriteFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Writes `bytes` under a new temporary name (O_EXCL and O_NOFOLLOW:
-    /// never through a link someone left there), then renames it over
-    /// `path`: a link at `path` is replaced, its target never written.
-    /// Readable by everyone, as man pages are (bulwark's umask keeps its
-    /// own files private).
-    static func writeReplacing(_ path: String, _ bytes: [UInt8]) throws {
-        let temporary = path + ".bulwark-\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteFailure(description: "\(temporary): \(String(cString: strerror(errno)))") }
-        var done = false
-        defer {
-            close(descriptor)
-            if !done { unlink(temporary) }
-        }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
-            throw WriteFailure(description: "\(temporary): \(String(cString: strerror(errno)))")
-        }
-        guard rename(temporary, path) == 0 else { throw WriteFailure(description: "\(path): \(String(cString: strerror(errno)))") }
-        done = true
     }
 }

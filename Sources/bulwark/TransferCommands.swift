@@ -214,17 +214,20 @@ enum ExportLossReport {
     }
 }
 
-/// An export file: written under a temporary name beside it (0600 from the
-/// start), then renamed over FILE, so a failed or killed export never
-/// leaves a half-written file under the name asked for.
+/// An export file: written under a temporary name beside it (`mode` from
+/// the start, 0600 unless said; O_EXCL and O_NOFOLLOW, so never through a
+/// link someone left there), then renamed over FILE (a link there is
+/// replaced, its target never written), so a failed or killed export never
+/// leaves a half-written file under the name asked for. `throughDevices`:
+/// a pipe or device at FILE (`/dev/stdout`) is written straight through.
 enum ExportFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    static func write<T>(to path: String, _ body: (ByteSink) throws -> T) throws -> T {
+    static func write<T>(to path: String, mode: mode_t = 0o600, throughDevices: Bool = true, _ body: (ByteSink) throws -> T) throws -> T {
         var status = stat()
-        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+        if throughDevices && stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
             // A pipe or a device (/dev/stdout): written straight through.
             let descriptor = open(path, O_WRONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
@@ -235,7 +238,7 @@ enum ExportFile {
             return result
         }
         let temporary = path + ".bulwark-\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
         var done = false
         defer {
@@ -244,7 +247,8 @@ enum ExportFile {
         }
         let sink = ByteSink(descriptor: descriptor)
         let result = try body(sink)
-        guard sink.flush(), fsync(descriptor) == 0 else { throw Failure(description: "the disk refused the data (\(String(cString: strerror(errno))))") }
+        // The mode as asked, whatever the umask (bulwark's keeps its own files private).
+        guard sink.flush(), fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw Failure(description: "the disk refused the data (\(String(cString: strerror(errno))))") }
         guard rename(temporary, path) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
         done = true
         return result
