@@ -14,6 +14,7 @@ request's Content-Length (none is expected), the client port and the time.
 import gzip
 import json
 import os
+import select
 import sys
 import threading
 import time
@@ -57,8 +58,10 @@ class Handler(BaseHTTPRequestHandler):
                 while sent < total and time.time() - started < 120:
                     self.wfile.write(b"0" * chunk)
                     sent += chunk
-                    if interval:
-                        time.sleep(interval)
+                    # Between chunks, wait for the client to go away (its cut-off ends the
+                    # wait at once), no longer than `interval`: a trickle, not a fixed sleep.
+                    if interval and select.select([self.connection], [], [], interval)[0]:
+                        break
             except (BrokenPipeError, ConnectionResetError):
                 pass
             self.close_connection = True
