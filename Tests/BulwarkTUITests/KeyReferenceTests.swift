@@ -27,7 +27,7 @@ import Testing
             #expect(!section.keymap.bindings.isEmpty, "\(section.title)")
             for binding in section.keymap.bindings { #expect(!binding.keys.isEmpty && !binding.help.isEmpty, "\(section.title)") }
         }
-        // The vault's table has the keys the README names.
+        // The vault's table has the keys the README names (its short table).
         let vault = sections.first { $0.title == "Vault" }!.keymap
         for key in ["p", "y", "t", "n", "e", "d", "/", "L", "q"] {
             #expect(vault.bindings.contains { $0.keys.contains { $0.description == key } }, "vault lacks \(key)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BulwarkCore
 
-/// The README's severity table, row by row.
+/// The manual's severity table (docs/manual/recommendations.md), row by row.
 @Suite struct SeverityRulesTests {
     static let breached = Warning.breached(count: 10, corpus: "c")
     static let reused = Warning.reused(ReuseGroup(members: [AccountRef(id: "x", title: "X", site: "x.example"),
@@ -53,7 +53,7 @@ import Testing
         #expect(Severity.allCases.map { rec($0).priority } == [.other, .other, .high, .high])
     }
 
-    /// The ranking's last steps as the README gives them: more warnings
+    /// The ranking's last steps as the manual gives them: more warnings
     /// first, then the title without regard to case, then the id.
     @Test func tiesGoByWarningsThenTitleThenID() {
         func rec(_ id: String, _ title: String, _ warnings: [Warning] = [Self.weak]) -> Recommendation {
