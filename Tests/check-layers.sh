@@ -3,8 +3,9 @@
 # screens, the screens nothing of ncurses. Only the terminal target imports
 # the curses shim; only the core imports sqlite, OpenSSL, zxcvbn, libargon2, libzip, zlib,
 # libsodium, libcbor and the QR reader (zbar, libpng, libjpeg), and the word floors' data.
+# An argument names another tree to check (the layer check's own test gives it a copy with a deliberate offence).
 set -u
-cd "$(dirname "$0")/.."
+cd "${1:-$(dirname "$0")/..}"
 failed=0
 offenders() { # $1: pattern, $2: the directories allowed to match (an extended regex)
   grep -rlE "$1" Sources --include='*.swift' --include='*.c' --include='*.h' | grep -vE "^($2)/" || true
@@ -40,8 +41,17 @@ for dir in Sources/BulwarkCore Sources/BulwarkUpgrades; do
 done
 # The core names no mock service and no demo (they live in BulwarkUpgrades; the
 # generator's seeded initialiser is an SPI the mocks call, named for them).
-found=$(grep -rnE '\b(Mock[A-Z][A-Za-z]*|DemoSetup|ServiceWorld)\b' Sources/BulwarkCore --include='*.swift' | grep -v '@_spi(MockServices)' || true)
+mocks='\b(Mock[A-Z][A-Za-z]*|DemoSetup|ServiceWorld)\b'
+found=$(grep -rnE "$mocks" Sources/BulwarkCore --include='*.swift' | grep -v '@_spi(MockServices)' || true)
 [ -n "$found" ] && { echo "layer check: the core names a mock or the demo:"; echo "$found" | sed 's/^/  /'; failed=1; }
+# The engine (the upgrade state machine, the reconciler, sign-in and sign-up,
+# the protocols and manifests) speaks only ServiceDirectory and its parts.
+found=$(grep -rnE "$mocks" Sources/BulwarkUpgrades/Engine Sources/BulwarkUpgrades/Protocol Sources/BulwarkUpgrades/Manifest --include='*.swift' || true)
+[ -n "$found" ] && { echo "layer check: the engine names a mock or the demo:"; echo "$found" | sed 's/^/  /'; failed=1; }
+# The real commands neither: only the wiring and the commands that drive the mocks on purpose may.
+drivers='ServiceWiring|ServicesCommand|DemoCommand|AutoplayCommand|PasskeyAtService|ProviderSignIn'
+found=$(grep -rnE "$mocks" Sources/bulwark --include='*.swift' | grep -vE "^Sources/bulwark/($drivers)\.swift:" || true)
+[ -n "$found" ] && { echo "layer check: a real command names a mock or the demo (wire it in ServiceWiring.swift):"; echo "$found" | sed 's/^/  /'; failed=1; }
 found=$(grep -rlE '^\s*import\s+BulwarkCore' Sources/BulwarkTerminal || true)
 [ -n "$found" ] && { echo "layer check: the terminal backend imports the core:"; echo "$found" | sed 's/^/  /'; failed=1; }
 if [ $failed = 0 ]; then echo "layer check: ok"; fi

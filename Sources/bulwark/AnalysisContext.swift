@@ -21,7 +21,7 @@ struct AnalysisContext {
         case .failure(let exit): return .failure(exit)
         case .success(let loaded): quirks = loaded
         }
-        switch UpgradeCommand.catalog(parsed) {
+        switch ServiceWiring.catalog(parsed) {
         case .failure(let exit): return .failure(exit)
         case .success(let loaded): catalog = loaded
         }

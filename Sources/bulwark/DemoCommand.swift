@@ -11,7 +11,7 @@ enum DemoCommand {
     nonisolated(unsafe) static var unlockSeconds = 0.0  // main thread only
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         let catalog: ServiceCatalog
-        switch UpgradeCommand.catalog(parsed, demo: true) {
+        switch ServiceWiring.catalog(parsed, demo: true) {
         case .failure(let exit): return exit.code
         case .success(let loaded): catalog = loaded
         }

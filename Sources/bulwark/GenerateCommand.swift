@@ -25,7 +25,7 @@ enum GenerateCommand {
             case .failure(let exit): return exit.code
             }
             let catalog: ServiceCatalog
-            switch UpgradeCommand.catalog(parsed) {
+            switch ServiceWiring.catalog(parsed) {
             case .success(let loaded): catalog = loaded
             case .failure(let exit): return exit.code
             }

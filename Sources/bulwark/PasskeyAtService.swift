@@ -9,7 +9,7 @@ import Foundation
 /// a browser would run at the service's own origin.
 enum PasskeyAtService {
     static func enroll(_ parsed: ParsedCommandLine, name: String) -> Int32 {
-        UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+        ServiceWiring.withMockServices(parsed) { vault, world, _ in
             let entry = try vault.find(name)
             guard let (manifest, rp) = try relyingParty(for: entry, world: world) else { return 1 }
             // The account's handle: the one its passkeys there already use, else a new random one.
@@ -32,7 +32,7 @@ enum PasskeyAtService {
     /// `services enroll ENTRY --security-key`: the USB key plugged in gets a
     /// credential for the account at its service (the key keeps it; the vault keeps nothing).
     static func enrollSecurityKey(_ parsed: ParsedCommandLine, name: String, keys: SecurityKeyProvider) -> Int32 {
-        UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+        ServiceWiring.withMockServices(parsed) { vault, world, _ in
             let entry = try vault.find(name)
             guard let (manifest, rp) = try relyingParty(for: entry, world: world) else { return 1 }
             guard let key = keys.devices().first else {
@@ -53,8 +53,15 @@ enum PasskeyAtService {
         }
     }
 
-    static func signIn(_ entry: Entry, world: ServiceWorld) throws -> Int32 {
-        guard let (manifest, _) = try relyingParty(for: entry, world: world) else { return 1 }
+    static func signIn(_ entry: Entry, world: any ServiceDirectory) throws -> Int32 {
+        guard let manifest = world.catalog.manifest(forHost: entry.site) else {
+            Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site).")
+            return 1
+        }
+        guard try world.passkeyRelyingParty(for: manifest) != nil else {
+            Output.error("\(manifest.name) does not accept passkeys.")
+            return 1
+        }
         switch try SignInSimulator.signInWithPasskey(entry, world: world) {
         case .accepted:
             print("Signed in to \(entry.title) with a passkey (as \(entry.username)).")

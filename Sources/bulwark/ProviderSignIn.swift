@@ -10,6 +10,12 @@ import Foundation
 enum ProviderSignIn {
     static let needsCode: Int32 = 4
 
+    static func run(_ parsed: ParsedCommandLine) -> Int32 {
+        ServiceWiring.withMockServices(parsed, besideVault: false) { vault, world, _ in
+            try run(parsed, entry: try vault.find(parsed.arguments[0]), vault: vault, world: world)
+        }
+    }
+
     static func run(_ parsed: ParsedCommandLine, entry: Entry, vault: Vault, world: ServiceWorld) throws -> Int32 {
         let ephemeral = parsed.options["--ephemeral"] != nil
         guard let session = try world.webAuthenticationSession(for: entry, issuer: entry.signsInWith, ephemeral: ephemeral) else {

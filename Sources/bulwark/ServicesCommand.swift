@@ -20,7 +20,7 @@ enum ServicesCommand {
         }
         if parsed.arguments.first == "enroll" {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY"); return 2 }
-            return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+            return ServiceWiring.withMockServices(parsed) { vault, world, _ in
                 let entry = try vault.find(parsed.arguments[1])
                 guard let enrolled = try world.enroll(entry) else {
                     Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site), or the entry has no password.")
@@ -32,7 +32,7 @@ enum ServicesCommand {
         }
         guard parsed.arguments.isEmpty else { Output.error("usage: \(servicesUsage)"); return 2 }
         let catalog: ServiceCatalog
-        switch UpgradeCommand.catalog(parsed) {
+        switch ServiceWiring.catalog(parsed) {
         case .failure(let exit): return exit.code
         case .success(let loaded): catalog = loaded
         }
@@ -87,7 +87,7 @@ enum ServicesCommand {
             Output.error("a team id is ten capital letters and digits, as Apple's are (got \(team)).")
             return 2
         }
-        return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+        return ServiceWiring.withMockServices(parsed) { vault, world, _ in
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2
@@ -105,7 +105,7 @@ enum ServicesCommand {
     /// `services enroll SERVICE --sign-in-with-apple`: a new account that signs in with Apple from the start.
     static func signUpWithApple(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll SERVICE --sign-in-with-apple [--hide-email]"); return 2 }
-        return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+        return ServiceWiring.withMockServices(parsed) { vault, world, _ in
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2
@@ -129,7 +129,7 @@ enum ServicesCommand {
             Output.error("usage: bulwark services notify SERVICE EVENT ENTRY (EVENT: \(events.joined(separator: ", ")))")
             return 2
         }
-        return UpgradeCommand.withServices(parsed, keeping: true) { vault, world, _ in
+        return ServiceWiring.withMockServices(parsed) { vault, world, _ in
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2

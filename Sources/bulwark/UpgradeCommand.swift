@@ -2,49 +2,9 @@ import BulwarkCore
 import BulwarkUpgrades
 import Foundation
 
-/// `bulwark upgrade` and `bulwark signin` (and the services' set-up that `services` shares).
+/// `bulwark upgrade` and `bulwark signin`, through the services `ServiceWiring` sets up.
 enum UpgradeCommand {
     static let completed: Int32 = 0, failed: Int32 = 3, needsCode: Int32 = 4, cancelled: Int32 = 5
-
-    /// The built-in manifests plus `--services DIR` (or the config file's).
-    /// The services a command speaks to: those the config and --services
-    /// give, and the built-in mock services only for the demo (`demo`) or a
-    /// vault the demo wrote (`DemoSetup.usesDemoServices`).
-    static func catalog(_ parsed: ParsedCommandLine, demo: Bool = false) -> Result<ServiceCatalog, ExitCode> {
-        let config: Configuration
-        switch Output.configuration(parsed) {
-        case .failure(let exit): return .failure(exit)
-        case .success(let loaded): config = loaded
-        }
-        let demoServices = demo || DemoSetup.usesDemoServices(vault: VaultCommands.path(parsed))
-        do { return .success(try ServiceCatalog.load(extraDirectory: config.services, demoServices: demoServices)) } catch {
-            Output.error("services: \(error)")
-            return .failure(ExitCode(2))
-        }
-    }
-
-    /// Opens the vault and its services, settles any upgrade a crash left
-    /// staged, then runs `body`.
-    /// `keeping`: the command writes the services' state (sign-up, notifications, transfers), so it lives beside the vault.
-    static func withServices(_ parsed: ParsedCommandLine, keeping: Bool = false, _ body: (Vault, ServiceWorld, PasswordInput) throws -> Int32) -> Int32 {
-        let catalog: ServiceCatalog
-        switch Self.catalog(parsed) {
-        case .failure(let exit): return exit.code
-        case .success(let loaded): catalog = loaded
-        }
-        return VaultCommands.withVault(parsed) { vault, input in
-            // With no service at all there is no state to keep: no services/ folder is made.
-            let keeping = keeping && !(catalog.manifests.isEmpty && catalog.providers.isEmpty)
-            let world = keeping ? try ServiceWorld(directory: ServiceWorld.directory(besideVault: vault.path), catalog: catalog)
-                                : try ServiceWorld.forVault(vault.path, entries: vault.entries, catalog: catalog)
-            for outcome in try Reconciler.reconcile(vault: vault, world: world) {
-                Output.stderr("bulwark: \(describe(outcome))\n")
-            }
-            // Credential states and the services' notifications, asked on every unlock.
-            for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { Output.stderr("bulwark: \(change.sentence)\n") }
-            return try body(vault, world, input)
-        }
-    }
 
     static func describe(_ outcome: Reconciler.Outcome) -> String {
         switch outcome {
@@ -80,7 +40,7 @@ enum UpgradeCommand {
             Output.error("usage: bulwark upgrade ENTRY --strong-password | --sign-in-with-apple [--hide-email] | --passkey [--code-stdin | --code-from-vault | --code-from-messages | --security-key-from-vault]")
             return 2
         }
-        return withServices(parsed) { vault, world, input in
+        return ServiceWiring.withServices(parsed) { vault, world, input in
             let entry = try vault.find(parsed.arguments[0])
             let engine = UpgradeEngine(vault: vault, world: world)
             let request = UpgradeRequest(entryID: entry.id, kind: strong ? .strongPassword : apple ? .signInWithApple : .passkey, origin: .entry)
@@ -156,7 +116,7 @@ enum UpgradeCommand {
             return .code(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
         }
         if parsed.options["--code-from-messages"] != nil {
-            guard let code = try? engine.world.inbox.latestCode(forSites: engine.catalog.codeSites(for: entry?.site ?? screen.domain)) else { return .none }
+            guard let code = try? engine.world.latestReceivedCode(forSites: engine.catalog.codeSites(for: entry?.site ?? screen.domain)) else { return .none }
             return .code(code)
         }
         guard parsed.globals.passwordStdin, let input, let line = try? input.next(prompt: "Code") else { return .none }
@@ -195,7 +155,7 @@ enum UpgradeCommand {
         case .failure(let exit): return exit.code
         case .success(let loaded): context = loaded
         }
-        return withServices(parsed) { vault, world, _ in
+        return ServiceWiring.withServices(parsed) { vault, world, _ in
             let analyzer = SecurityAnalyzer(settings: context.config.analysis, breaches: context.breaches,
                                             sharing: world.catalog.sharing(context.quirks), services: world.catalog, memo: vault.strengthMemo())
             try analyzer.load(vault.entries)
@@ -247,10 +207,10 @@ enum UpgradeCommand {
     static func signIn(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: \(signInUsage)"); return 2 }
         guard ["password", "passkey", nil].contains(parsed.options["--with"]) else { Output.error("--with takes password or passkey."); return 2 }
-        return withServices(parsed) { vault, world, _ in
+        if parsed.options["--with-provider"] != nil { return ProviderSignIn.run(parsed) }
+        return ServiceWiring.withServices(parsed) { vault, world, _ in
             let entry = try vault.find(parsed.arguments[0])
             if parsed.options["--with"] == "passkey" { return try PasskeyAtService.signIn(entry, world: world) }
-            if parsed.options["--with-provider"] != nil { return try ProviderSignIn.run(parsed, entry: entry, vault: vault, world: world) }
             let again = parsed.options["--sign-in-with-apple"] != nil
             guard !again || entry.signInWithApple != nil else { Output.error("\(entry.title) does not sign in with Apple."); return 2 }
             switch try SignInSimulator.signIn(entry, world: world, reauthorize: again) {

@@ -205,7 +205,7 @@ enum VaultCommands {
             let reveal = parsed.options["--reveal"] != nil
             if parsed.options["--json"] != nil {
                 var object = json(e, reveal: reveal)
-                if case .success(let catalog) = UpgradeCommand.catalog(parsed) {
+                if case .success(let catalog) = ServiceWiring.catalog(parsed) {
                     object["upgrades"] = catalog.offeredUpgrades(for: e).map(\.rawValue)
                 }
                 Output.json(object)
@@ -305,7 +305,7 @@ enum VaultCommands {
         return withVault(parsed) { vault, input in
             let id = try vault.find(parsed.arguments[0]).id
             let newPassword = parsed.options["--generate"] != nil || parsed.options["--entry-password-stdin"] != nil
-            let catalog = newPassword ? try? UpgradeCommand.catalog(parsed).get() : nil
+            let catalog = newPassword ? try? ServiceWiring.catalog(parsed).get() : nil
             // The edit applies to the row as the file holds it when the write begins; a new
             // password is the account's, and its other entries get it in the same transaction.
             let (entry, also) = try vault.transaction { change -> (Entry, [Entry]) in

@@ -33,6 +33,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: services))
     }
 
+    /// A person's own vault (no demo, no --services) talks to no service at
+    /// all: no mock state is made for it, beside it or in a temporary place.
+    @Test func aVaultWithNoServicesMakesNoServiceStateAnywhere() throws {
+        let f = try Fixture()
+        let temporary = f.dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let run = { (args: [String], stdin: String) in
+            try Binary.run(args + ["--vault", f.vault, "--password-stdin"], stdin: stdin, environment: ["TMPDIR": temporary.path])
+        }
+        #expect(try run(["add", "--title", "Shiny", "--url", "https://shiny.example", "--username", "jane", "--entry-password-stdin"],
+                        "master\nhunter2-hunter2\n").status == 0)
+        let upgrade = try run(["upgrade", "Shiny", "--strong-password"], "master\n")
+        #expect(upgrade.status == 3 && upgrade.stderr == "bulwark: bulwark has no upgrade for shiny.example.\n")
+        let signIn = try run(["signin", "Shiny"], "master\n")
+        #expect(signIn.status == 1)
+        #expect(signIn.stderr == "bulwark: Shiny refused the sign-in: bulwark has no sign-in for shiny.example; nothing was contacted.\n")
+        #expect(try run(["upgrade", "--all-high-priority"], "master\n").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: f.dir.appendingPathComponent("services").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
     @Test func exitCodesOfEachOutcome() throws {
         let shiny = try Self.fixture("Shiny", "https://shiny.example")
         let done = try shiny.run(["upgrade", "Shiny", "--strong-password"])

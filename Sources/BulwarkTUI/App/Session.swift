@@ -16,7 +16,9 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private let settings: AnalysisSettings
     let clock: @Sendable () -> Date
     private let sleep: @Sendable (Int) -> Void
-    let appleID: AppleIDAccount
+    /// Whose Apple ID the Sign in with Apple sheet shows: the one given, else the one the services' platform knows.
+    private let appleIDOverride: AppleIDAccount?
+    var appleID: AppleIDAccount { appleIDOverride ?? world?.appleID ?? AppleIDAccount(email: "", fullName: "") }
     let lock = NSLock()
     /// The upgrade's Cancel, reachable without the lock (the running step holds it).
     private let cancellation = HostCancellation()
@@ -40,7 +42,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     public var mockDraws = MockDraws.system
 
     public init(vaultPath: URL, catalog: ServiceCatalog, breaches: BreachCorpus, quirks: QuirksDirectory? = nil,
-                settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount = .demo,
+                settings: AnalysisSettings = AnalysisSettings(), appleID: AppleIDAccount? = nil,
                 freshness: FreshnessRecord? = nil, backupPolicy: BackupPolicy = .standard,
                 clock: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) {
@@ -50,7 +52,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         self.breaches = breaches
         self.quirks = quirks
         self.settings = settings
-        self.appleID = appleID
+        appleIDOverride = appleID
         self.freshness = freshness
         self.backupPolicy = backupPolicy
         self.clock = clock
@@ -117,7 +119,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         self.world = world
         self.analyzer = analyzer
         shown = nil
-        engine = world.map { UpgradeEngine(vault: opened, world: $0, appleID: appleID, quirks: quirks, cancellation: cancellation) }
+        engine = world.map { UpgradeEngine(vault: opened, world: $0, appleID: appleIDOverride, quirks: quirks, cancellation: cancellation) }
         // A large vault is shown at once and analysed in batches behind it
         // (`analyseNextBatch`); a small one before its first frame.
         if opened.entries.count >= analyseInBackgroundFrom {
@@ -153,7 +155,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         kept.draws = mockDraws
         world = kept
         catalog = kept.catalog
-        engine = UpgradeEngine(vault: vault, world: kept, appleID: appleID, quirks: quirks, cancellation: cancellation)
+        engine = UpgradeEngine(vault: vault, world: kept, appleID: appleIDOverride, quirks: quirks, cancellation: cancellation)
         return kept
     }
 

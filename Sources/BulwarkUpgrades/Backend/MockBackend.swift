@@ -25,10 +25,7 @@ public final class MockBackend {
     /// How long a passed step-up stays good for the change it was asked for.
     public static let grantLifetime: TimeInterval = 120
 
-    public enum SignIn: Sendable, Equatable {
-        case accepted(sessionToken: String)
-        case refused(String)
-    }
+    public typealias SignIn = ServiceSignIn
 
     public enum Authorization: Sendable, Equatable {
         case authorized
@@ -54,10 +51,7 @@ public final class MockBackend {
         case expired
     }
 
-    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-        public let reason: String
-        public var description: String { reason }
-    }
+    public typealias Refusal = ServiceRefusal
 
     /// Where its codes and own passwords come from (see MockDraws).
     public var draws = MockDraws.system

@@ -9,10 +9,8 @@ import Foundation
 /// notifications (ServerNotifications.swift).
 public final class MockIdentityProvider {
     public static let issuer = "https://appleid.example"
-    public enum CredentialState: String, Sendable { case authorized, revoked, notFound = "not-found", transferred }
-    public enum Notification: String, Sendable, CaseIterable {
-        case emailDisabled = "email-disabled", emailEnabled = "email-enabled", consentRevoked = "consent-revoked", accountDelete = "account-delete"
-    }
+    public typealias CredentialState = AppleIDCredentialState
+    public typealias Notification = AppleIDNotification
 
     public struct TokenClaims: Sendable, Equatable {
         public let subject: String, audience: String, nonce: String, email: String, isPrivateEmail: Bool

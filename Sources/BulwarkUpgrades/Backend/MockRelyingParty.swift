@@ -16,10 +16,7 @@ public final class MockRelyingParty {
     private let clock: @Sendable () -> Date
     public static let challengeLifetime: TimeInterval = 300
 
-    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
-        public let reason: String
-        public var description: String { reason }
-    }
+    public typealias Refusal = RelyingPartyRefusal
 
     public init(rpID: String, rpName: String, origins: [String], requireUserVerification: Bool = true, path: String,
                 clock: @escaping @Sendable () -> Date) throws {

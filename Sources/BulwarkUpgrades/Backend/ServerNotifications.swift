@@ -83,7 +83,7 @@ extension MockBackend {
         try db.query("SELECT revoked FROM apple_state WHERE apple_user = ?", [.text(appleUser)]).first?[0].integer == 1
     }
 
-    func clearRevoked(appleUser: String) throws {
+    public func clearRevoked(appleUser: String) throws {
         try db.query("DELETE FROM apple_state WHERE apple_user = ?", [.text(appleUser)])
     }
 }

@@ -14,6 +14,8 @@ public final class ServiceWorld {
     public let identityProvider: MockIdentityProvider
     public let inbox: MessagesInbox
     public let clock: @Sendable () -> Date
+    /// The Apple ID "signed in on this machine": the demo's person.
+    public let appleID: AppleIDAccount
     /// Waits a manifest's latency (tests pass one that does not wait).
     public let sleep: @Sendable (Int) -> Void
     private var backends: [String: MockBackend] = [:]
@@ -33,13 +35,14 @@ public final class ServiceWorld {
     /// `services/` exists, or a manifest covers one of its entries); else in
     /// a private temporary directory, removed with the world, so a vault no
     /// service covers gains no `services/` folder from merely being opened.
-    public static func forVault(_ vault: URL, entries: [Entry], catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
+    public static func forVault(_ vault: URL, entries: [Entry], catalog: ServiceCatalog, appleID: AppleIDAccount = DemoSetup.appleID,
+                                clock: @escaping @Sendable () -> Date = { Date() },
                                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }) throws -> ServiceWorld {
         let beside = directory(besideVault: vault)
         let involved = FileManager.default.fileExists(atPath: beside.path) || involves(entries, catalog)
-        if involved { return try ServiceWorld(directory: beside, catalog: catalog, clock: clock, sleep: sleep) }
+        if involved { return try ServiceWorld(directory: beside, catalog: catalog, appleID: appleID, clock: clock, sleep: sleep) }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-services-\(getpid())-\(UUID().uuidString.prefix(8))")
-        return try ServiceWorld(directory: temporary, catalog: catalog, clock: clock, sleep: sleep, temporary: true)
+        return try ServiceWorld(directory: temporary, catalog: catalog, appleID: appleID, clock: clock, sleep: sleep, temporary: true)
     }
 
     /// Whether a service is involved with any entry: the two halves of a
@@ -67,13 +70,14 @@ public final class ServiceWorld {
         if isTemporary { try? FileManager.default.removeItem(at: directory) }
     }
 
-    public init(directory: URL, catalog: ServiceCatalog, clock: @escaping @Sendable () -> Date = { Date() },
+    public init(directory: URL, catalog: ServiceCatalog, appleID: AppleIDAccount = DemoSetup.appleID, clock: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Int) -> Void = { ms in if ms > 0 { usleep(UInt32(ms) * 1000) } }, temporary: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         self.directory = directory
         isTemporary = temporary
         self.clock = clock
         self.sleep = sleep
+        self.appleID = appleID
         identityProvider = try MockIdentityProvider(path: directory.appendingPathComponent("identity-provider.db").path, clock: clock)
         // Services whose apps moved to another team are known by their new app id from then on.
         baseCatalog = catalog

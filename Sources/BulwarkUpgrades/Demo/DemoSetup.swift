@@ -28,9 +28,9 @@ public enum DemoSetup {
         return try JSONDecoder().decode(Seed.self, from: data)
     }
 
-    public static var appleID: AppleIDAccount {
-        (try? seed()).map { AppleIDAccount(email: $0.appleID.email, fullName: $0.appleID.fullName) } ?? .demo
-    }
+    /// The demo's person, signed in to the mock platform's Apple ID.
+    public static let appleID: AppleIDAccount = (try? seed()).map { AppleIDAccount(email: $0.appleID.email, fullName: $0.appleID.fullName) }
+        ?? AppleIDAccount(email: "jane.appleseed@icloud.example", fullName: "Jane Appleseed")
 
     /// The demo's entries, dated relative to `now`.
     public static func entries(now: Date) throws -> [Entry] {

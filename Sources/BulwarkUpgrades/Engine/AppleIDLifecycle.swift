@@ -14,7 +14,7 @@ public enum AppleIDLifecycle {
 
     /// Brings every linked entry up to date with its service and the identity provider.
     @discardableResult
-    public static func refresh(vault: Vault, world: ServiceWorld) throws -> [Change] {
+    public static func refresh(vault: Vault, world: any ServiceDirectory) throws -> [Change] {
         // Entries of one account share one link: its events are taken once and applied to all.
         var groups: [String: [Entry]] = [:]
         var order: [String] = []
@@ -30,19 +30,19 @@ public enum AppleIDLifecycle {
         var checked = Set<String>()
         for key in order {
             guard let manifest = groups[key]?.first.flatMap({ world.catalog.manifest(forHost: $0.site) }), checked.insert(manifest.id).inserted else { continue }
-            try world.backend(for: manifest).checkRefreshTokens()
+            try world.accountServer(for: manifest).checkRefreshTokens()
         }
         for key in order {
             guard let entries = groups[key], let first = entries.first, var link = first.signInWithApple,
                   let manifest = world.catalog.manifest(forHost: first.site) else { continue }
             let before = link
-            let backend = try world.backend(for: manifest)
-            var reported = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
+            let backend = try world.accountServer(for: manifest)
+            var reported = try world.appleIDProvider().credentialState(user: link.user, team: manifest.teamID)
             // An app moved to another team: the account moves to the id the new team knows.
             if reported == .transferred, let migrated = try backend.migrate(appleUser: link.user) {
                 link.user = migrated
                 changes += entries.map { Change(title: $0.title, what: "\(manifest.name) moved to another developer; the account was migrated to the id Sign in with Apple gives it there.") }
-                reported = try world.identityProvider.credentialState(user: migrated, team: manifest.teamID)
+                reported = try world.appleIDProvider().credentialState(user: migrated, team: manifest.teamID)
             }
             for event in try backend.takeEvents(appleUser: link.user) {
                 switch event {
@@ -86,20 +86,5 @@ public enum AppleIDLifecycle {
             parts.append(after.emailForwarding ? "mail to \(after.email) is forwarded again" : "mail to \(after.email) is no longer forwarded")
         }
         return parts.joined(separator: "; ") + "."
-    }
-}
-
-extension ServiceWorld {
-    /// A change in the person's Apple ID settings for the entry's service:
-    /// the identity provider records it and posts the signed event to the
-    /// service's backend (`bulwark services notify`, demos and tests).
-    @discardableResult
-    public func notify(_ kind: MockIdentityProvider.Notification, entry: Entry) throws -> MockIdentityProvider.Event {
-        guard let link = entry.signInWithApple else { throw MockBackend.Refusal(reason: "\(entry.title) does not sign in with Apple") }
-        guard let manifest = catalog.manifest(forHost: entry.site) else {
-            throw MockBackend.Refusal(reason: "bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site)")
-        }
-        try identityProvider.notify(kind, user: link.user, team: manifest.teamID)
-        return try backend(for: manifest).receive(notification: identityProvider.signEvent(kind, user: link.user, audience: manifest.appID))
     }
 }

@@ -16,12 +16,12 @@ public enum Reconciler {
     }
 
     @discardableResult
-    public static func reconcile(vault: Vault, world: ServiceWorld, sharing: SharedCredentials? = nil) throws -> [Outcome] {
+    public static func reconcile(vault: Vault, world: any ServiceDirectory, sharing: SharedCredentials? = nil) throws -> [Outcome] {
         let sharing = sharing ?? world.catalog.sharing(nil)
         var outcomes: [Outcome] = []
         for staged in vault.entries where staged.pendingChange != nil {
             guard let pending = staged.pendingChange else { continue }
-            let backend = try world.backend(for: staged)
+            let backend = try world.accountServer(for: staged)
             let now = world.clock()
             // What the service accepts decides; the change is applied to the
             // row as the file holds it now, if it is still this staged change.
@@ -52,7 +52,7 @@ public enum Reconciler {
             case .passkey:
                 // The relying party decides whether the passkey stays; the
                 // service whether the password still works.
-                let rp = try world.catalog.manifest(forHost: staged.site).flatMap { try world.relyingParty(for: $0) }
+                let rp = try world.catalog.manifest(forHost: staged.site).flatMap { try world.passkeyRelyingParty(for: $0) }
                 let registered = try pending.passkeyID.map { try rp?.isRegistered($0) == true } ?? false
                 let passkeyOnly = try backend?.isPasskeyOnly(staged.username) == true
                 if registered && passkeyOnly {
@@ -88,21 +88,21 @@ public enum Reconciler {
     }
 }
 
-/// Signs in to an entry's mock service with what the vault holds: the
+/// Signs in to an entry's service with what the vault holds: the
 /// password, or Sign in with Apple for a converted account.
 public enum SignInSimulator {
     /// `reauthorize`: the person chose Sign in with Apple again after the
     /// account was signed out (a revoked authorization); otherwise a
     /// signed-out link is refused with the way back.
-    public static func signIn(_ entry: Entry, world: ServiceWorld, appleID: AppleIDAccount = .demo, reauthorize: Bool = false) throws -> MockBackend.SignIn {
+    public static func signIn(_ entry: Entry, world: any ServiceDirectory, appleID: AppleIDAccount? = nil, reauthorize: Bool = false) throws -> ServiceSignIn {
         guard let manifest = world.catalog.manifest(forHost: entry.site) else {
             if let refusal = world.catalog.associationRefusal(forHost: entry.site) { return .refused(refusal) }
             return .refused("bulwark has no sign-in for \(entry.site.isEmpty ? "this entry" : entry.site); nothing was contacted")
         }
-        let backend = try world.backend(for: manifest)
+        let backend = try world.accountServer(for: manifest)
         if let link = entry.signInWithApple {
             // The app asks the identity provider first, as Apple's apps must on every launch.
-            let state = try world.identityProvider.credentialState(user: link.user, team: manifest.teamID)
+            let state = try world.appleIDProvider().credentialState(user: link.user, team: manifest.teamID)
             if state == .transferred {
                 return .refused("\(manifest.name) moved to another developer; the account moves with it when the vault is next unlocked")
             }
@@ -114,7 +114,8 @@ public enum SignInSimulator {
                 return .refused("Sign in with Apple was stopped for \(manifest.name) in the Apple ID's settings, so the account is signed out; sign in with Apple again to continue")
             }
             let nonce = SecureRandom.bytes(16).hex
-            let credential = try world.identityProvider.authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
+            let appleID = appleID ?? world.appleID
+            let credential = try world.appleIDProvider().authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
                                                                   audience: manifest.appID, nonce: nonce, state: "signin",
                                                                   hideEmail: link.isPrivateRelay)
             let result = try backend.signInWithApple(identityToken: credential.identityToken, nonce: nonce)
@@ -130,20 +131,20 @@ public enum SignInSimulator {
 
     /// Signs in with the entry's passkey for the service, through the
     /// WebAuthn ceremony a browser would run at the service's own origin.
-    public static func signInWithPasskey(_ entry: Entry, world: ServiceWorld) throws -> MockBackend.SignIn {
+    public static func signInWithPasskey(_ entry: Entry, world: any ServiceDirectory) throws -> ServiceSignIn {
         guard let manifest = world.catalog.manifest(forHost: entry.site) else {
             return .refused("bulwark has no sign-in for \(entry.site.isEmpty ? "this entry" : entry.site); nothing was contacted")
         }
-        guard let rp = try world.relyingParty(for: manifest) else { return .refused("\(manifest.name) does not accept passkeys") }
+        guard let rp = try world.passkeyRelyingParty(for: manifest) else { return .refused("\(manifest.name) does not accept passkeys") }
         let origin = "https://\(rp.rpID)"
-        let options = try RequestOptions.parse(try rp.authenticationOptions(user: entry.username))
+        let options = try RequestOptions.parse(try rp.authenticationOptions(user: entry.username, secondFactor: false))
         guard let found = try? PasskeyAuthenticator.candidates(options, origin: origin, among: entry.passkeys), let passkey = found.passkeys.first else {
             return .refused("the entry holds no passkey that \(manifest.name) knows")
         }
         do {
             let user = try rp.finishAuthentication(try PasskeyAuthenticator.assert(options, origin: found.origin, with: passkey).response)
-            return .accepted(sessionToken: try world.backend(for: manifest).issueSession(user: user))
-        } catch let refusal as MockRelyingParty.Refusal {
+            return .accepted(sessionToken: try world.accountServer(for: manifest).issueSession(user: user))
+        } catch let refusal as RelyingPartyRefusal {
             return .refused(refusal.reason)
         }
     }

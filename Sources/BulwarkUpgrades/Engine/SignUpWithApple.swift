@@ -14,18 +14,19 @@ public enum SignUpWithApple {
         }
     }
 
-    public static func run(manifest: ServiceManifest, vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo,
+    public static func run(manifest: ServiceManifest, vault: Vault, world: any ServiceDirectory, appleID: AppleIDAccount? = nil,
                            hideEmail: Bool) throws -> Outcome {
-        guard manifest.supportsSignInWithApple else { throw MockBackend.Refusal(reason: "\(manifest.name) does not offer Sign in with Apple") }
+        guard manifest.supportsSignInWithApple else { throw ServiceRefusal(reason: "\(manifest.name) does not offer Sign in with Apple") }
         guard world.catalog.manifest(forHost: manifest.primaryDomain)?.id == manifest.id else {
-            throw MockBackend.Refusal(reason: world.catalog.associationRefusal(forHost: manifest.primaryDomain)
+            throw ServiceRefusal(reason: world.catalog.associationRefusal(forHost: manifest.primaryDomain)
                                       ?? "\(manifest.name) is not associated with \(manifest.primaryDomain)")
         }
         let nonce = SecureRandom.bytes(16).hex, state = SecureRandom.bytes(16).hex
-        let credential = try world.identityProvider.authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
+        let appleID = appleID ?? world.appleID
+        let credential = try world.appleIDProvider().authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
                                                               audience: manifest.appID, nonce: nonce, state: state, hideEmail: hideEmail)
-        guard credential.state == state else { throw MockBackend.Refusal(reason: "The Sign in with Apple response did not belong to this request") }
-        let backend = try world.backend(for: manifest)
+        guard credential.state == state else { throw ServiceRefusal(reason: "The Sign in with Apple response did not belong to this request") }
+        let backend = try world.accountServer(for: manifest)
         try backend.signUpWithApple(credential: credential, nonce: nonce)
         let titles = Set(vault.entries.map(\.title))
         let title = titles.contains(manifest.name) ? "\(manifest.name) (Sign in with Apple)" : manifest.name

@@ -8,7 +8,7 @@ import Foundation
 /// request at a time; every call returns the state to draw next.
 public final class UpgradeEngine {
     public let vault: Vault
-    public let world: ServiceWorld
+    public let world: any ServiceDirectory
     public let appleID: AppleIDAccount
     public let requirements: SiteRequirements
     /// Which sites share one account's credentials: an upgrade changes every entry of the account.
@@ -24,12 +24,13 @@ public final class UpgradeEngine {
     var credential: ExistingCredential?
     private var proposed = ""
 
-    public init(vault: Vault, world: ServiceWorld, appleID: AppleIDAccount = .demo, quirks: QuirksDirectory? = nil,
+    /// `appleID`: whose Apple ID the Sign in with Apple sheet uses (else the one the directory knows).
+    public init(vault: Vault, world: any ServiceDirectory, appleID: AppleIDAccount? = nil, quirks: QuirksDirectory? = nil,
                 cancellation: HostCancellation = HostCancellation()) {
         self.vault = vault
         self.cancellation = cancellation
         self.world = world
-        self.appleID = appleID
+        self.appleID = appleID ?? world.appleID
         requirements = SiteRequirements(quirks: quirks, services: world.catalog)
         sharing = world.catalog.sharing(quirks)
     }
@@ -57,7 +58,7 @@ public final class UpgradeEngine {
         }
         guard let manifest else { return finish(.failed(reason: UpgradeState.defaultFailure)) }
         do {
-            let ext = try world.makeExtension(for: manifest)
+            let ext = try world.modificationExtension(for: manifest)
             extensionInstance = ext
             credential = request.origin == .inApp ? nil : entry.password.map { ExistingCredential(user: entry.username, password: $0) }
             let service = Self.serviceIdentifier(for: entry)
@@ -168,7 +169,7 @@ public final class UpgradeEngine {
             result = .failure(.failed(reason: nil))
         } else {
             do {
-                result = .success(try world.identityProvider.authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
+                result = .success(try world.appleIDProvider().authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
                                                                        audience: manifest.appID, nonce: nonce, state: requestState,
                                                                        hideEmail: sheet.hideEmail))
             } catch {
@@ -298,7 +299,7 @@ public final class UpgradeEngine {
         // A staged passkey the service did not keep goes with the change;
         // one its relying party did register stays (it signs in there).
         let registered = pending.passkeyID.map { id in
-            (try? manifest.flatMap { try world.relyingParty(for: $0) }?.isRegistered(id)) == true
+            (try? manifest.flatMap { try world.passkeyRelyingParty(for: $0) }?.isRegistered(id)) == true
         } ?? false
         _ = try? vault.update(entry.id) { staged in
             staged.pendingChange = nil

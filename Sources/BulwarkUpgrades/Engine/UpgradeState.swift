@@ -143,5 +143,4 @@ public struct AppleIDAccount: Sendable, Equatable {
         self.email = email
         self.fullName = fullName
     }
-    public static let demo = AppleIDAccount(email: "jane.appleseed@icloud.example", fullName: "Jane Appleseed")
 }

@@ -172,7 +172,7 @@ struct FileChecks {
 
     func services() -> [DoctorCheck] {
         do {
-            let demo = DemoSetup.usesDemoServices(vault: vaultPath)
+            let demo = ServiceWiring.isDemoVault(vaultPath)
             let catalog = try ServiceCatalog.load(extraDirectory: loaded?.services, demoServices: demo)
             guard !catalog.manifests.isEmpty else {
                 return [.ok("services", "manifests", "none: one-key fixes act on the services given with --services or the config's services (the demo has its own)")]
