@@ -235,6 +235,17 @@ enum Commands {
                     identifiers, their accounts are migrated to the new team's ids, and the entries follow.
                     """, arguments: [.words(["enroll", "notify", "transfer"]), .services,
                                      .words(["consent-revoked", "account-delete", "email-disabled", "email-enabled"]), .nothing]),
+        CommandSpec(name: "sync", summary: "Keep one vault on every machine through a git remote, merged entry by entry.",
+                    usage: SyncCommand.usage,
+                    options: [OptionSpec(name: "--name", valueName: "MACHINE", help: "init, clone: how other machines name this one (default: the host name)"),
+                              OptionSpec(name: "--json", valueName: nil, help: "status: JSON")],
+                    details: """
+                    init links the vault to REMOTE (any git URL: a directory, ssh, https): an empty remote gets the
+                    vault, one holding this vault is joined, anything else is refused. clone sets up the vault at
+                    --vault from REMOTE, asking only for the master password. sync fetches, checks, merges entry by
+                    entry, commits and pushes, and says what came in and went out. The remote sees only sealed files
+                    under random names. Exit 1 when the remote cannot be reached or fails a check (nothing changes here).
+                    """, arguments: [.words(["init", "clone", "status"]), .nothing]),
         CommandSpec(name: "passkey", summary: "Create and use passkeys as a WebAuthn authenticator (for testing a relying party).",
                     usage: PasskeyCommand.usage,
                     options: [OptionSpec(name: "--origin", valueName: "ORIGIN", help: "create, get: the page's origin (https://host[:port]; http only on localhost)"),

@@ -71,6 +71,7 @@ func runMain(_ args: [String]) -> Int32 {
     case "services": return ServicesCommand.services(parsed)
     case "passkey": return PasskeyCommand.run(parsed)
     case "doctor": return DoctorCommand.run(parsed)
+    case "sync": return SyncCommand.run(parsed)
     case "completions": return InstallCommands.completions(parsed)
     case "manpages": return InstallCommands.manpages(parsed)
     default:

@@ -123,6 +123,29 @@ extension Array where Element == UInt8 {
         removeAll()
     }
 
+    /// Bytes from lower- or upper-case hex digits; nil for anything else.
+    public init?(hex text: String) {
+        let digits = Swift.Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 97...102: c - 87
+            case 65...70: c - 55
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var i = 0
+        while i < digits.count {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            i += 2
+        }
+        self.init(bytes)
+    }
+
     public var hex: String {
         let digits = Swift.Array<Character>("0123456789abcdef")
         var out = ""

@@ -14,6 +14,9 @@ public enum KillPoint {
     /// plan made, the rows written, the deletions, the index sealed (the
     /// commit follows).
     public static let write = ["write-synced", "write-planned", "write-rows", "write-deleted", "write-indexed"]
+    /// A sync's steps: the remote fetched and checked, merged into the
+    /// vault, committed, pushed, recorded as synced (this machine's state follows).
+    public static let sync = ["sync-fetched", "sync-merged", "sync-committed", "sync-pushed", "sync-recorded"]
 
     /// `NAME` kills at the first time the point is reached, `NAME#N` at the
     /// Nth (a change that wrote twice reached `write-rows` twice).

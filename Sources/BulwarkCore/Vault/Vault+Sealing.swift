@@ -19,7 +19,7 @@ extension Vault {
         try? aead.open(box, key: subkey(purpose), associatedData: Self.sealingAAD(purpose, vaultID))
     }
 
-    private func subkey(_ purpose: String) -> [UInt8] {
+    func subkey(_ purpose: String) -> [UInt8] {
         HMAC.authenticate(Array("bulwark/v1|subkey|\(purpose)".utf8), key: key, digest: .sha256)
     }
 

@@ -121,6 +121,13 @@ public final class Vault {
 
     public static func create(at path: URL, masterPassword: String, parameters: ScryptParameters = .standard,
                               freshness: FreshnessRecord? = nil) throws -> Vault {
+        try create(at: path, masterPassword: masterPassword, parameters: parameters, freshness: freshness, identity: nil)
+    }
+
+    /// `identity`: the vault id and key of a vault this one joins (a sync
+    /// clone: the same vault on another machine); else new random ones.
+    static func create(at path: URL, masterPassword: String, parameters: ScryptParameters, freshness: FreshnessRecord?,
+                       identity: (vaultID: [UInt8], key: [UInt8])?) throws -> Vault {
         let fm = FileManager.default
         if fm.fileExists(atPath: path.path) { throw VaultError.alreadyExists(path.path) }
         let directory = path.deletingLastPathComponent()
@@ -136,9 +143,9 @@ public final class Vault {
         do {
             let database = try SQLiteDatabase(path: path.path, create: false)
             try configure(database, path: path)
-            let vaultID = SecureRandom.bytes(16)
+            let vaultID = identity?.vaultID ?? SecureRandom.bytes(16)
             let salt = SecureRandom.bytes(16)
-            var vaultKey = SecureRandom.bytes(32)
+            var vaultKey = identity?.key ?? SecureRandom.bytes(32)
             var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: salt, parameters: parameters)
             defer { kek.wipe() }
             let vault = Vault(path: path, database: database, vaultID: vaultID, key: vaultKey, wrappedKey: [], parameters: parameters,
@@ -244,7 +251,7 @@ public final class Vault {
     /// open read may just be a write that landed meanwhile: the file's
     /// counter is read again before anything is called a rollback.
     func checkFreshness() {
-        guard let freshness, let seen = freshness.highestSeen(vaultID: vaultID, key: key) else {
+        guard let freshness, let seen = freshness.highestSeen(vaultID: vaultID, key: key, at: path) else {
             rememberCounter()
             return
         }
@@ -254,7 +261,7 @@ public final class Vault {
     }
 
     func rememberCounter(_ value: Int64? = nil) {
-        freshness?.record(value ?? counter, vaultID: vaultID, key: key)
+        freshness?.record(value ?? counter, vaultID: vaultID, key: key, at: path)
     }
 
     // MARK: Lock

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The system's `git`, run as a person runs it (their ssh keys, credential
+/// helpers and ~/.gitconfig apply), in one working copy. Output is read
+/// from files, so a chatty git never blocks on a full pipe.
+public struct Git: Sendable {
+    public let executable: String
+    /// false in the app: git must not stop to ask on a terminal the app owns.
+    public var mayPrompt: Bool
+
+    public struct Run: Sendable {
+        public let status: Int32
+        public let data: Data
+        public let errors: String
+        public var output: String { String(decoding: data, as: UTF8.self) }
+        /// git's first error line, for a one-line message.
+        public var firstError: String {
+            let lines = errors.split(separator: "\n").map(String.init)
+            return (lines.first { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") } ?? lines.first ?? "git exited \(status)")
+                .replacingOccurrences(of: "fatal: ", with: "").replacingOccurrences(of: "error: ", with: "")
+        }
+    }
+
+    public init(executable: String, mayPrompt: Bool = true) {
+        self.executable = executable
+        self.mayPrompt = mayPrompt
+    }
+
+    /// `git` on the PATH (or `$BULWARK_GIT`); nil when there is none.
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Git? {
+        if let given = environment["BULWARK_GIT"], !given.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: given) ? Git(executable: given) : nil
+        }
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/git"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return Git(executable: candidate) }
+        }
+        return nil
+    }
+
+    /// Runs `git ARGS` in `directory` (nil: the current one).
+    public func run(_ arguments: [String], in directory: URL?) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        environment["GIT_TERMINAL_PROMPT"] = mayPrompt ? nil : "0"
+        if !mayPrompt { environment["GIT_SSH_COMMAND"] = environment["GIT_SSH_COMMAND"] ?? "ssh -o BatchMode=yes" }
+        process.environment = environment
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-git-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw SyncError.git("cannot run \(executable): \(error.localizedDescription)") }
+        process.waitUntilExit()
+        try? outHandle.close()
+        try? errHandle.close()
+        let data = (try? Data(contentsOf: out)) ?? Data()
+        let errors = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        return Run(status: process.terminationStatus, data: data, errors: errors)
+    }
+
+    /// Runs and throws git's own first error line (with `context` before it) when it fails.
+    @discardableResult
+    public func must(_ arguments: [String], in directory: URL?, _ context: String) throws -> String {
+        let run = try run(arguments, in: directory)
+        guard run.status == 0 else { throw SyncError.git("\(context): \(run.firstError)") }
+        return run.output
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+// What a sync checks before it trusts the remote, and what it remembers
+// having checked, so that the next sync reads only what changed.
+extension SyncEngine {
+    struct Fetched {
+        var tree: SyncRepository.Tree
+        /// Ids the remote holds exactly as this machine last synced them.
+        var unchanged: Set<String>
+    }
+
+    /// Fetches the remote into the working copy and checks what it holds.
+    func fetchAndCheck(state: SyncState, header: SyncHeader, repository: SyncRepository) throws -> Fetched {
+        let fetched = try git.run(["fetch", "-q", "origin"], in: paths.repository)
+        guard fetched.status == 0 else {
+            throw SyncError.git("cannot reach \(state.remote): \(fetched.firstError). Your changes stay here and go out at the next sync")
+        }
+        let remoteRef = "refs/remotes/origin/\(Self.branch)"
+        if try git.run(["rev-parse", "-q", "--verify", remoteRef], in: paths.repository).status == 0 {
+            try git.must(["checkout", "-q", "-f", "-B", Self.branch, remoteRef], in: paths.repository, "cannot check out the remote")
+            try git.must(["clean", "-q", "-f", "-d", "-x"], in: paths.repository, "cannot check out the remote")
+        } else {
+            guard state.sequence == 0 else {
+                throw SyncError.untrusted("the remote's branch \(Self.branch) is gone, though this machine synced with it before")
+            }
+            // An empty remote: start the branch.
+            try git.must(["symbolic-ref", "HEAD", "refs/heads/\(Self.branch)"], in: paths.repository, "cannot prepare the repository")
+        }
+        if let remoteHeader = try SyncHeader.read(in: paths.repository) {
+            guard remoteHeader.vault == header.vault else {
+                throw SyncError.anotherVault("its vault is \(remoteHeader.vault.prefix(8))…, this one is \(header.vault.prefix(8))…")
+            }
+        } else if state.sequence > 0 {
+            throw SyncError.untrusted("the remote no longer holds \(SyncHeader.fileName)")
+        }
+        var knownByFile: [String: (id: String, vector: String)] = [:]
+        for (id, known) in state.known { knownByFile[known.file] = (id, known.vector.canonical) }
+        let tree: SyncRepository.Tree
+        do {
+            tree = try repository.read(verified: state.buckets, trees: try bucketTrees()) { file, listed in
+                knownByFile[file]?.vector != listed.vector
+            }
+        } catch SyncError.untrusted(let why) where why.hasPrefix("the manifest root does not open") {
+            // Sealed under another key: another machine changed the master password (its header says so).
+            if let now = headerDigest(), let seen = state.header, now != seen { throw SyncError.rekeyed }
+            throw SyncError.untrusted(why)
+        }
+        guard tree.sequence >= state.sequence else {
+            throw SyncError.untrusted("the remote was rolled back: its manifest is at \(tree.sequence), this machine saw \(state.sequence)")
+        }
+        // Everything the remote held at the last sync is still there, at that version or a later one.
+        var unchanged = Set<String>()
+        for (id, known) in state.known {
+            let bucket = SyncRepository.bucket(of: known.file)
+            guard tree.buckets[bucket] != nil else {
+                throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (bucket \(bucket))")
+            }
+            guard let listing = tree.listings[bucket] else { unchanged.insert(id); continue }
+            guard let listed = listing[known.file] else {
+                throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (file \(known.file))")
+            }
+            if listed.vector == known.vector.canonical { unchanged.insert(id); continue }
+            guard let record = tree.records[id], record.vector.compare(known.vector) != .older else {
+                throw SyncError.untrusted("the entry file \(known.file) is older on the remote than this machine last saw it (a replayed version)")
+            }
+        }
+        return Fetched(tree: tree, unchanged: unchanged)
+    }
+
+    /// git's ids of each bucket's manifest file and entry directory at HEAD (one `ls-tree`).
+    func bucketTrees() throws -> [String: SyncRepository.GitObjects] { try Self.bucketTrees(git, paths) }
+
+    static func bucketTrees(_ git: Git, _ paths: SyncState.Paths) throws -> [String: SyncRepository.GitObjects] {
+        let run = try git.run(["ls-tree", "HEAD", "entries/", "manifest/"], in: paths.repository)
+        guard run.status == 0 else { return [:] }   // no commit yet
+        var objects: [String: SyncRepository.GitObjects] = [:]
+        for line in run.output.split(separator: "\n") {
+            // "040000 tree ID\tentries/BB" and "100644 blob ID\tmanifest/BB"
+            let parts = line.split(separator: "\t")
+            guard parts.count == 2, let id = parts[0].split(separator: " ").last.map(String.init) else { continue }
+            if parts[1].hasPrefix("entries/") {
+                objects[String(parts[1].dropFirst("entries/".count)), default: .init()].entries = id
+            } else if parts[1].hasPrefix("manifest/"), parts[1] != "manifest/root" {
+                objects[String(parts[1].dropFirst("manifest/".count)), default: .init()].manifest = id
+            }
+        }
+        return objects
+    }
+
+    func headerDigest() -> String? {
+        (try? Data(contentsOf: paths.repository.appendingPathComponent(SyncHeader.fileName))).map { Digest.sha256(Array($0)).hex }
+    }
+
+    /// The buckets not to read again while unchanged: those read or written
+    /// this time whose every file is known here at its listed version, and
+    /// those skipped this time (unchanged since they were clean).
+    static func cleanBuckets(_ tree: SyncRepository.Tree, trees: [String: SyncRepository.GitObjects],
+                             before: [String: SyncRepository.VerifiedBucket],
+                             known: [String: SyncState.Known]) -> [String: SyncRepository.VerifiedBucket] {
+        var vectorByFile: [String: String] = [:]
+        for item in known.values { vectorByFile[item.file] = item.vector.canonical }
+        var clean: [String: SyncRepository.VerifiedBucket] = [:]
+        for (bucket, digest) in tree.buckets {
+            if let listing = tree.listings[bucket] {
+                if let objects = trees[bucket], listing.allSatisfy({ vectorByFile[$0.key] == $0.value.vector }) {
+                    clean[bucket] = SyncRepository.VerifiedBucket(digest: digest, objects: objects)
+                }
+            } else if let previous = before[bucket], previous.digest == digest, previous.objects == trees[bucket] {
+                clean[bucket] = previous
+            }
+        }
+        return clean
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+extension SyncEngine {
+    /// Where the vault's sync stands: what would go out and come in now
+    /// (the remote fetched and checked, nothing written), the machines the
+    /// remote has seen, and the conflicts kept.
+    public struct Status: Sendable, Equatable {
+        public var remote: String
+        public var machineName: String
+        public var lastSync: Date?
+        public var outgoing: [String]
+        /// nil when the remote could not be reached (`offline` says why).
+        public var incoming: [Report.Change]?
+        public var offline: String?
+        public var machines: [SyncMachine]
+        public var conflicts: [SyncConflict]
+    }
+
+    public func status() throws -> Status {
+        guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
+        let sealer = SyncSealer(vault: vault)
+        let repository = SyncRepository(directory: paths.repository, sealer: sealer)
+        var fetched: Fetched?
+        var offline: String?
+        do {
+            if !FileManager.default.fileExists(atPath: paths.repository.appendingPathComponent(".git").path) {
+                throw SyncError.git("the working copy is missing; `bulwark sync` makes it again")
+            }
+            fetched = try fetchAndCheck(state: state, header: try vault.syncHeader(), repository: repository)
+        } catch let error as SyncError {
+            if case .git = error { offline = error.description } else { throw error }
+        }
+        var local: [String: Entry] = [:]
+        for entry in vault.entries { local[entry.id] = entry }
+        // Without the remote, what it held at the last sync stands in for it.
+        let names = (fetched?.tree.machines ?? [:]).mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
+        let outcome = SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: fetched?.tree.records ?? [:],
+                                                      unchanged: fetched?.unchanged ?? Set(state.known.keys), base: { _ in nil },
+                                                      fileID: sealer.fileID(of:), me: state.machineID, machineNames: names, now: clock()))
+        return Status(remote: state.remote, machineName: state.machineName, lastSync: state.lastSync, outgoing: outcome.outgoing,
+                      incoming: fetched == nil ? nil : outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) },
+                      offline: offline, machines: (fetched?.tree.machines.values).map { Array($0) }?.sorted { $0.name < $1.name } ?? [],
+                      conflicts: state.conflicts)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Syncs a vault through a git remote: fetch, check, merge entry by entry
+/// into the vault in one transaction, commit, push (again from the fetch
+/// when another machine pushed first). The vault's write lock is held only
+/// while merging; nothing local changes from a remote that fails a check;
+/// this machine's state is saved only once the remote has its changes, so
+/// a kill anywhere leaves the vault whole and the next sync completes it.
+public final class SyncEngine {
+    public let vault: Vault
+    let git: Git
+    let paths: SyncState.Paths
+    var clock: () -> Date
+    /// Push races retried before giving up.
+    public var attempts = 5
+    /// Runs just before each push (tests: another machine pushes first).
+    var beforePush: (() throws -> Void)?
+
+    public init(vault: Vault, git: Git, clock: @escaping () -> Date = { Date() }) {
+        self.vault = vault
+        self.git = git
+        self.clock = clock
+        paths = SyncState.Paths(vault: vault.path)
+    }
+
+    public static let branch = "main"
+    static let syncedRef = "refs/bulwark/synced"
+
+    /// What a sync did, by entry title.
+    public struct Report: Sendable, Equatable {
+        public var incoming: [Change] = []
+        public var outgoing: [String] = []
+        public var conflicts: [SyncConflict] = []
+        public var editsKeptOverDeletes: [String] = []
+        public var waiting: [String] = []
+
+        public struct Change: Sendable, Equatable {
+            public let title: String
+            public let from: String
+        }
+
+        /// "2 changes from laptop (Mail, Bank)".
+        public var incomingSummary: String {
+            guard !incoming.isEmpty else { return "" }
+            let machines = Array(Set(incoming.map(\.from))).sorted()
+            let titles = incoming.map(\.title)
+            return "\(incoming.count) change\(incoming.count == 1 ? "" : "s") from \(LosingSide.list(machines)) (\(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : ""))"
+        }
+    }
+
+    // MARK: Linking
+
+    /// Links the vault to `remote`: an empty remote gets the vault; one
+    /// holding this vault is joined; anything else is refused.
+    public func link(remote: String, machineName: String) throws -> Report {
+        if let state = try SyncState.load(for: vault) {
+            throw SyncError.git("this vault is already linked to \(state.remote); `bulwark sync` syncs it")
+        }
+        try cloneRepository(remote)
+        if let header = try SyncHeader.read(in: paths.repository) {
+            guard header.vault == (try vault.syncHeader()).vault else {
+                throw SyncError.anotherVault("its vault is \(header.vault.prefix(8))…, this one is \((try vault.syncHeader()).vault.prefix(8))…")
+            }
+        } else {
+            let others = try FileManager.default.contentsOfDirectory(atPath: paths.repository.path).filter { $0 != ".git" }.sorted()
+            if !others.isEmpty {
+                throw SyncError.notARepository("it holds other files (\(others.prefix(3).joined(separator: ", ")))")
+            }
+        }
+        let state = SyncState(remote: remote, machineName: machineName)
+        return try sync(state: state)
+    }
+
+    /// Sets up the vault at `path` from `remote`: only the master password is asked.
+    public static func clone(remote: String, to path: URL, masterPassword: String, machineName: String, git: Git,
+                             freshness: FreshnessRecord? = nil) throws -> (vault: Vault, entries: Int) {
+        let paths = SyncState.Paths(vault: path)
+        if FileManager.default.fileExists(atPath: path.path) { throw VaultError.alreadyExists(path.path) }
+        if FileManager.default.fileExists(atPath: paths.directory.path) {
+            throw SyncError.git("\(paths.directory.path) is in the way (a clone that did not finish?); remove it and clone again")
+        }
+        do {
+            try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try git.must(["clone", "-q", "--no-checkout", "--", remote, paths.repository.path], in: nil, "cannot clone \(remote)")
+            guard try git.run(["rev-parse", "-q", "--verify", "refs/remotes/origin/\(branch)"], in: paths.repository).status == 0 else {
+                throw SyncError.notARepository("it has no branch \(branch) (an empty repository, or another kind)")
+            }
+            try git.must(["checkout", "-q", "-B", branch, "refs/remotes/origin/\(branch)"], in: paths.repository, "cannot check out \(remote)")
+            guard let header = try SyncHeader.read(in: paths.repository) else {
+                throw SyncError.notARepository("it holds no \(SyncHeader.fileName) (an empty repository, or another kind)")
+            }
+            let vault = try Vault.join(header, at: path, masterPassword: masterPassword, freshness: freshness)
+            do {
+                let repository = SyncRepository(directory: paths.repository, sealer: SyncSealer(vault: vault))
+                let tree = try repository.read()
+                var state = SyncState(remote: remote, machineName: machineName)
+                let entries = tree.records.values.compactMap(\.entry).sorted { $0.id < $1.id }
+                try vault.transaction(keepInMemory: true) { change in try change.insert(entries) }
+                let sealer = SyncSealer(vault: vault)
+                state.known = tree.records.mapValues {
+                    SyncState.Known(vector: $0.vector, digest: $0.entry.map(SyncMerge.digest) ?? "", file: sealer.fileID(of: $0.id))
+                }
+                state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths), before: [:], known: state.known)
+                state.sequence = tree.sequence
+                state.header = (try? Data(contentsOf: paths.repository.appendingPathComponent(SyncHeader.fileName))).map { Digest.sha256(Array($0)).hex }
+                state.lastSync = Date()
+                try git.must(["update-ref", syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
+                try state.save(for: vault)
+                return (vault, entries.count)
+            } catch {
+                vault.close()
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path.path + suffix) }
+                throw error
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: paths.directory)
+            throw error
+        }
+    }
+
+    private func cloneRepository(_ remote: String) throws {
+        try? FileManager.default.removeItem(at: paths.repository)
+        try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try git.must(["clone", "-q", "--no-checkout", "--", remote, paths.repository.path], in: nil, "cannot reach \(remote)")
+        if try git.run(["rev-parse", "-q", "--verify", "refs/remotes/origin/\(Self.branch)"], in: paths.repository).status == 0 {
+            try git.must(["checkout", "-q", "-B", Self.branch, "refs/remotes/origin/\(Self.branch)"], in: paths.repository, "cannot check out \(remote)")
+        }
+    }
+
+    // MARK: Syncing
+
+    public func sync() throws -> Report {
+        guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
+        if !FileManager.default.fileExists(atPath: paths.repository.appendingPathComponent(".git").path) { try cloneRepository(state.remote) }
+        return try sync(state: state)
+    }
+
+    private func sync(state initial: SyncState) throws -> Report {
+        var state = initial
+        let sealer = SyncSealer(vault: vault)
+        let repository = SyncRepository(directory: paths.repository, sealer: sealer)
+        let header = try vault.syncHeader()
+        for attempt in 1...attempts {
+            let fetched = try fetchAndCheck(state: state, header: header, repository: repository)
+            KillPoint.reach("sync-fetched")
+            let tree = fetched.tree
+            let names = tree.machines.mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
+            let now = clock()
+            func merge(_ entries: [Entry]) -> SyncMerge.Outcome {
+                var local: [String: Entry] = [:]
+                for entry in entries { local[entry.id] = entry }
+                return SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: tree.records, unchanged: fetched.unchanged,
+                                                       base: { [self] id in base(id, repository) }, fileID: sealer.fileID(of:),
+                                                       me: state.machineID, machineNames: names, now: now))
+            }
+            // Decided first without the write lock; when the vault takes
+            // something, decided again under it, from the file as it is then.
+            _ = try vault.refresh()
+            var outcome = merge(vault.entries)
+            if !outcome.puts.isEmpty || !outcome.deletes.isEmpty {
+                try vault.transaction { change in
+                    outcome = merge(change.entries)
+                    for entry in outcome.puts {
+                        if change.entry(id: entry.id) != nil { try change.update([entry.id]) { $0 = entry } } else { try change.insert([entry]) }
+                    }
+                    for id in outcome.deletes { try change.remove(id: id) }
+                }
+            }
+            KillPoint.reach("sync-merged")
+            var written = tree
+            var machines = tree.machines
+            if !outcome.push.isEmpty || machines[state.machineID]?.name != state.machineName || tree.sequence == 0 {
+                machines[state.machineID] = SyncMachine(name: state.machineName, lastSync: now)
+                written = try repository.write(outcome.push, over: tree, header: header, machines: machines)
+                try commit(machine: state.machineID)
+                KillPoint.reach("sync-committed")
+                try beforePush?()
+                let pushed = try git.run(["push", "-q", "origin", "HEAD:refs/heads/\(Self.branch)"], in: paths.repository)
+                if pushed.status != 0 {
+                    if Self.isRace(pushed.errors), attempt < attempts { continue }
+                    throw SyncError.git("the remote refused the push: \(pushed.firstError); check that this machine may write to \(state.remote). Your changes stay here and go out at the next sync")
+                }
+                KillPoint.reach("sync-pushed")
+            }
+            try git.must(["update-ref", Self.syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
+            KillPoint.reach("sync-recorded")
+            state.sequence = written.sequence
+            state.header = headerDigest()
+            state.known.merge(outcome.known) { _, new in new }
+            state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: state.buckets, known: state.known)
+            state.lastSync = now
+            state.conflicts = outcome.conflicts + state.conflicts
+            try state.save(for: vault)
+            return Report(incoming: outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) }.sorted { $0.title < $1.title },
+                          outgoing: outcome.outgoing.sorted(),
+                          conflicts: outcome.conflicts, editsKeptOverDeletes: outcome.editsKeptOverDeletes, waiting: outcome.waiting)
+        }
+        throw SyncError.git("other machines kept pushing first (\(attempts) tries); sync again in a moment")
+    }
+
+    static func isRace(_ errors: String) -> Bool {
+        errors.contains("[rejected]") || errors.contains("non-fast-forward") || errors.contains("fetch first")
+            || errors.contains("cannot lock ref")
+    }
+
+    /// The entry as of the last sync, from the working copy's history.
+    private func base(_ id: String, _ repository: SyncRepository) -> Entry? {
+        let fileID = repository.sealer.fileID(of: id)
+        let object = "\(Self.syncedRef):entries/\(SyncRepository.bucket(of: fileID))/\(fileID)"
+        guard let run = try? git.run(["cat-file", "blob", object], in: paths.repository), run.status == 0 else { return nil }
+        return try? repository.sealer.open(Array(run.data), fileID: fileID).entry
+    }
+
+    /// One commit that says nothing: author "bulwark", a fixed message.
+    /// The machine is named by its random id only.
+    private func commit(machine: String) throws {
+        try git.must(["add", "-A"], in: paths.repository, "cannot stage the change")
+        try git.must(["-c", "user.name=bulwark", "-c", "user.email=\(machine)@bulwark.invalid", "-c", "commit.gpgsign=false",
+                      "commit", "-q", "--allow-empty", "-m", "sync"], in: paths.repository, "cannot commit")
+    }
+}

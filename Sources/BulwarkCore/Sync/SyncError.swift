@@ -1,0 +1,35 @@
+import Foundation
+
+/// Why a sync did not happen, each in one line with what to do. Nothing
+/// local has changed when one of these is thrown.
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+    /// The vault has no remote yet.
+    case notLinked
+    /// The remote is not a bulwark sync repository (or not one this bulwark reads).
+    case notARepository(String)
+    /// The remote holds a different vault.
+    case anotherVault(String)
+    /// The remote failed a check: rolled back, a file dropped, swapped, replayed or altered.
+    case untrusted(String)
+    /// git is missing, the host unreachable, or git refused.
+    case git(String)
+    /// Another machine changed the master password; this one must follow it first.
+    case rekeyed
+
+    public var description: String {
+        switch self {
+        case .notLinked:
+            "this vault is not linked to a sync remote; `bulwark sync init REMOTE` links it"
+        case .notARepository(let why):
+            "the remote is not a bulwark sync repository: \(why); give an empty repository or one `bulwark sync init` made"
+        case .anotherVault(let why):
+            "the remote holds another vault (\(why)); give this vault's remote, or an empty repository"
+        case .untrusted(let why):
+            "the remote failed a check and was not used: \(why). Nothing here changed; restore the remote from a machine you trust"
+        case .git(let why):
+            why
+        case .rekeyed:
+            "the master password was changed on another machine; this bulwark cannot follow a re-key yet: clone the vault afresh with `bulwark sync clone` after syncing this machine's changes from a copy"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The one plaintext file of a sync repository (`bulwark-sync.json`): the
+/// vault's random id and its key wrapped under the master password's KDF,
+/// exactly as the vault's own header holds them, so a new machine needs
+/// only the master password. Nothing else in it names anything.
+public struct SyncHeader: Codable, Sendable, Equatable {
+    public static let fileName = "bulwark-sync.json"
+    public static let currentFormat = 1
+
+    public var format: Int
+    /// The vault id, hex.
+    public var vault: String
+    public var kdf: ScryptParameters
+    /// Base64 of the salt and of the wrapped vault key.
+    public var salt: String
+    public var wrappedKey: String
+
+    var vaultID: [UInt8]? { [UInt8](hex: vault) }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// The header in `directory`, nil when there is none; a file that is not one is an error.
+    public static func read(in directory: URL) throws -> SyncHeader? {
+        let file = directory.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard data.count < 4096, let header = try? JSONDecoder().decode(SyncHeader.self, from: data),
+              header.vaultID?.count == 16, Data(base64Encoded: header.salt) != nil, Data(base64Encoded: header.wrappedKey) != nil else {
+            throw SyncError.notARepository("its \(fileName) is not a bulwark sync header")
+        }
+        guard header.format <= currentFormat else {
+            throw SyncError.notARepository("it was written by a newer bulwark (sync format \(header.format)); update bulwark on this machine")
+        }
+        guard header.kdf.isSane else { throw SyncError.untrusted("its header asks for key derivation settings beyond bulwark's limits") }
+        return header
+    }
+}
+
+extension Vault {
+    /// This vault's header as a sync repository carries it.
+    public func syncHeader() throws -> SyncHeader {
+        let header = try guarded { try db().readTransaction { try Header.read(from: db()) } }
+        return SyncHeader(format: SyncHeader.currentFormat, vault: header.vaultID.hex, kdf: header.parameters,
+                          salt: Data(header.salt).base64EncodedString(), wrappedKey: Data(header.wrappedKey).base64EncodedString())
+    }
+
+    /// A new vault at `path` that is the repository's vault on this machine:
+    /// the same id and key, unwrapped with the master password (a wrong one
+    /// is `VaultError.wrongPassword`, and nothing is made).
+    public static func join(_ header: SyncHeader, at path: URL, masterPassword: String, freshness: FreshnessRecord? = nil) throws -> Vault {
+        guard let vaultID = header.vaultID, let salt = Data(base64Encoded: header.salt), let wrapped = Data(base64Encoded: header.wrappedKey) else {
+            throw SyncError.notARepository("its header is malformed")
+        }
+        var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: Array(salt), parameters: header.kdf)
+        defer { kek.wipe() }
+        var key: [UInt8]
+        do { key = try AEAD().open(Array(wrapped), key: kek, associatedData: Header.wrapAAD(vaultID, header.kdf)) } catch {
+            throw VaultError.wrongPassword
+        }
+        defer { key.wipe() }
+        return try create(at: path, masterPassword: masterPassword, parameters: header.kdf, freshness: freshness, identity: (vaultID, key))
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// A sync repository's working tree, read and written as the format says
+/// (docs/manual/sync.md):
+///
+///     bulwark-sync.json        the vault id and wrapped key (plaintext)
+///     entries/BB/FILEID        one sealed record per entry or tombstone
+///     manifest/BB              sealed: each FILEID of bucket BB → its vector and the file's digest
+///     manifest/root            sealed: a sequence number, the header's and every bucket's digest, the machines
+///
+/// One change rewrites its entry file, its bucket and the root. Reading
+/// checks every digest it relies on, so a file dropped, swapped, replayed
+/// or altered, or a root older than one already seen, is caught and named;
+/// a bucket whose manifest and files are byte for byte the ones this
+/// machine last verified (git's tree id of its directory says so) is not
+/// read again.
+struct SyncRepository {
+    let directory: URL
+    let sealer: SyncSealer
+
+    struct Listed: Codable, Equatable {
+        var vector: String
+        var digest: String
+    }
+
+    /// A bucket as verified: its manifest's digest, and git's ids of its
+    /// manifest file and of its entry files' directory (which change when
+    /// any byte in them does).
+    struct VerifiedBucket: Codable, Equatable, Sendable {
+        var digest: String
+        var objects: GitObjects
+    }
+
+    /// git's ids of a bucket's manifest file and entry directory at HEAD.
+    struct GitObjects: Codable, Equatable, Sendable {
+        var manifest: String?
+        var entries: String?
+    }
+
+    /// What the manifest says, verified.
+    struct Tree {
+        var sequence: Int64 = 0
+        var machines: [String: SyncMachine] = [:]
+        /// Every bucket the root lists, with its digest.
+        var buckets: [String: String] = [:]
+        /// The listings of the buckets read this time (the others are as last verified).
+        var listings: [String: [String: Listed]] = [:]
+        /// Entry id → record, for the files opened.
+        var records: [String: SyncRecord] = [:]
+    }
+
+    private struct Root: Codable {
+        var format: Int
+        var sequence: Int64
+        var header: String
+        var buckets: [String: String]
+        var machines: [String: SyncMachine]
+    }
+
+    static func bucket(of fileID: String) -> String { String(fileID.prefix(2)) }
+
+    private var fm: FileManager { .default }
+    private func url(_ path: String) -> URL { directory.appendingPathComponent(path) }
+    private func bytes(_ path: String) -> [UInt8]? { fm.contents(atPath: url(path).path).map { Array($0) } }
+
+    private func names(in path: String) -> [String] {
+        ((try? fm.contentsOfDirectory(atPath: url(path).path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    // MARK: Reading
+
+    /// Reads and checks the tree; an empty repository (no root and no entry)
+    /// is an empty tree. `verified`: buckets as this machine last verified
+    /// them, not read again while their manifest digest and `trees` (git's
+    /// id of each bucket's directory now) are unchanged. `open`: whether a
+    /// listed file must be opened (one this machine does not hold at that version).
+    func read(verified: [String: VerifiedBucket] = [:], trees: [String: GitObjects] = [:],
+              open: (String, Listed) -> Bool = { _, _ in true }) throws -> Tree {
+        let headerBytes = bytes(SyncHeader.fileName) ?? []
+        guard let rootBytes = bytes("manifest/root") else {
+            guard names(in: "entries").isEmpty, names(in: "manifest").isEmpty else {
+                throw SyncError.untrusted("the manifest's root is missing while entries are present")
+            }
+            return Tree()
+        }
+        let root: Root
+        do { root = try JSONDecoder().decode(Root.self, from: Data(try sealer.openManifest(rootBytes, name: "root"))) } catch let error as SyncError {
+            throw error
+        } catch { throw SyncError.untrusted("the manifest's root is malformed") }
+        guard root.header == Digest.sha256(headerBytes).hex else {
+            throw SyncError.untrusted("bulwark-sync.json is not the header the manifest was sealed with")
+        }
+        var tree = Tree(sequence: root.sequence, machines: root.machines, buckets: root.buckets)
+        if let stray = Set(names(in: "manifest").filter { $0 != "root" }).subtracting(root.buckets.keys).sorted().first {
+            throw SyncError.untrusted("the manifest bucket \(stray) is not in the root")
+        }
+        if let stray = Set(names(in: "entries")).subtracting(root.buckets.keys).sorted().first {
+            throw SyncError.untrusted("the entry files of bucket \(stray) are not in the manifest")
+        }
+        for (bucket, digest) in root.buckets.sorted(by: { $0.key < $1.key }) {
+            if let known = verified[bucket], known.digest == digest, let now = trees[bucket], known.objects == now { continue }
+            let files = names(in: "entries/\(bucket)")
+            let listed = try listing(of: bucket, digest: digest)
+            tree.listings[bucket] = listed
+            if let stray = Set(files).subtracting(listed.keys).sorted().first {
+                throw SyncError.untrusted("the entry file \(stray) is not in the manifest")
+            }
+            for (fileID, expected) in listed.sorted(by: { $0.key < $1.key }) {
+                guard Self.bucket(of: fileID) == bucket else { throw SyncError.untrusted("the entry file \(fileID) is listed in the wrong bucket") }
+                guard let sealed = bytes("entries/\(bucket)/\(fileID)") else {
+                    throw SyncError.untrusted("the entry file \(fileID) is missing (dropped without a tombstone)")
+                }
+                guard Digest.sha256(sealed).hex == expected.digest else {
+                    throw SyncError.untrusted("the entry file \(fileID) is not the version the manifest lists (replayed or altered)")
+                }
+                guard open(fileID, expected) else { continue }
+                let record = try sealer.open(sealed, fileID: fileID)
+                guard record.vector.canonical == expected.vector else {
+                    throw SyncError.untrusted("the entry file \(fileID) does not carry the version the manifest lists")
+                }
+                tree.records[record.id] = record
+            }
+        }
+        return tree
+    }
+
+    /// A bucket's listing, checked against the digest the root gives it.
+    func listing(of bucket: String, digest: String) throws -> [String: Listed] {
+        guard let sealed = bytes("manifest/\(bucket)") else { throw SyncError.untrusted("the manifest bucket \(bucket) is missing") }
+        guard Digest.sha256(sealed).hex == digest else { throw SyncError.untrusted("the manifest bucket \(bucket) is not the one the root lists") }
+        guard let listed = try? JSONDecoder().decode([String: Listed].self, from: Data(try sealer.openManifest(sealed, name: bucket))) else {
+            throw SyncError.untrusted("the manifest bucket \(bucket) is malformed")
+        }
+        return listed
+    }
+
+    // MARK: Writing
+
+    /// Writes `changed` records into `tree`'s files, then their buckets and
+    /// a root one sequence further on; returns the tree as written, with
+    /// the listing of every bucket it wrote.
+    func write(_ changed: [SyncRecord], over tree: Tree, header: SyncHeader, machines: [String: SyncMachine]) throws -> Tree {
+        var next = tree
+        var touched = Set<String>()
+        for record in changed {
+            let fileID = sealer.fileID(of: record.id)
+            let bucket = Self.bucket(of: fileID)
+            if next.listings[bucket] == nil {
+                next.listings[bucket] = try next.buckets[bucket].map { try listing(of: bucket, digest: $0) } ?? [:]
+            }
+            let sealed = try sealer.seal(record)
+            try fm.createDirectory(at: url("entries/\(bucket)"), withIntermediateDirectories: true)
+            try Data(sealed).write(to: url("entries/\(bucket)/\(fileID)"))
+            next.listings[bucket]?[fileID] = Listed(vector: record.vector.canonical, digest: Digest.sha256(sealed).hex)
+            next.records[record.id] = record
+            touched.insert(bucket)
+        }
+        try fm.createDirectory(at: url("manifest"), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for bucket in touched {
+            let sealed = sealer.sealManifest(Array(try encoder.encode(next.listings[bucket] ?? [:])), name: bucket)
+            try Data(sealed).write(to: url("manifest/\(bucket)"))
+            next.buckets[bucket] = Digest.sha256(sealed).hex
+        }
+        // The header the repository was made with stays (each machine wraps
+        // the same key under its own salt; only a re-key replaces it).
+        let headerBytes: Data
+        if let existing = fm.contents(atPath: url(SyncHeader.fileName).path) {
+            headerBytes = existing
+        } else {
+            headerBytes = try header.encoded()
+            try headerBytes.write(to: url(SyncHeader.fileName))
+        }
+        next.sequence = tree.sequence + 1
+        next.machines = machines
+        let root = Root(format: SyncHeader.currentFormat, sequence: next.sequence, header: Digest.sha256(Array(headerBytes)).hex,
+                        buckets: next.buckets, machines: machines)
+        try Data(sealer.sealManifest(Array(try encoder.encode(root)), name: "root")).write(to: url("manifest/root"))
+        return next
+    }
+}
+
+/// A machine that syncs the vault, by a random id: the name its person gave it, and when it last synced.
+public struct SyncMachine: Codable, Sendable, Equatable {
+    public var name: String
+    public var lastSync: Date
+    public init(name: String, lastSync: Date) {
+        self.name = name
+        self.lastSync = lastSync
+    }
+}

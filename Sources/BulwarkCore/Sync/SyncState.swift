@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What this machine knows of its sync, kept beside the vault
+/// (`VAULT.sync/state`, sealed under the vault key): the remote, this
+/// machine's random id and name, the newest root it has seen (an older one
+/// later is a rollback), and each entry's version vector and digest as of
+/// the last sync, from which it tells what changed here since.
+public struct SyncState: Codable, Sendable, Equatable {
+    public var remote: String
+    public var machineID: String
+    public var machineName: String
+    /// The highest root sequence seen on the remote.
+    public var sequence: Int64 = 0
+    public var lastSync: Date?
+    /// sha256 of the repository's header as of the last sync (a new one and a root that does not open: a re-key).
+    public var header: String?
+    public var known: [String: Known] = [:]
+    /// Same-field conflicts kept, newest first (titles and what was kept), until looked at.
+    public var conflicts: [SyncConflict] = []
+
+    /// The buckets this machine verified whose every file it holds at the listed version, not read again while unchanged.
+    var buckets: [String: SyncRepository.VerifiedBucket] = [:]
+
+    public struct Known: Codable, Sendable, Equatable {
+        public var vector: VersionVector
+        /// sha256 of the entry's box as last synced; empty for a tombstone.
+        public var digest: String
+        /// The entry's file in the repository.
+        public var file: String
+        public var deleted: Bool { digest.isEmpty }
+    }
+
+    public init(remote: String, machineID: String = SecureRandom.bytes(8).hex, machineName: String) {
+        self.remote = remote
+        self.machineID = machineID
+        self.machineName = machineName
+    }
+
+    /// Where a vault's sync lives: `VAULT.sync/` holds `repo/` (git's working copy) and `state`.
+    public struct Paths: Sendable {
+        public let directory: URL
+        public init(vault: URL) { directory = URL(fileURLWithPath: vault.path + ".sync") }
+        public var repository: URL { directory.appendingPathComponent("repo") }
+        public var state: URL { directory.appendingPathComponent("state") }
+    }
+
+    public static func load(for vault: Vault) throws -> SyncState? {
+        let paths = Paths(vault: vault.path)
+        guard let data = FileManager.default.contents(atPath: paths.state.path) else { return nil }
+        guard let plain = vault.unsealed(Array(data), purpose: "sync-state"),
+              let state = try? JSONDecoder().decode(SyncState.self, from: Data(plain)) else {
+            throw VaultError.damaged("the sync state \(paths.state.path) does not open; `bulwark sync init` links the vault again")
+        }
+        return state
+    }
+
+    /// Written whole under a temporary name and renamed over, so a kill leaves the old state or the new.
+    public func save(for vault: Vault) throws {
+        let paths = Paths(vault: vault.path)
+        try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let sealed = vault.sealed(Array(try JSONEncoder().encode(self)), purpose: "sync-state")
+        let temporary = paths.directory.appendingPathComponent(".state-\(getpid())")
+        let fd = Glibc.open(temporary.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw VaultError.storage("cannot write \(temporary.path): \(String(cString: strerror(errno)))") }
+        let written = sealed.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        Glibc.close(fd)
+        guard written == sealed.count, synced == 0, rename(temporary.path, paths.state.path) == 0 else {
+            unlink(temporary.path)
+            throw VaultError.storage("cannot write \(paths.state.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// A same-field conflict a sync settled: the value kept and where the other went.
+public struct SyncConflict: Codable, Sendable, Equatable {
+    public var entryID: String
+    public var title: String
+    /// What was kept of the other side, as a person reads it.
+    public var kept: String
+    public var at: Date
+}

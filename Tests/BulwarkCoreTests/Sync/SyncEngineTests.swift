@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// Two machines on one bare remote, through the system's git.
+@Suite struct SyncEngineTests {
+    typealias F = SyncFixture
+
+    @Test func aCloneHoldsTheSameEntriesAndChangesFlowBothWays() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Mail"), F.entry("Bank")])
+        let desktop = try f.clone("desktop")
+        #expect(desktop.titles() == ["Bank", "Mail"])
+        #expect(desktop.entry("Mail") == laptop.entry("Mail"))
+
+        try F.edit(laptop, "Mail", at: 10) { $0.notes = "from the laptop" }
+        try laptop.vault.save(F.entry("Forum", at: 11))
+        let out = try laptop.sync()
+        #expect(out.outgoing.sorted() == ["Forum", "Mail"])
+        #expect(out.incoming.isEmpty)
+        let into = try desktop.sync()
+        #expect(into.incoming.map(\.title).sorted() == ["Forum", "Mail"])
+        #expect(into.incoming.map(\.from) == ["laptop", "laptop"])
+        #expect(into.incomingSummary.hasPrefix("2 changes from laptop ("))
+        #expect(desktop.entry("Mail")?.notes == "from the laptop")
+        #expect(desktop.titles() == ["Bank", "Forum", "Mail"])
+        #expect(try desktop.sync() == SyncEngine.Report())
+        #expect(try laptop.sync() == SyncEngine.Report())
+    }
+
+    @Test func aSameFieldConflictKeepsBothValuesAndIsReported() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Bank", password: "bank-1")])
+        let desktop = try f.clone("desktop")
+        try F.edit(laptop, "Bank", at: 10) { $0.changePassword(to: "bank-laptop", reason: "changed", at: F.t0 + 10) }
+        try F.edit(desktop, "Bank", at: 20) { $0.changePassword(to: "bank-desktop", reason: "changed", at: F.t0 + 20) }
+        try laptop.sync()
+        let report = try desktop.sync()
+        #expect(report.conflicts.map(\.title) == ["Bank"])
+        #expect(report.conflicts.first?.kept == "the change made on desktop was kept; laptop's password is in its history")
+        try laptop.sync()
+        for machine in [laptop, desktop] {
+            let bank = try #require(machine.entry("Bank"))
+            #expect(bank.password == "bank-desktop")
+            #expect(Set(bank.history.map(\.password)) == ["bank-1", "bank-laptop"])
+        }
+        #expect(laptop.entry("Bank") == desktop.entry("Bank"))
+        #expect(try SyncState.load(for: desktop.vault)?.conflicts.map(\.title) == ["Bank"])
+    }
+
+    @Test func anEditAgainstADeleteKeepsTheEditAndDeletionsDoNotComeBack() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Forum"), F.entry("Old")])
+        let desktop = try f.clone("desktop")
+        try laptop.vault.remove(id: try #require(laptop.entry("Forum")).id)
+        try F.edit(desktop, "Forum", at: 30) { $0.notes = "still used" }
+        try desktop.vault.remove(id: try #require(desktop.entry("Old")).id)
+        #expect(try laptop.sync().outgoing == ["Forum (deleted)"])
+        let report = try desktop.sync()
+        #expect(report.editsKeptOverDeletes == ["Forum: deleted on laptop and changed here; the change was kept"])
+        try laptop.sync()
+        #expect(laptop.titles() == ["Forum"] && desktop.titles() == ["Forum"])
+        #expect(laptop.entry("Forum")?.notes == "still used")
+        // An old machine that never heard of the deletion cannot bring "Old" back.
+        let third = try f.clone("third")
+        #expect(third.titles() == ["Forum"])
+        try laptop.sync()
+        #expect(laptop.titles() == ["Forum"])
+    }
+
+    @Test func aPushRaceIsRetriedFromTheFetch() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Mail")])
+        let desktop = try f.clone("desktop")
+        try laptop.vault.save(F.entry("Laptop's", at: 5))
+        try desktop.vault.save(F.entry("Desktop's", at: 6))
+        // The laptop pushes between the desktop's fetch and its push: git refuses it, and the sync starts again from a fetch.
+        var pushes = 0
+        desktop.engine.beforePush = {
+            pushes += 1
+            if pushes == 1 { try laptop.sync() }
+        }
+        let report = try desktop.sync()
+        #expect(pushes == 2)
+        #expect(report.incoming.map(\.title) == ["Laptop's"])
+        try laptop.sync()
+        #expect(laptop.titles() == desktop.titles())
+        #expect(laptop.titles() == ["Desktop's", "Laptop's", "Mail"])
+    }
+
+    @Test func theRemoteLearnsNoTitleUserNameURLOrPassword() throws {
+        let f = try SyncFixture()
+        var secret = F.entry("Zebra Bank", password: "correct horse battery staple")
+        secret.notes = "PIN 8842"
+        secret.username = "zebra.user@example.com"
+        let laptop = try f.first(entries: [secret])
+        try F.edit(laptop, "Zebra Bank", at: 40) { $0.tags = ["finance-tag"] }
+        try laptop.sync()
+        let objects = try f.git.run(["cat-file", "--batch-all-objects", "--batch"], in: f.remote)
+        let log = try f.git.must(["log", "--all", "--format=%an %ae %s %b"], in: f.remote, "log")
+        let refs = try f.git.must(["for-each-ref", "--format=%(refname)"], in: f.remote, "refs")
+        for needle in ["Zebra", "zebra", "correct horse", "PIN 8842", "finance-tag", "example.com", "jane"] {
+            #expect(objects.data.range(of: Data(needle.utf8)) == nil, "\(needle) in an object")
+            #expect(!log.contains(needle) && !refs.contains(needle))
+        }
+        #expect(log.split(separator: "\n").allSatisfy { $0.hasPrefix("bulwark ") && $0.contains("@bulwark.invalid sync") })
+        #expect(refs == "refs/heads/main\n")
+    }
+}
