@@ -38,6 +38,7 @@ Architecture: $arch
 Maintainer: bulwark maintainers <bulwark@users.noreply.github.com>
 Installed-Size: $size
 Depends: $depends
+Recommends: git
 Section: utils
 Priority: optional
 Description: terminal password manager that fixes weak, reused and breached passwords
@@ -47,7 +48,8 @@ Description: terminal password manager that fixes weak, reused and breached pass
  account to a strong password, Sign in with Apple or a passkey, through mock
  services that behave as real ones do. A full-screen terminal app, and
  commands for scripts: import and export (Bitwarden, 1Password, KeePass,
- Chrome, Firefox, LastPass, Apple), verification codes, passkeys, doctor.
+ Chrome, Firefox, LastPass, Apple), verification codes, passkeys, doctor,
+ and sync through git between machines (git is needed for sync only).
 CONTROL
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"

@@ -15,10 +15,12 @@ enum FieldMerge {
         var kept: String
     }
 
-    static func merge(base: Entry?, local: Entry, remote: Entry, localName: String, remoteName: String, now: Date) -> Result {
+    /// `localWins`: the person's choice of side for the fields both changed; else the later change.
+    static func merge(base: Entry?, local: Entry, remote: Entry, localName: String, remoteName: String, now: Date,
+                      localWins chosen: Bool? = nil) -> Result {
         // The later change wins a field both changed; a tie goes to the greater digest, the same on every machine.
-        let localWins = local.modified != remote.modified ? local.modified > remote.modified
-                                                          : SyncMerge.digest(local) > SyncMerge.digest(remote)
+        let localWins = chosen ?? (local.modified != remote.modified ? local.modified > remote.modified
+                                                                     : SyncMerge.digest(local) > SyncMerge.digest(remote))
         let winner = localWins ? local : remote, loser = localWins ? remote : local
         var merged = winner
         var loserView = winner

@@ -189,7 +189,8 @@ public final class SyncEngine {
             state.known.merge(outcome.known) { _, new in new }
             state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: state.buckets, known: state.known)
             state.lastSync = now
-            state.conflicts = outcome.conflicts + state.conflicts
+            // Conflicts settled meanwhile (in the app) stay settled.
+            state.conflicts = outcome.conflicts + ((try? SyncState.load(for: vault))??.conflicts ?? state.conflicts)
             try state.save(for: vault)
             return Report(incoming: outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) }.sorted { $0.title < $1.title },
                           outgoing: outcome.outgoing.sorted(),

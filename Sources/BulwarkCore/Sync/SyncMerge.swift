@@ -151,7 +151,13 @@ public struct SyncMerge {
                                           localName: input.machineNames[input.me] ?? "this machine", remoteName: from, now: input.now)
             if merged.entry != local { out.puts.append(merged.entry) }
             if !merged.kept.isEmpty {
-                out.conflicts.append(SyncConflict(entryID: local.id, title: merged.entry.title, kept: merged.kept, at: input.now))
+                var conflict = SyncConflict(entryID: local.id, title: merged.entry.title, kept: merged.kept, at: input.now)
+                conflict.from = from
+                conflict.mine = Data(Vault.box(local))
+                conflict.theirs = Data(Vault.box(remote))
+                conflict.base = input.base(mine.id).map { Data(Vault.box($0)) }
+                conflict.merged = digest(merged.entry)
+                out.conflicts.append(conflict)
             }
             out.incoming.append((merged.entry.title, from))
             send(SyncRecord(id: mine.id, vector: vector, entry: merged.entry, changedAt: max(mine.changedAt, theirs.changedAt)),

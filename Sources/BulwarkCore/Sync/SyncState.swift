@@ -75,11 +75,38 @@ public struct SyncState: Codable, Sendable, Equatable {
     }
 }
 
-/// A same-field conflict a sync settled: the value kept and where the other went.
+/// A same-field conflict a sync settled: the value kept and where the
+/// other went, and both sides as they were (sealed with the rest of the
+/// state), so the person can still choose one until they have looked at it.
 public struct SyncConflict: Codable, Sendable, Equatable {
     public var entryID: String
     public var title: String
     /// What was kept of the other side, as a person reads it.
     public var kept: String
     public var at: Date
+    /// The other machine's name.
+    public var from: String = ""
+    /// The entry's boxes: this machine's side, the other's, their common ancestor; and the merge's digest.
+    var mine: Data?
+    var theirs: Data?
+    var base: Data?
+    var merged: String = ""
+
+    public init(entryID: String, title: String, kept: String, at: Date) {
+        self.entryID = entryID
+        self.title = title
+        self.kept = kept
+        self.at = at
+    }
+
+    /// This machine's side and the other's, as they were when they met.
+    public var versions: (mine: Entry, theirs: Entry)? {
+        guard let mine = mine.flatMap({ Self.entry($0, id: entryID) }), let theirs = theirs.flatMap({ Self.entry($0, id: entryID) }) else { return nil }
+        return (mine, theirs)
+    }
+
+    static func entry(_ box: Data, id: String) -> Entry? {
+        guard let parts = FieldCoding.decode(parts: Array(box)), Vault.isEntryShape(parts.count) else { return nil }
+        return Vault.decode(id: id, parts)
+    }
 }

@@ -124,6 +124,13 @@ public enum AppAction: Sendable, Equatable {
     case signedUp(AppSession.SignUpResult)
     case cancelSignUp
 
+    // Sync with the other machines
+    case syncNow
+    case synced(AppSession.SyncResult)
+    case settleSyncConflict(ConflictChoice)
+    case laterSyncConflict
+    case syncConflictSettled(SessionSnapshot?, String, [SyncConflictView])
+
     // Demos: a change in the person's Apple ID settings, sent to a service
     case appleIDEvent(event: String, entryTitle: String)
     case transferApp(service: String, team: String)

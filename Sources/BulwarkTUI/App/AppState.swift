@@ -30,6 +30,8 @@ public enum Overlay: Sendable, Hashable {
     case filterPicker
     /// Signing in with the entry's passkey: the sheet that asks first.
     case passkeySignIn
+    /// A same-field conflict a sync kept: keep both, mine or theirs.
+    case syncConflict
 }
 
 /// Signing up at a service with Apple: the services that offer it, then the
@@ -199,6 +201,8 @@ public struct AppState: Sendable {
     public var unlock: UnlockForm
     public var screen: Screen = .vault
     public var overlay: Overlay?
+    /// Sync with the other machines (off when the vault has no remote).
+    public var sync = SyncUI()
     /// The dialog the help overlay was opened over, to go back to.
     public var overlayUnderHelp: Overlay?
     public var snapshot = SessionSnapshot()

@@ -13,6 +13,8 @@ public enum Keymaps {
               hint: state.screen == .vault ? "recommendations" : "vault"),
             B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations"),
             B([.char("L")], .lock, help: "Lock the vault"),
+            B([.char("S")], .syncNow, help: "Sync with the other machines now",
+              disabledReason: state.sync.phase == .off ? "The vault is not linked to a sync remote (bulwark sync init REMOTE)" : nil),
             B([.char("?")], .showHelp, help: "Show this help", hint: "help"),
             B([.char("q")], .requestQuit, help: "Quit bulwark", hint: "quit"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first while an upgrade runs)"),
@@ -338,6 +340,7 @@ public enum Keymaps {
         case .history: return history(state)
         case .filterPicker: return filterPicker(state)
         case .passkeySignIn: return passkeySignIn(state)
+        case .syncConflict: return syncConflict(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

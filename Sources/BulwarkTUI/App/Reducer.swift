@@ -44,7 +44,9 @@ public enum Reducer {
                 state.status = "Locked after \(Self.duration(state.lockAfter)) without a key."
                 return effect
             }
-            return OtherWritersReducer.poll(&state)
+            let poll = OtherWritersReducer.poll(&state)
+            let sync = SyncReducer.onTick(&state)
+            return sync.isNone ? poll : poll.isNone ? sync : .batch([poll, sync])
         case .moveSelection(let delta):
             moveSelection(by: delta, &state)
             return .none
@@ -107,7 +109,7 @@ public enum Reducer {
         default:
             return UnlockReducer.apply(action, &state) ?? AppleIDReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
                 ?? UpgradeReducer.apply(action, &state) ?? ResultReducer.apply(action, &state) ?? WebSignInReducer.apply(action, &state)
-                ?? OtherWritersReducer.apply(action, &state) ?? .none
+                ?? OtherWritersReducer.apply(action, &state) ?? SyncReducer.apply(action, &state) ?? .none
         }
     }
 

@@ -20,6 +20,10 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     private let appleIDOverride: AppleIDAccount?
     var appleID: AppleIDAccount { appleIDOverride ?? world?.appleID ?? AppleIDAccount(email: "", fullName: "") }
     let lock = NSLock()
+    /// One sync (or conflict settled) at a time; never held with `lock` across the network.
+    let syncLock = NSLock()
+    /// The git that sync runs (none: sync says git is missing).
+    public var syncGit: Git? = Git.find().map { var git = $0; git.mayPrompt = false; return git }
     /// The upgrade's Cancel, reachable without the lock (the running step holds it).
     private let cancellation = HostCancellation()
     var vault: Vault?
@@ -127,12 +131,14 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             analyzer.reserve(opened.entries.count)
             var snapshot = makeSnapshot()
             snapshot.accountNotices = notices
+            snapshot.syncLinked = isLinkedForSync
             return snapshot
         }
         try analyzer.load(opened.entries)
         opened.keepStrengthMemo(of: analyzer)
         var snapshot = makeSnapshot()
         snapshot.accountNotices = notices
+        snapshot.syncLinked = isLinkedForSync
         snapshot.newlyBreached = takeNewlyBreached(snapshot.report)
         return snapshot
     }

@@ -41,6 +41,8 @@ public struct SessionSnapshot: Sendable, Equatable {
     /// Set by unlocking only: what changed for Sign in with Apple accounts
     /// since the last unlock (a revoked authorization, a deleted one, the relay's forwarding).
     public var accountNotices: [String] = []
+    /// Set by unlocking only: the vault is linked to a sync remote (the app syncs by itself).
+    public var syncLinked = false
     /// How far the analysis of a large vault has got while it runs behind
     /// the screens (nil: done, the report is whole).
     public var analysis: AnalysisProgress?
@@ -56,7 +58,7 @@ public struct SessionSnapshot: Sendable, Equatable {
     public static func == (a: SessionSnapshot, b: SessionSnapshot) -> Bool {
         a.entries == b.entries && a.versions == b.versions && a.report == b.report && a.messages == b.messages
             && a.newlyBreached == b.newlyBreached && a.rollback == b.rollback && a.catalog.manifests == b.catalog.manifests
-            && a.accountNotices == b.accountNotices && a.analysis == b.analysis
+            && a.accountNotices == b.accountNotices && a.analysis == b.analysis && a.syncLinked == b.syncLinked
     }
 
     public func entry(id: String) -> Entry? {

@@ -13,7 +13,9 @@ enum UnlockReducer {
             state.busy = false
             state.apply(snapshot)
             tellNews(of: snapshot, &state)
-            return snapshot.analysis == nil ? Effect.none : analyseNextBatch()
+            let sync = SyncReducer.afterUnlock(&state)
+            guard snapshot.analysis != nil else { return sync }
+            return sync.isNone ? analyseNextBatch() : .batch([analyseNextBatch(), sync])
         case .analysed(let snapshot):
             guard state.unlocked else { return Effect.none }  // locked meanwhile: the session dropped it
             state.apply(snapshot)

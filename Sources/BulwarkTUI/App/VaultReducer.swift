@@ -143,7 +143,7 @@ enum VaultReducer {
             state.busy = false
             state.apply(snapshot)
             state.banner = banner
-            return Effect.none
+            return SyncReducer.afterWrite(&state)
         case .failed(let message):
             state.busy = false
             state.banner = Banner(ok: false, text: message)

@@ -1,0 +1,120 @@
+import BulwarkCore
+import Foundation
+
+/// Sync in the app: after unlock, after the app's own writes, every few
+/// minutes, and on `S`; never in the way of a keystroke (the work runs on
+/// its own connection); offline is said once and tried again later.
+enum SyncReducer {
+    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+        switch action {
+        case .syncNow:
+            guard state.sync.phase != .off else {
+                state.status = "This vault is not linked to a sync remote: `bulwark sync init REMOTE` links it."
+                return Effect.none
+            }
+            state.sync.offlineSaid = false
+            return start(&state, manual: true)
+        case .synced(let result):
+            guard state.unlocked else { return Effect.none }  // locked meanwhile
+            return finish(result, &state)
+        case .settleSyncConflict(let choice):
+            guard let conflict = state.sync.conflicts.first else { return Effect.none }
+            state.overlay = nil
+            state.busy = true
+            let id = conflict.entryID
+            return .run { env in
+                guard let session = env.session else { return nil }
+                let (snapshot, text, pending) = session.settleSyncConflict(id, choice: choice)
+                return .syncConflictSettled(snapshot, text, pending)
+            }
+        case .laterSyncConflict:
+            state.overlay = nil
+            state.status = "The conflict stays until you look at it: S syncs and shows it again."
+            return Effect.none
+        case .syncConflictSettled(let snapshot, let text, let pending):
+            state.busy = false
+            if let snapshot { state.apply(snapshot) }
+            state.sync.conflicts = pending
+            state.banner = Banner(ok: true, text: text)
+            if !pending.isEmpty { state.overlay = .syncConflict }
+            // A side chosen is a change here: it goes out.
+            return afterWrite(&state)
+        default:
+            return nil
+        }
+    }
+
+    /// After unlock: a linked vault syncs at once.
+    static func afterUnlock(_ state: inout AppState) -> Effect {
+        guard state.snapshot.syncLinked else { return .none }
+        state.sync.phase = .idle
+        return start(&state, manual: false)
+    }
+
+    /// After one of the app's own writes.
+    static func afterWrite(_ state: inout AppState) -> Effect {
+        guard state.sync.phase != .off else { return .none }
+        return start(&state, manual: false)
+    }
+
+    /// On every tick: look for the other machines' changes now and then, and try again when offline.
+    static func onTick(_ state: inout AppState) -> Effect {
+        guard state.unlocked, state.sync.phase != .off, state.sync.phase != .syncing, let last = state.sync.lastAttempt else { return .none }
+        let wait = state.sync.phase == .offline ? SyncUI.retryEvery : SyncUI.pullEvery
+        guard state.now.timeIntervalSince(last) >= wait else { return .none }
+        return start(&state, manual: false)
+    }
+
+    static func start(_ state: inout AppState, manual: Bool) -> Effect {
+        if state.sync.phase == .syncing {
+            state.sync.again = true
+            state.sync.manual = state.sync.manual || manual
+            return .none
+        }
+        state.sync.phase = .syncing
+        state.sync.manual = manual
+        state.sync.lastAttempt = state.now
+        return .run { env in
+            guard let session = env.session else { return nil }
+            return .synced(session.syncNow())
+        }
+    }
+
+    private static func finish(_ result: AppSession.SyncResult, _ state: inout AppState) -> Effect {
+        let manual = state.sync.manual
+        state.sync.manual = false
+        switch result {
+        case .notLinked:
+            state.sync.phase = .off
+            if manual { state.status = "This vault is not linked to a sync remote: `bulwark sync init REMOTE` links it." }
+        case .synced(let snapshot, let incoming, let outgoing, let conflicts):
+            state.sync.phase = .idle
+            state.sync.offlineSaid = false
+            if let snapshot { state.apply(snapshot) }
+            if !incoming.isEmpty {
+                state.status = "Synced: \(incoming)."
+            } else if manual {
+                state.status = outgoing > 0 ? "Synced: \(outgoing) change\(outgoing == 1 ? "" : "s") sent." : "Synced: up to date."
+            }
+            let fresh = conflicts.filter { conflict in !state.sync.conflicts.contains { $0.entryID == conflict.entryID } }
+            state.sync.conflicts = conflicts
+            if !fresh.isEmpty || (manual && !conflicts.isEmpty), state.overlay == nil, state.editor == nil, state.upgrade == nil {
+                state.overlay = .syncConflict
+            }
+        case .offline(let why):
+            state.sync.phase = .offline
+            if !state.sync.offlineSaid || manual {
+                state.status = "Offline: \(why.prefix { $0 != ":" }); your changes stay here and sync when it is reachable."
+                state.sync.offlineSaid = true
+            }
+        case .failed(let why):
+            state.sync.phase = .failed
+            state.banner = Banner(ok: false, text: "Sync: \(why)")
+        }
+        if state.sync.again {
+            state.sync.again = false
+            return start(&state, manual: false)
+        }
+        return .none
+    }
+}
