@@ -16,10 +16,18 @@ enum ConflictDialog {
             ? "Another bulwark deleted this entry while you edited it. Nothing is lost until you choose."
             : "Another bulwark saved this entry while you edited it. Nothing is lost: a password not kept goes into the history, any other value into a field marked as yours or theirs."
         Paragraph(intro).render(into: &buffer, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
+        renderDifferences(rows, headings: ("Theirs", "Yours"), from: inner.y + 4, in: inner, into: &buffer)
+        Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
+                      hints: Keymaps.conflict(state).footerHints, keyStyle: Theme.key)
+    }
+
+    /// The two versions side by side under their headings, from row `top`.
+    static func renderDifferences(_ rows: [(field: String, theirs: String, mine: String)], headings: (theirs: String, mine: String),
+                                  from top: Int, in inner: Rect, into buffer: inout Buffer) {
         let column = max(10, (inner.width - 12) / 2)
-        var y = inner.y + 4
-        buffer.put("Theirs", x: inner.x + 11, y: y, style: Theme.heading, clip: inner)
-        buffer.put("Yours", x: inner.x + 12 + column, y: y, style: Theme.heading, clip: inner)
+        var y = top
+        buffer.put(DisplayWidth.truncate(headings.theirs, to: column), x: inner.x + 11, y: y, style: Theme.heading, clip: inner)
+        buffer.put(headings.mine, x: inner.x + 12 + column, y: y, style: Theme.heading, clip: inner)
         y += 1
         if rows.isEmpty {
             buffer.put("The same fields: only the time of the change differs.", x: inner.x, y: y, style: Theme.dim, clip: inner)
@@ -30,8 +38,6 @@ enum ConflictDialog {
             buffer.put(DisplayWidth.truncate(row.mine, to: column), x: inner.x + 12 + column, y: y, clip: inner)
             y += 1
         }
-        Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
-                      hints: Keymaps.conflict(state).footerHints, keyStyle: Theme.key)
     }
 
     /// The fields the two versions disagree on, as the dialog shows them.
