@@ -14,7 +14,23 @@ enum SyncCommand {
         let arguments = parsed.arguments
         switch arguments.first {
         case nil:
-            return withVault(parsed) { vault in report(try SyncEngine(vault: vault, git: git).sync()) }
+            return VaultCommands.withVault(parsed) { vault, input in
+                let engine = SyncEngine(vault: vault, git: git)
+                do { return report(try engine.sync()) } catch SyncError.rekeyed {
+                    // Another machine changed the master password: its new one, once, and this vault follows.
+                    Output.stderr("bulwark: the master password was changed on another machine.\n")
+                    let password = try input.next(prompt: "Its new master password")
+                    do { try engine.followRekey(masterPassword: password) } catch VaultError.wrongPassword {
+                        Output.error("that is not the new master password; nothing was changed.")
+                        return failed
+                    }
+                    print("This vault now opens with the new master password.")
+                    return report(try engine.sync())
+                } catch let error as SyncError {
+                    Output.error(error.description + ".")
+                    return failed
+                }
+            }
         case "init":
             guard arguments.count == 2 else { return usageError() }
             return withVault(parsed) { vault in
@@ -74,6 +90,7 @@ enum SyncCommand {
     }
 
     private static func report(_ report: SyncEngine.Report) -> Int32 {
+        if report.resealed { print("The remote is sealed again under the new master password; the other machines ask for it once.") }
         if report.incoming.isEmpty && report.outgoing.isEmpty {
             print("Up to date.")
         } else {

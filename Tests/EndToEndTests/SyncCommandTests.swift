@@ -60,6 +60,9 @@ import Testing
         #expect(try m.run("laptop", ["sync"]).stdout == "In:  2 changes from desktop (Bank (deleted), Mail)\n")
         #expect(try m.titles("laptop") == ["Mail"])
         #expect(try m.run("laptop", ["sync"]).stdout == "Up to date.\n")
+        // The same vault in two files on one machine: each its own counters, no rollback said of either.
+        #expect(try m.run("laptop", ["list"]).stderr == "")
+        #expect(try m.run("desktop", ["list"]).stderr == "")
 
         let status = try m.run("laptop", ["sync", "status", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
@@ -102,6 +105,25 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.hasPrefix("bulwark: cannot reach \(m.dir.appendingPathComponent("nothing-here").path): "))
         let unreachable = try m.run("stranger", ["sync", "init", "git://127.0.0.1:9/vault.git"])
         #expect(unreachable.status == 1 && unreachable.stderr.hasPrefix("bulwark: cannot reach git://127.0.0.1:9/vault.git: "))
+    }
+
+    @Test func passwdOnOneMachineIsFollowedOnTheNextSyncOfAnother() throws {
+        let m = try Machines()
+        try m.create("laptop", ["Mail"])
+        #expect(try m.run("laptop", ["sync", "init", m.remote, "--name", "laptop"]).status == 0)
+        #expect(try m.run("desktop", ["sync", "clone", m.remote, "--name", "desktop"]).status == 0)
+        #expect(try m.run("laptop", ["passwd", "--scrypt-log-n", "10", "--i-know-this-is-weak"],
+                          stdin: "master\nnew master pass\nnew master pass\n").status == 0)
+        #expect(try m.run("laptop", ["sync"], stdin: "new master pass\n").stdout
+                == "The remote is sealed again under the new master password; the other machines ask for it once.\nUp to date.\n")
+        let wrong = try m.run("desktop", ["sync"], stdin: "master\nnot it\n")
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr == "bulwark: the master password was changed on another machine.\nbulwark: that is not the new master password; nothing was changed.\n")
+        let followed = try m.run("desktop", ["sync"], stdin: "master\nnew master pass\n")
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(followed.stdout == "This vault now opens with the new master password.\nUp to date.\n")
+        #expect(try m.run("desktop", ["list"], stdin: "new master pass\n").status == 0)
+        #expect(try m.run("desktop", ["list"], stdin: "master\n").status == 1)
     }
 
     @Test func cloneWithAWrongPasswordOrNoRepositoryMakesNothing() throws {

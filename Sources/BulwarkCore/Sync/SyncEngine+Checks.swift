@@ -7,10 +7,13 @@ extension SyncEngine {
         var tree: SyncRepository.Tree
         /// Ids the remote holds exactly as this machine last synced them.
         var unchanged: Set<String>
+        /// The remote is sealed under a key this machine retired (its own
+        /// re-key): every record was read, and the next push rewrites them all.
+        var rewrite = false
     }
 
     /// Fetches the remote into the working copy and checks what it holds.
-    func fetchAndCheck(state: SyncState, header: SyncHeader, repository: SyncRepository) throws -> Fetched {
+    func fetchAndCheck(state: SyncState, header: SyncHeader) throws -> Fetched {
         let fetched = try git.run(["fetch", "-q", "origin"], in: paths.repository)
         guard fetched.status == 0 else {
             throw SyncError.git("cannot reach \(state.remote): \(fetched.firstError). Your changes stay here and go out at the next sync")
@@ -33,17 +36,25 @@ extension SyncEngine {
         } else if state.sequence > 0 {
             throw SyncError.untrusted("the remote no longer holds \(SyncHeader.fileName)")
         }
-        var knownByFile: [String: (id: String, vector: String)] = [:]
-        for (id, known) in state.known { knownByFile[known.file] = (id, known.vector.canonical) }
-        let tree: SyncRepository.Tree
-        do {
-            tree = try repository.read(verified: state.buckets, trees: try bucketTrees()) { file, listed in
-                knownByFile[file]?.vector != listed.vector
+        // The key the root opens with: this vault's, or one it retired at a re-key.
+        let sealers = state.sealers(for: vault)
+        var opening = 0
+        if let root = FileManager.default.contents(atPath: paths.repository.appendingPathComponent("manifest/root").path) {
+            guard let index = sealers.firstIndex(where: { (try? $0.openManifest(Array(root), name: "root")) != nil }) else {
+                // Sealed under another key: another machine changed the master password (its header says so).
+                if let now = headerDigest(), let seen = state.header, now != seen { throw SyncError.rekeyed }
+                throw SyncError.untrusted("the manifest root does not open (altered, or sealed under another key)")
             }
-        } catch SyncError.untrusted(let why) where why.hasPrefix("the manifest root does not open") {
-            // Sealed under another key: another machine changed the master password (its header says so).
-            if let now = headerDigest(), let seen = state.header, now != seen { throw SyncError.rekeyed }
-            throw SyncError.untrusted(why)
+            opening = index
+        }
+        let sealer = sealers[opening], current = opening == 0
+        // Each known entry's file under the key the remote is sealed with.
+        func file(_ id: String, _ known: SyncState.Known) -> String { current ? known.file : sealer.fileID(of: id) }
+        var knownByFile: [String: String] = [:]
+        for (id, known) in state.known { knownByFile[file(id, known)] = known.vector.canonical }
+        let repository = SyncRepository(directory: paths.repository, sealer: sealer)
+        let tree = try repository.read(verified: current ? state.buckets : [:], trees: try bucketTrees()) { file, listed in
+            !current || knownByFile[file] != listed.vector
         }
         guard tree.sequence >= state.sequence else {
             throw SyncError.untrusted("the remote was rolled back: its manifest is at \(tree.sequence), this machine saw \(state.sequence)")
@@ -51,20 +62,22 @@ extension SyncEngine {
         // Everything the remote held at the last sync is still there, at that version or a later one.
         var unchanged = Set<String>()
         for (id, known) in state.known {
-            let bucket = SyncRepository.bucket(of: known.file)
+            let name = file(id, known)
+            let bucket = SyncRepository.bucket(of: name)
             guard tree.buckets[bucket] != nil else {
                 throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (bucket \(bucket))")
             }
             guard let listing = tree.listings[bucket] else { unchanged.insert(id); continue }
-            guard let listed = listing[known.file] else {
-                throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (file \(known.file))")
+            guard let listed = listing[name] else {
+                throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (file \(name))")
             }
-            if listed.vector == known.vector.canonical { unchanged.insert(id); continue }
-            guard let record = tree.records[id], record.vector.compare(known.vector) != .older else {
-                throw SyncError.untrusted("the entry file \(known.file) is older on the remote than this machine last saw it (a replayed version)")
+            guard let record = tree.records[id] else { unchanged.insert(id); continue }
+            guard record.vector.compare(known.vector) != .older else {
+                throw SyncError.untrusted("the entry file \(name) is older on the remote than this machine last saw it (a replayed version)")
             }
+            if current && listed.vector == known.vector.canonical { unchanged.insert(id) }
         }
-        return Fetched(tree: tree, unchanged: unchanged)
+        return Fetched(tree: tree, unchanged: unchanged, rewrite: !current)
     }
 
     /// git's ids of each bucket's manifest file and entry directory at HEAD (one `ls-tree`).

@@ -19,14 +19,13 @@ extension SyncEngine {
     public func status() throws -> Status {
         guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
         let sealer = SyncSealer(vault: vault)
-        let repository = SyncRepository(directory: paths.repository, sealer: sealer)
         var fetched: Fetched?
         var offline: String?
         do {
             if !FileManager.default.fileExists(atPath: paths.repository.appendingPathComponent(".git").path) {
                 throw SyncError.git("the working copy is missing; `bulwark sync` makes it again")
             }
-            fetched = try fetchAndCheck(state: state, header: try vault.syncHeader(), repository: repository)
+            fetched = try fetchAndCheck(state: state, header: try vault.syncHeader())
         } catch let error as SyncError {
             if case .git = error { offline = error.description } else { throw error }
         }

@@ -33,6 +33,8 @@ public final class SyncEngine {
         public var conflicts: [SyncConflict] = []
         public var editsKeptOverDeletes: [String] = []
         public var waiting: [String] = []
+        /// This machine's re-key reached the remote: every file sealed again under the new key.
+        public var resealed = false
 
         public struct Change: Sendable, Equatable {
             public let title: String
@@ -141,16 +143,17 @@ public final class SyncEngine {
         let repository = SyncRepository(directory: paths.repository, sealer: sealer)
         let header = try vault.syncHeader()
         for attempt in 1...attempts {
-            let fetched = try fetchAndCheck(state: state, header: header, repository: repository)
+            let fetched = try fetchAndCheck(state: state, header: header)
             KillPoint.reach("sync-fetched")
             let tree = fetched.tree
             let names = tree.machines.mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
             let now = clock()
+            let sealers = state.sealers(for: vault)
             func merge(_ entries: [Entry]) -> SyncMerge.Outcome {
                 var local: [String: Entry] = [:]
                 for entry in entries { local[entry.id] = entry }
                 return SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: tree.records, unchanged: fetched.unchanged,
-                                                       base: { [self] id in base(id, repository) }, fileID: sealer.fileID(of:),
+                                                       base: { [self] id in base(id, sealers) }, fileID: sealer.fileID(of:),
                                                        me: state.machineID, machineNames: names, now: now))
             }
             // Decided first without the write lock; when the vault takes
@@ -169,9 +172,20 @@ public final class SyncEngine {
             KillPoint.reach("sync-merged")
             var written = tree
             var machines = tree.machines
-            if !outcome.push.isEmpty || machines[state.machineID]?.name != state.machineName || tree.sequence == 0 {
+            if !outcome.push.isEmpty || machines[state.machineID]?.name != state.machineName || tree.sequence == 0 || fetched.rewrite {
                 machines[state.machineID] = SyncMachine(name: state.machineName, lastSync: now)
-                written = try repository.write(outcome.push, over: tree, header: header, machines: machines)
+                if fetched.rewrite {
+                    // This machine changed the master password: every record sealed again under the new key, afresh.
+                    var all = tree.records
+                    for record in outcome.push { all[record.id] = record }
+                    for path in ["entries", "manifest", SyncHeader.fileName] {
+                        try? FileManager.default.removeItem(at: paths.repository.appendingPathComponent(path))
+                    }
+                    let fresh = SyncRepository.Tree(sequence: tree.sequence)
+                    written = try repository.write(all.values.sorted { $0.id < $1.id }, over: fresh, header: header, machines: machines)
+                } else {
+                    written = try repository.write(outcome.push, over: tree, header: header, machines: machines)
+                }
                 try commit(machine: state.machineID)
                 KillPoint.reach("sync-committed")
                 try beforePush?()
@@ -187,14 +201,15 @@ public final class SyncEngine {
             state.sequence = written.sequence
             state.header = headerDigest()
             state.known.merge(outcome.known) { _, new in new }
-            state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: state.buckets, known: state.known)
+            state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: fetched.rewrite ? [:] : state.buckets, known: state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.
             state.conflicts = outcome.conflicts + ((try? SyncState.load(for: vault))??.conflicts ?? state.conflicts)
             try state.save(for: vault)
             return Report(incoming: outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) }.sorted { $0.title < $1.title },
                           outgoing: outcome.outgoing.sorted(),
-                          conflicts: outcome.conflicts, editsKeptOverDeletes: outcome.editsKeptOverDeletes, waiting: outcome.waiting)
+                          conflicts: outcome.conflicts, editsKeptOverDeletes: outcome.editsKeptOverDeletes, waiting: outcome.waiting,
+                          resealed: fetched.rewrite)
         }
         throw SyncError.git("other machines kept pushing first (\(attempts) tries); sync again in a moment")
     }
@@ -204,12 +219,34 @@ public final class SyncEngine {
             || errors.contains("cannot lock ref")
     }
 
-    /// The entry as of the last sync, from the working copy's history.
-    private func base(_ id: String, _ repository: SyncRepository) -> Entry? {
-        let fileID = repository.sealer.fileID(of: id)
-        let object = "\(Self.syncedRef):entries/\(SyncRepository.bucket(of: fileID))/\(fileID)"
-        guard let run = try? git.run(["cat-file", "blob", object], in: paths.repository), run.status == 0 else { return nil }
-        return try? repository.sealer.open(Array(run.data), fileID: fileID).entry
+    /// The entry as of the last sync, from the working copy's history
+    /// (sealed under the key of then, which a re-key may have retired).
+    private func base(_ id: String, _ sealers: [SyncSealer]) -> Entry? {
+        for sealer in sealers {
+            let fileID = sealer.fileID(of: id)
+            let object = "\(Self.syncedRef):entries/\(SyncRepository.bucket(of: fileID))/\(fileID)"
+            guard let run = try? git.run(["cat-file", "blob", object], in: paths.repository), run.status == 0 else { continue }
+            return try? sealer.open(Array(run.data), fileID: fileID).entry
+        }
+        return nil
+    }
+
+    /// Follows another machine's change of the master password: the new
+    /// one unwraps the key the repository's header now holds, and the vault
+    /// here changes to it (a wrong password changes nothing).
+    public func followRekey(masterPassword: String) throws {
+        guard let header = try SyncHeader.read(in: paths.repository), let vaultID = [UInt8](hex: header.vault),
+              let salt = Data(base64Encoded: header.salt), let wrapped = Data(base64Encoded: header.wrappedKey) else {
+            throw SyncError.notARepository("it holds no \(SyncHeader.fileName)")
+        }
+        var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: Array(salt), parameters: header.kdf)
+        defer { kek.wipe() }
+        var key: [UInt8]
+        do { key = try AEAD().open(Array(wrapped), key: kek, associatedData: Vault.Header.wrapAAD(vaultID, header.kdf)) } catch {
+            throw VaultError.wrongPassword
+        }
+        defer { key.wipe() }
+        try vault.changeMasterPassword(to: masterPassword, parameters: header.kdf, key: key)
     }
 
     /// One commit that says nothing: author "bulwark", a fixed message.

@@ -29,7 +29,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
         case .git(let why):
             why
         case .rekeyed:
-            "the master password was changed on another machine; this bulwark cannot follow a re-key yet: clone the vault afresh with `bulwark sync clone` after syncing this machine's changes from a copy"
+            "the master password was changed on another machine; `bulwark sync` in a terminal asks for the new one, once, and this vault follows"
         }
     }
 }

@@ -29,11 +29,14 @@ struct SyncSealer {
     private let manifestKey: [UInt8]
     private let aead = AEAD()
 
-    init(vault: Vault) {
-        vaultID = vault.vaultID
-        nameKey = vault.subkey("sync-file-names")
-        entryKey = vault.subkey("sync-entries")
-        manifestKey = vault.subkey("sync-manifest")
+    init(vault: Vault) { self.init(vaultID: vault.vaultID, key: vault.key) }
+
+    /// Under a vault key of the vault's past (a re-key's: the repository stays under it until rewritten).
+    init(vaultID: [UInt8], key: [UInt8]) {
+        self.vaultID = vaultID
+        nameKey = Vault.subkey("sync-file-names", of: key)
+        entryKey = Vault.subkey("sync-entries", of: key)
+        manifestKey = Vault.subkey("sync-manifest", of: key)
     }
 
     /// The entry's file name: a keyed digest of its id, so the remote

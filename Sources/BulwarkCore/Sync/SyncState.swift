@@ -20,6 +20,9 @@ public struct SyncState: Codable, Sendable, Equatable {
     public var known: [String: Known] = [:]
     /// Same-field conflicts kept, newest first (titles and what was kept), until looked at.
     public var conflicts: [SyncConflict] = []
+    /// The vault keys of before each re-key, hex, newest last: the repository, and the history
+    /// the merge reads its common ancestors from, may still be sealed under one.
+    var retiredKeys: [String] = []
 
     /// The buckets this machine verified whose every file it holds at the listed version, not read again while unchanged.
     var buckets: [String: SyncRepository.VerifiedBucket] = [:]
@@ -45,6 +48,26 @@ public struct SyncState: Codable, Sendable, Equatable {
         public init(vault: URL) { directory = URL(fileURLWithPath: vault.path + ".sync") }
         public var repository: URL { directory.appendingPathComponent("repo") }
         public var state: URL { directory.appendingPathComponent("state") }
+    }
+
+    /// After `bulwark passwd` (or following another machine's): sealed again
+    /// under the new key, the old one kept, each entry's file named as the new key names it.
+    func rekeyed(from oldKey: [UInt8], vault: Vault) throws {
+        var next = self
+        next.retiredKeys.append(oldKey.hex)
+        let sealer = SyncSealer(vault: vault)
+        for (id, known) in known {
+            var renamed = known
+            renamed.file = sealer.fileID(of: id)
+            next.known[id] = renamed
+        }
+        next.buckets = [:]
+        try next.save(for: vault)
+    }
+
+    /// The sealers of the current key and of each retired one, newest first.
+    func sealers(for vault: Vault) -> [SyncSealer] {
+        [SyncSealer(vault: vault)] + retiredKeys.reversed().compactMap { [UInt8](hex: $0) }.map { SyncSealer(vaultID: vault.vaultID, key: $0) }
     }
 
     public static func load(for vault: Vault) throws -> SyncState? {

@@ -22,6 +22,7 @@ extension Vault {
                 let other = Vault(path: path, database: database, vaultID: vaultID, key: key, wrappedKey: wrappedKey,
                                   parameters: header.parameters, freshness: freshness)
                 other.backupPolicy = backupPolicy
+                other.replica = replica
                 try other.load()
                 other.lastDataVersion = try database.dataVersion()
                 return other

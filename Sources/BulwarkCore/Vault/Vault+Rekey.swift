@@ -9,13 +9,21 @@ extension Vault {
     /// A copy of the file made before the change still opens with the old
     /// password: that no change to this file can prevent.
     public func changeMasterPassword(to newPassword: String, parameters newParameters: ScryptParameters? = nil) throws {
+        try changeMasterPassword(to: newPassword, parameters: newParameters, key: nil)
+    }
+
+    /// `key`: the vault key to change to (another machine's re-key that
+    /// this one follows, `SyncEngine.followRekey`); else a new random one.
+    func changeMasterPassword(to newPassword: String, parameters newParameters: ScryptParameters?, key given: [UInt8]?) throws {
         touch()
         let salt = SecureRandom.bytes(16)
         let target = newParameters ?? parameters
         var kek = try Scrypt.derive(password: Array(newPassword.utf8), salt: salt, parameters: target)
         defer { kek.wipe() }
-        var newKey = SecureRandom.bytes(AEAD.keySize)
+        var newKey = given ?? SecureRandom.bytes(AEAD.keySize)
         defer { newKey.wipe() }
+        // The sync state is sealed under the vault key: read now, sealed again under the new one below.
+        let syncState = try? SyncState.load(for: self)
         takeBackupIfDue()
         let (oldKey, oldParameters, oldWrapped) = (key, parameters, wrappedKey)
         try guarded {
@@ -64,6 +72,9 @@ extension Vault {
                 wrappedKey = oldWrapped
                 throw error
             }
+            // A linked vault keeps the old key in its sync state (sealed under the new one): the
+            // repository is under it until this machine rewrites it (or, following, until it was rewritten).
+            try? syncState?.rekeyed(from: oldKey, vault: self)  // best effort: the vault changed already
             var retired = oldKey
             retired.wipe()
             lockInMemory()

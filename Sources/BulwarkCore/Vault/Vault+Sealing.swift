@@ -19,7 +19,9 @@ extension Vault {
         try? aead.open(box, key: subkey(purpose), associatedData: Self.sealingAAD(purpose, vaultID))
     }
 
-    func subkey(_ purpose: String) -> [UInt8] {
+    func subkey(_ purpose: String) -> [UInt8] { Self.subkey(purpose, of: key) }
+
+    static func subkey(_ purpose: String, of key: [UInt8]) -> [UInt8] {
         HMAC.authenticate(Array("bulwark/v1|subkey|\(purpose)".utf8), key: key, digest: .sha256)
     }
 

@@ -34,6 +34,12 @@ public final class Vault {
     public internal(set) var parameters: ScryptParameters
     var database: SQLiteDatabase?
     let vaultID: [UInt8]
+    /// This file's line of copies, when it is not the vault's first: a sync
+    /// clone is the same vault (id and key) in a file with counters of its
+    /// own, so this machine remembers its counter apart (`freshnessID`).
+    /// A copy or backup of a file carries its replica id with it.
+    var replica: [UInt8]?
+    var freshnessID: [UInt8] { vaultID + (replica ?? []) }
     /// The vault id as it appears in every box's associated data, made once.
     let aadPrefix: [UInt8]
     var key: [UInt8]
@@ -154,6 +160,11 @@ public final class Vault {
             try database.transaction {
                 try Migrations.apply(to: database)
                 try vault.writeHeader(kek: kek, salt: salt)
+                if identity != nil {
+                    let replica = SecureRandom.bytes(16)
+                    try database.query("INSERT INTO meta(key, value) VALUES ('replica', ?)", [.blob(replica)])
+                    vault.replica = replica
+                }
                 vault.counter = 1
                 try vault.writeIndex(listing: Listing(), counter: 1)
             }
@@ -197,6 +208,7 @@ public final class Vault {
                 }
                 let vault = Vault(path: path, database: database, vaultID: header.vaultID, key: key, wrappedKey: header.wrappedKey,
                                   parameters: header.parameters, freshness: freshness)
+                vault.replica = try Vault.replica(in: database)
                 switch header.schema {
                 case 1: try vault.loadFormat1()
                 case 2: try vault.loadFormat2()
@@ -221,6 +233,10 @@ public final class Vault {
         } catch {
             throw VaultError.damaged("\(error)")
         }
+    }
+
+    static func replica(in database: SQLiteDatabase) throws -> [UInt8]? {
+        try database.query("SELECT value FROM meta WHERE key = 'replica'").first?.first?.blob
     }
 
     static func configure(_ database: SQLiteDatabase, path: URL) throws {
@@ -251,7 +267,7 @@ public final class Vault {
     /// open read may just be a write that landed meanwhile: the file's
     /// counter is read again before anything is called a rollback.
     func checkFreshness() {
-        guard let freshness, let seen = freshness.highestSeen(vaultID: vaultID, key: key, at: path) else {
+        guard let freshness, let seen = freshness.highestSeen(vaultID: freshnessID, key: key) else {
             rememberCounter()
             return
         }
@@ -261,7 +277,7 @@ public final class Vault {
     }
 
     func rememberCounter(_ value: Int64? = nil) {
-        freshness?.record(value ?? counter, vaultID: vaultID, key: key, at: path)
+        freshness?.record(value ?? counter, vaultID: freshnessID, key: key)
     }
 
     // MARK: Lock

@@ -88,7 +88,7 @@ public struct VaultInspection: Sendable {
             }
             if let mismatch = index.mismatch(listing), listing.newest <= index.counter { report.problems.append(.index(mismatch)) }
             // Read again after the record, as `Vault.checkFreshness` does: a write may have landed meanwhile.
-            if let seen = freshness?.highestSeen(vaultID: header.vaultID, key: key, at: path), seen > index.counter,
+            if let seen = freshness?.highestSeen(vaultID: header.vaultID + ((try? Vault.replica(in: database)) ?? nil ?? []), key: key), seen > index.counter,
                let now = SealedIndex.read(from: database, key: key, aadPrefix: prefix), seen > now.counter {
                 report.problems.append(.rollback(Vault.Rollback(found: now.counter, seen: seen)))
             }

@@ -88,6 +88,32 @@ import Testing
         #expect(laptop.titles() == ["Desktop's", "Laptop's", "Mail"])
     }
 
+    @Test func aMasterPasswordChangedOnOneMachineReachesTheOthers() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Mail"), F.entry("Bank")])
+        let desktop = try f.clone("desktop")
+        let oldKey = laptop.vault.key
+        try laptop.vault.changeMasterPassword(to: "new master")
+        try F.edit(laptop, "Mail", at: 10) { $0.notes = "after the re-key" }
+        try F.edit(desktop, "Bank", at: 11) { $0.notes = "on the desktop meanwhile" }
+        try desktop.sync()   // still the old key: the laptop has not pushed its re-key yet
+        let rewrite = try laptop.sync()
+        #expect(rewrite.incoming.map(\.title) == ["Bank"])
+        // The repository is sealed under the new key alone now: the old one opens nothing of it.
+        let root = try Data(contentsOf: f.dir.file("laptop/vault.db.sync/repo/manifest/root"))
+        #expect((try? SyncSealer(vaultID: laptop.vault.vaultID, key: oldKey).openManifest(Array(root), name: "root")) == nil)
+        #expect(throws: SyncError.rekeyed) { try desktop.sync() }
+        #expect(throws: VaultError.wrongPassword) { try desktop.engine.followRekey(masterPassword: "master") }
+        try desktop.engine.followRekey(masterPassword: "new master")
+        let report = try desktop.sync()
+        #expect(report.incoming.map(\.title) == ["Mail"])
+        #expect(desktop.entry("Mail")?.notes == "after the re-key" && desktop.entry("Bank")?.notes == "on the desktop meanwhile")
+        desktop.vault.close()
+        #expect(throws: VaultError.wrongPassword) { try Vault.open(at: f.dir.file("desktop/vault.db"), masterPassword: "master") }
+        #expect(try Vault.open(at: f.dir.file("desktop/vault.db"), masterPassword: "new master").entries.count == 2)
+        #expect(try laptop.sync() == SyncEngine.Report())
+    }
+
     @Test func theRemoteLearnsNoTitleUserNameURLOrPassword() throws {
         let f = try SyncFixture()
         var secret = F.entry("Zebra Bank", password: "correct horse battery staple")
