@@ -10,6 +10,8 @@ extension SyncEngine {
         /// The remote is sealed under a key this machine retired (its own
         /// re-key): every record was read, and the next push rewrites them all.
         var rewrite = false
+        /// Tombstones this machine knew that the remote dropped once every machine had seen them.
+        var collected: Set<String> = []
     }
 
     /// Fetches the remote into the working copy and checks what it holds.
@@ -53,31 +55,38 @@ extension SyncEngine {
         var knownByFile: [String: String] = [:]
         for (id, known) in state.known { knownByFile[file(id, known)] = known.vector.canonical }
         let repository = SyncRepository(directory: paths.repository, sealer: sealer)
-        let tree = try repository.read(verified: current ? state.buckets : [:], trees: try bucketTrees()) { file, listed in
+        var tree = try repository.read(verified: current ? state.buckets : [:], trees: try bucketTrees()) { file, listed in
             !current || knownByFile[file] != listed.vector
         }
         guard tree.sequence >= state.sequence else {
             throw SyncError.untrusted("the remote was rolled back: its manifest is at \(tree.sequence), this machine saw \(state.sequence)")
         }
-        // Everything the remote held at the last sync is still there, at that version or a later one.
-        var unchanged = Set<String>()
+        // Everything the remote held at the last sync is still there, at that version or a later one,
+        // or was a tombstone every machine had seen (collected), or went while this machine was away.
+        var unchanged = Set<String>(), collected = Set<String>()
         for (id, known) in state.known {
             let name = file(id, known)
             let bucket = SyncRepository.bucket(of: name)
-            guard tree.buckets[bucket] != nil else {
-                throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (bucket \(bucket))")
+            let listing = tree.listings[bucket]
+            guard tree.buckets[bucket] != nil, listing == nil || listing?[name] != nil else {
+                if known.deleted {
+                    collected.insert(id)
+                } else if state.sequence < tree.collected {
+                    // Deleted elsewhere and collected since this machine last synced: a deletion to take in.
+                    tree.records[id] = SyncRecord(id: id, vector: known.vector.bumped(SyncEngine.collectedMachine), entry: nil, changedAt: .distantPast)
+                } else {
+                    throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (file \(name))")
+                }
+                continue
             }
-            guard let listing = tree.listings[bucket] else { unchanged.insert(id); continue }
-            guard let listed = listing[name] else {
-                throw SyncError.untrusted("an entry this machine synced is gone from the remote without a tombstone (file \(name))")
-            }
+            guard let listing, let listed = listing[name] else { unchanged.insert(id); continue }
             guard let record = tree.records[id] else { unchanged.insert(id); continue }
             guard record.vector.compare(known.vector) != .older else {
                 throw SyncError.untrusted("the entry file \(name) is older on the remote than this machine last saw it (a replayed version)")
             }
             if current && listed.vector == known.vector.canonical { unchanged.insert(id) }
         }
-        return Fetched(tree: tree, unchanged: unchanged, rewrite: !current)
+        return Fetched(tree: tree, unchanged: unchanged, rewrite: !current, collected: collected)
     }
 
     /// git's ids of each bucket's manifest file and entry directory at HEAD (one `ls-tree`).

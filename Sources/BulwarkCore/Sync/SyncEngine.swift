@@ -24,6 +24,8 @@ public final class SyncEngine {
     }
 
     public static let branch = "main"
+    /// The machine a deletion is credited to when its tombstone was collected before this machine saw it.
+    static let collectedMachine = "collected"
     static let syncedRef = "refs/bulwark/synced"
 
     /// What a sync did, by entry title.
@@ -108,6 +110,8 @@ public final class SyncEngine {
                 state.lastSync = Date()
                 try git.must(["update-ref", syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
                 try state.save(for: vault)
+                // Say to the remote that this machine exists, so tombstones wait for it (a remote it may not write to: later).
+                _ = try? SyncEngine(vault: vault, git: git).sync()
                 return (vault, entries.count)
             } catch {
                 vault.close()
@@ -172,8 +176,12 @@ public final class SyncEngine {
             KillPoint.reach("sync-merged")
             var written = tree
             var machines = tree.machines
-            if !outcome.push.isEmpty || machines[state.machineID]?.name != state.machineName || tree.sequence == 0 || fetched.rewrite {
-                machines[state.machineID] = SyncMachine(name: state.machineName, lastSync: now)
+            // A push when there is something to send, this machine is new to the remote (or renamed), or a
+            // tombstone waits for it to say it has seen it.
+            let acknowledges = (machines[state.machineID]?.seen ?? 0) < tree.newestTombstone
+            if !outcome.push.isEmpty || machines[state.machineID]?.name != state.machineName || tree.sequence == 0 || fetched.rewrite
+                || acknowledges {
+                machines[state.machineID] = SyncMachine(name: state.machineName, lastSync: now, seen: tree.sequence + 1)
                 if fetched.rewrite {
                     // This machine changed the master password: every record sealed again under the new key, afresh.
                     var all = tree.records
@@ -181,10 +189,10 @@ public final class SyncEngine {
                     for path in ["entries", "manifest", SyncHeader.fileName] {
                         try? FileManager.default.removeItem(at: paths.repository.appendingPathComponent(path))
                     }
-                    let fresh = SyncRepository.Tree(sequence: tree.sequence)
-                    written = try repository.write(all.values.sorted { $0.id < $1.id }, over: fresh, header: header, machines: machines)
+                    let fresh = SyncRepository.Tree(sequence: tree.sequence, collected: tree.collected)
+                    written = try repository.write(all.values.sorted { $0.id < $1.id }, over: fresh, header: header, machines: machines, now: now)
                 } else {
-                    written = try repository.write(outcome.push, over: tree, header: header, machines: machines)
+                    written = try repository.write(outcome.push, over: tree, header: header, machines: machines, now: now)
                 }
                 try commit(machine: state.machineID)
                 KillPoint.reach("sync-committed")
@@ -201,6 +209,7 @@ public final class SyncEngine {
             state.sequence = written.sequence
             state.header = headerDigest()
             state.known.merge(outcome.known) { _, new in new }
+            for id in fetched.collected where state.known[id]?.deleted == true { state.known[id] = nil }
             state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: fetched.rewrite ? [:] : state.buckets, known: state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.

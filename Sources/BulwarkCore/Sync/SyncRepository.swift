@@ -21,7 +21,13 @@ struct SyncRepository {
     struct Listed: Codable, Equatable {
         var vector: String
         var digest: String
+        /// A tombstone: the root sequence that first carried it, and when it was pushed.
+        var tombstone: Int64? = nil
+        var pushed: Date? = nil
     }
+
+    /// A tombstone outlives every machine's next sync, or this long.
+    static let tombstoneLifetime: TimeInterval = 90 * 86_400
 
     /// A bucket as verified: its manifest's digest, and git's ids of its
     /// manifest file and of its entry files' directory (which change when
@@ -47,7 +53,17 @@ struct SyncRepository {
         var listings: [String: [String: Listed]] = [:]
         /// Entry id → record, for the files opened.
         var records: [String: SyncRecord] = [:]
+        /// The newest sequence whose tombstones have been dropped (every machine had seen them, or they were old).
+        var collected: Int64 = 0
+        /// The buckets that hold a tombstone, where a write looks for ones to drop.
+        var tombstoneBuckets: Set<String> = []
+        /// The newest sequence a tombstone was pushed at: a machine that has
+        /// not synced past it says so once (its `seen`), so the tombstone can go.
+        var newestTombstone: Int64 = 0
     }
+
+    /// Buckets beyond those written that one write looks through for tombstones to drop.
+    static let collectionsPerWrite = 8
 
     private struct Root: Codable {
         var format: Int
@@ -55,6 +71,9 @@ struct SyncRepository {
         var header: String
         var buckets: [String: String]
         var machines: [String: SyncMachine]
+        var collected: Int64?
+        var tombstoneBuckets: [String]?
+        var newestTombstone: Int64?
     }
 
     static func bucket(of fileID: String) -> String { String(fileID.prefix(2)) }
@@ -90,11 +109,13 @@ struct SyncRepository {
         guard root.header == Digest.sha256(headerBytes).hex else {
             throw SyncError.untrusted("bulwark-sync.json is not the header the manifest was sealed with")
         }
-        var tree = Tree(sequence: root.sequence, machines: root.machines, buckets: root.buckets)
+        var tree = Tree(sequence: root.sequence, machines: root.machines, buckets: root.buckets, collected: root.collected ?? 0,
+                        tombstoneBuckets: Set(root.tombstoneBuckets ?? []), newestTombstone: root.newestTombstone ?? 0)
         if let stray = Set(names(in: "manifest").filter { $0 != "root" }).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the manifest bucket \(stray) is not in the root")
         }
-        if let stray = Set(names(in: "entries")).subtracting(root.buckets.keys).sorted().first {
+        // (git keeps no empty directory; one left in this working copy is nothing.)
+        if let stray = Set(names(in: "entries").filter { !names(in: "entries/\($0)").isEmpty }).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the entry files of bucket \(stray) are not in the manifest")
         }
         for (bucket, digest) in root.buckets.sorted(by: { $0.key < $1.key }) {
@@ -139,8 +160,9 @@ struct SyncRepository {
     /// Writes `changed` records into `tree`'s files, then their buckets and
     /// a root one sequence further on; returns the tree as written, with
     /// the listing of every bucket it wrote.
-    func write(_ changed: [SyncRecord], over tree: Tree, header: SyncHeader, machines: [String: SyncMachine]) throws -> Tree {
+    func write(_ changed: [SyncRecord], over tree: Tree, header: SyncHeader, machines: [String: SyncMachine], now: Date = Date()) throws -> Tree {
         var next = tree
+        next.sequence = tree.sequence + 1
         var touched = Set<String>()
         for record in changed {
             let fileID = sealer.fileID(of: record.id)
@@ -151,14 +173,52 @@ struct SyncRepository {
             let sealed = try sealer.seal(record)
             try fm.createDirectory(at: url("entries/\(bucket)"), withIntermediateDirectories: true)
             try Data(sealed).write(to: url("entries/\(bucket)/\(fileID)"))
-            next.listings[bucket]?[fileID] = Listed(vector: record.vector.canonical, digest: Digest.sha256(sealed).hex)
+            // A tombstone keeps the sequence and time it was first pushed at.
+            let before = next.listings[bucket]?[fileID]
+            var listed = Listed(vector: record.vector.canonical, digest: Digest.sha256(sealed).hex)
+            if record.isTombstone {
+                listed.tombstone = before?.tombstone ?? next.sequence
+                listed.pushed = before?.pushed ?? now
+                next.newestTombstone = max(next.newestTombstone, listed.tombstone ?? 0)
+            }
+            next.listings[bucket]?[fileID] = listed
             next.records[record.id] = record
             touched.insert(bucket)
+        }
+        // Tombstones every machine has synced past (or older than their lifetime) go, in the buckets written anyway.
+        let everyoneSaw = machines.values.map { $0.seen ?? 0 }.min() ?? 0
+        var dropped = Set<String>()
+        for bucket in next.tombstoneBuckets.subtracting(touched).sorted().prefix(Self.collectionsPerWrite) {
+            guard next.listings[bucket] == nil, let digest = next.buckets[bucket] else { continue }
+            next.listings[bucket] = try listing(of: bucket, digest: digest)
+            touched.insert(bucket)
+        }
+        for bucket in touched {
+            for (fileID, listed) in next.listings[bucket] ?? [:] {
+                guard let sequence = listed.tombstone,
+                      sequence <= everyoneSaw || now.timeIntervalSince(listed.pushed ?? now) > Self.tombstoneLifetime else { continue }
+                next.listings[bucket]?[fileID] = nil
+                try? fm.removeItem(at: url("entries/\(bucket)/\(fileID)"))
+                if names(in: "entries/\(bucket)").isEmpty { try? fm.removeItem(at: url("entries/\(bucket)")) }
+                next.collected = max(next.collected, sequence)
+                dropped.insert(fileID)
+            }
+            if next.listings[bucket]?.isEmpty == true {
+                next.listings[bucket] = nil
+                next.buckets[bucket] = nil
+                try? fm.removeItem(at: url("manifest/\(bucket)"))
+            }
+            if next.listings[bucket]?.values.contains(where: { $0.tombstone != nil }) == true {
+                next.tombstoneBuckets.insert(bucket)
+            } else {
+                next.tombstoneBuckets.remove(bucket)
+            }
         }
         try fm.createDirectory(at: url("manifest"), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        for bucket in touched {
+        if !dropped.isEmpty { next.records = next.records.filter { !dropped.contains(sealer.fileID(of: $0.key)) } }
+        for bucket in touched where next.listings[bucket] != nil {
             let sealed = sealer.sealManifest(Array(try encoder.encode(next.listings[bucket] ?? [:])), name: bucket)
             try Data(sealed).write(to: url("manifest/\(bucket)"))
             next.buckets[bucket] = Digest.sha256(sealed).hex
@@ -172,10 +232,11 @@ struct SyncRepository {
             headerBytes = try header.encoded()
             try headerBytes.write(to: url(SyncHeader.fileName))
         }
-        next.sequence = tree.sequence + 1
         next.machines = machines
         let root = Root(format: SyncHeader.currentFormat, sequence: next.sequence, header: Digest.sha256(Array(headerBytes)).hex,
-                        buckets: next.buckets, machines: machines)
+                        buckets: next.buckets, machines: machines, collected: next.collected > 0 ? next.collected : nil,
+                        tombstoneBuckets: next.tombstoneBuckets.isEmpty ? nil : next.tombstoneBuckets.sorted(),
+                        newestTombstone: next.newestTombstone > 0 ? next.newestTombstone : nil)
         try Data(sealer.sealManifest(Array(try encoder.encode(root)), name: "root")).write(to: url("manifest/root"))
         return next
     }
@@ -185,8 +246,11 @@ struct SyncRepository {
 public struct SyncMachine: Codable, Sendable, Equatable {
     public var name: String
     public var lastSync: Date
-    public init(name: String, lastSync: Date) {
+    /// The root sequence this machine last synced at.
+    public var seen: Int64?
+    public init(name: String, lastSync: Date, seen: Int64? = nil) {
         self.name = name
         self.lastSync = lastSync
+        self.seen = seen
     }
 }

@@ -68,6 +68,41 @@ import Testing
         #expect(laptop.titles() == ["Forum"])
     }
 
+    /// The remote as the laptop's working copy holds it after its last sync.
+    static func remoteTree(_ f: SyncFixture, _ machine: SyncFixture.Machine) throws -> SyncRepository.Tree {
+        try SyncRepository(directory: f.dir.file("\(machine.name)/vault.db.sync/repo"), sealer: SyncSealer(vault: machine.vault)).read()
+    }
+
+    @Test func aTombstoneGoesOnceEveryMachineHasSeenItAndAMachineAwayStillTakesTheDeletion() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Mail"), F.entry("Old")])
+        let desktop = try f.clone("desktop")
+        let away = try f.clone("away")          // and then away for months
+        let old = try #require(laptop.entry("Old")).id
+        try laptop.vault.remove(id: old)
+        try laptop.sync()
+        #expect(try Self.remoteTree(f, laptop).records[old]?.isTombstone == true)
+        try F.edit(laptop, "Mail", at: 20) { $0.notes = "a change that writes the remote" }
+        try laptop.sync()
+        #expect(try Self.remoteTree(f, laptop).records[old]?.isTombstone == true)   // the desktop has not seen it yet
+        #expect(try desktop.sync().incoming.map(\.title) == ["Mail", "Old (deleted)"])  // and says it has, in its push
+        try F.edit(laptop, "Mail", at: 30) { $0.notes = "another change" }
+        try laptop.sync()
+        #expect(try Self.remoteTree(f, laptop).records[old]?.isTombstone == true)   // the machine away has not seen it
+        // Ninety days on, the tombstone goes even so.
+        try F.edit(laptop, "Mail", at: 40) { $0.notes = "months later" }
+        try SyncEngine(vault: laptop.vault, git: f.git, clock: { Date().addingTimeInterval(91 * 86_400) }).sync()
+        let tree = try Self.remoteTree(f, laptop)
+        #expect(tree.records[old] == nil)
+        #expect(tree.collected > 0)
+        #expect(try desktop.sync().incoming.map(\.title) == ["Mail"])
+        #expect(try SyncState.load(for: desktop.vault)?.known[old] == nil)
+        // The machine that was away took in a deletion whose tombstone it never saw.
+        let report = try away.sync()
+        #expect(report.incoming.map(\.title) == ["Mail", "Old (deleted)"])
+        #expect(away.titles() == ["Mail"] && laptop.titles() == ["Mail"] && desktop.titles() == ["Mail"])
+    }
+
     @Test func aPushRaceIsRetriedFromTheFetch() throws {
         let f = try SyncFixture()
         let laptop = try f.first(entries: [F.entry("Mail")])

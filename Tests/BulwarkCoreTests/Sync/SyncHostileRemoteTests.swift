@@ -64,10 +64,13 @@ import Testing
     @Test func anOldVersionReplayedIsRefused() throws {
         try refuses { f, scratch in
             // Mail's file as its first version was, put back.
-            let changed = try f.git.must(["diff", "--name-only", "HEAD~2", "HEAD~1", "--", "entries"], in: scratch, "diff")
+            // The last commit that changed an entry file (Mail's second version), and the file before it.
+            let last = try f.git.must(["log", "-n", "1", "--format=%H", "--", "entries"], in: scratch, "log")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let changed = try f.git.must(["diff", "--name-only", "\(last)~1", last, "--", "entries"], in: scratch, "diff")
                 .split(separator: "\n").map(String.init)
             let mail = try #require(changed.first)
-            let old = try f.git.run(["show", "HEAD~2:\(mail)"], in: scratch)
+            let old = try f.git.run(["show", "\(last)~1:\(mail)"], in: scratch)
             try old.data.write(to: scratch.appendingPathComponent(mail))
             return "the entry file \(Self.fileID(mail)) is not the version the manifest lists (replayed or altered)"
         }
