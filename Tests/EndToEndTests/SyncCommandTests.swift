@@ -126,6 +126,29 @@ import Testing
         #expect(try m.run("desktop", ["list"], stdin: "master\n").status == 1)
     }
 
+    @Test func doctorChecksGitAndTheRemote() throws {
+        let m = try Machines()
+        try m.create("laptop", ["Mail"])
+        let before = try Binary.run(["doctor", "--json", "--vault", m.vault("laptop")])
+        #expect(!before.stdout.contains("\"area\" : \"sync\""))   // not linked: nothing said
+        #expect(try m.run("laptop", ["sync", "init", m.remote]).status == 0)
+        // The sync lines, their padding (set by the longest name of every area) taken out.
+        func lines(_ result: Binary.Result) -> [String] {
+            let text = result.stdout.components(separatedBy: "\nSync\n").last ?? ""
+            return text.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        }
+        let linked = lines(try Binary.run(["doctor", "--vault", m.vault("laptop")]))
+        #expect(linked.first?.hasPrefix("[ok] git git version ") == true)
+        #expect(linked.dropFirst().first?.hasPrefix("[ok] remote \(m.remote) answers; main is at ") == true)
+        try FileManager.default.moveItem(atPath: m.remote, toPath: m.remote + ".gone")
+        let gone = lines(try Binary.run(["doctor", "--vault", m.vault("laptop")]))
+        #expect(gone.dropFirst().first?.hasPrefix("[warn] remote cannot reach \(m.remote): ") == true)
+        #expect(gone.dropFirst(2).first == "fix: git ls-remote \(m.remote)")
+        let noGit = try Binary.run(["doctor", "--vault", m.vault("laptop")], environment: ["BULWARK_GIT": "/nonexistent/git"])
+        #expect(noGit.status == 1)
+        #expect(lines(noGit).first == "[FAIL] git not found on PATH: the vault is linked to a remote but cannot sync")
+    }
+
     @Test func cloneWithAWrongPasswordOrNoRepositoryMakesNothing() throws {
         let m = try Machines()
         try m.create("laptop", ["Mail"])

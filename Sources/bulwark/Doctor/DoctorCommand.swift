@@ -16,7 +16,7 @@ enum DoctorCommand {
         }
         let vault = parsed.globals.vault.map { URL(fileURLWithPath: $0) } ?? Vault.defaultPath(environment: environment)
         let files = FileChecks(vaultPath: vault, configPath: Configuration.defaultPath(environment: environment), configuration: configuration)
-        let checks = TerminalChecks(environment: environment).run() + files.run()
+        let checks = TerminalChecks(environment: environment).run() + files.run() + SyncChecks(vaultPath: vault).run()
         let healthy = !checks.contains { $0.status == .problem }
         if parsed.options["--json"] != nil {
             struct Report: Encodable { let ok: Bool; let checks: [DoctorCheck] }
