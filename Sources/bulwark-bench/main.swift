@@ -55,7 +55,7 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, passkeys, startup, coldcache, changes or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, passkeys, startup, coldcache, sync, changes or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
@@ -111,6 +111,13 @@ if only == nil || only == "coldcache" {
     try! FileManager.default.createDirectory(at: coldDirectory, withIntermediateDirectories: true)
     ColdCacheBench.run(directory: coldDirectory)
     try? FileManager.default.removeItem(at: coldDirectory)
+    print("")
+}
+if only == nil || only == "sync" {
+    let syncDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-sync-\(getpid())")
+    try! FileManager.default.createDirectory(at: syncDirectory, withIntermediateDirectories: true)
+    SyncBench.run(directory: syncDirectory, count: Int(ProcessInfo.processInfo.environment["BULWARK_BENCH_SYNC_ENTRIES"] ?? "") ?? 100_000)
+    try? FileManager.default.removeItem(at: syncDirectory)
     print("")
 }
 if only == nil || only == "changes" {

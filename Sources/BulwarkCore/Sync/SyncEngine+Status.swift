@@ -17,7 +17,7 @@ extension SyncEngine {
     }
 
     public func status() throws -> Status {
-        guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
+        guard var state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
         let sealer = SyncSealer(vault: vault)
         var fetched: Fetched?
         var offline: String?
@@ -29,13 +29,16 @@ extension SyncEngine {
         } catch let error as SyncError {
             if case .git = error { offline = error.description } else { throw error }
         }
+        for id in fetched?.collected ?? [] where state.known[id]?.deleted == true { state.known[id] = nil }
         var local: [String: Entry] = [:]
         for entry in vault.entries { local[entry.id] = entry }
         // Without the remote, what it held at the last sync stands in for it.
         let names = (fetched?.tree.machines ?? [:]).mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
         let outcome = SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: fetched?.tree.records ?? [:],
                                                       unchanged: fetched?.unchanged ?? Set(state.known.keys), base: { _ in nil },
-                                                      fileID: sealer.fileID(of:), me: state.machineID, machineNames: names, now: clock()))
+                                                      fileID: sealer.fileID(of:), me: state.machineID,
+                                                      counter: max(state.counter, fetched?.tree.machines[state.machineID]?.counter ?? 0) + 1,
+                                                      machineNames: names, now: clock()))
         return Status(remote: state.remote, machineName: state.machineName, lastSync: state.lastSync, outgoing: outcome.outgoing,
                       incoming: fetched == nil ? nil : outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) },
                       offline: offline, machines: (fetched?.tree.machines.values).map { Array($0) }?.sorted { $0.name < $1.name } ?? [],

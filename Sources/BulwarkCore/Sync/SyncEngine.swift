@@ -152,13 +152,17 @@ public final class SyncEngine {
             let tree = fetched.tree
             let names = tree.machines.mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
             let now = clock()
+            // Above every change number this machine used, kept here or pushed before a kill lost the state.
+            let counter = max(state.counter, tree.machines[state.machineID]?.counter ?? 0) + 1
             let sealers = state.sealers(for: vault)
+            // Tombstones the remote dropped once every machine had seen them: nothing more to say of them.
+            for id in fetched.collected where state.known[id]?.deleted == true { state.known[id] = nil }
             func merge(_ entries: [Entry]) -> SyncMerge.Outcome {
                 var local: [String: Entry] = [:]
                 for entry in entries { local[entry.id] = entry }
                 return SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: tree.records, unchanged: fetched.unchanged,
                                                        base: { [self] id in base(id, sealers) }, fileID: sealer.fileID(of:),
-                                                       me: state.machineID, machineNames: names, now: now))
+                                                       me: state.machineID, counter: counter, machineNames: names, now: now))
             }
             // Decided first without the write lock; when the vault takes
             // something, decided again under it, from the file as it is then.
@@ -181,7 +185,8 @@ public final class SyncEngine {
             let acknowledges = (machines[state.machineID]?.seen ?? 0) < tree.newestTombstone
             if !outcome.push.isEmpty || machines[state.machineID]?.name != state.machineName || tree.sequence == 0 || fetched.rewrite
                 || acknowledges {
-                machines[state.machineID] = SyncMachine(name: state.machineName, lastSync: now, seen: tree.sequence + 1)
+                machines[state.machineID] = SyncMachine(name: state.machineName, lastSync: now, seen: tree.sequence + 1,
+                                                        counter: max(counter, machines[state.machineID]?.counter ?? 0))
                 if fetched.rewrite {
                     // This machine changed the master password: every record sealed again under the new key, afresh.
                     var all = tree.records
@@ -207,9 +212,9 @@ public final class SyncEngine {
             try git.must(["update-ref", Self.syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
             KillPoint.reach("sync-recorded")
             state.sequence = written.sequence
+            state.counter = counter
             state.header = headerDigest()
             state.known.merge(outcome.known) { _, new in new }
-            for id in fetched.collected where state.known[id]?.deleted == true { state.known[id] = nil }
             state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: fetched.rewrite ? [:] : state.buckets, known: state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.

@@ -17,6 +17,8 @@ public struct SyncMerge {
         /// The repository file of an entry id.
         public var fileID: (String) -> String
         public var me: String
+        /// This sync's change number for this machine: above every number it may have used before.
+        public var counter: Int64
         /// Machine id → name, for "from laptop".
         public var machineNames: [String: String]
         public var now: Date
@@ -77,11 +79,11 @@ public struct SyncMerge {
             if let known, !known.deleted, known.digest == digest(local) {
                 localVector = known.vector
             } else {
-                localVector = (known?.vector ?? VersionVector()).bumped(input.me)
+                localVector = (known?.vector ?? VersionVector()).setting(input.me, to: input.counter)
             }
             localChangedAt = local.modified
         } else if let known {
-            localVector = known.deleted ? known.vector : known.vector.bumped(input.me)
+            localVector = known.deleted ? known.vector : known.vector.setting(input.me, to: input.counter)
         }
         guard let localVector else {
             if let remote { take(remote, over: nil, input, &out) }
@@ -133,7 +135,7 @@ public struct SyncMerge {
     }
 
     private static func concurrent(mine: SyncRecord, theirs: SyncRecord, _ input: Input, _ out: inout Outcome) {
-        let vector = mine.vector.merged(with: theirs.vector).bumped(input.me)
+        let vector = mine.vector.merged(with: theirs.vector).setting(input.me, to: input.counter)
         let from = author(of: theirs.vector, over: input.known[mine.id]?.vector, input)
         switch (mine.entry, theirs.entry) {
         case (nil, nil):

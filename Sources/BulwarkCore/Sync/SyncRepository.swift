@@ -248,9 +248,12 @@ public struct SyncMachine: Codable, Sendable, Equatable {
     public var lastSync: Date
     /// The root sequence this machine last synced at.
     public var seen: Int64?
-    public init(name: String, lastSync: Date, seen: Int64? = nil) {
+    /// The highest change number this machine has pushed.
+    public var counter: Int64?
+    public init(name: String, lastSync: Date, seen: Int64? = nil, counter: Int64? = nil) {
         self.name = name
         self.lastSync = lastSync
         self.seen = seen
+        self.counter = counter
     }
 }

@@ -14,6 +14,8 @@ public struct SyncState: Codable, Sendable, Equatable {
     public var machineName: String
     /// The highest root sequence seen on the remote.
     public var sequence: Int64 = 0
+    /// The highest change number this machine has used.
+    public var counter: Int64 = 0
     public var lastSync: Date?
     /// sha256 of the repository's header as of the last sync (a new one and a root that does not open: a re-key).
     public var header: String?

@@ -39,6 +39,16 @@ public struct VersionVector: Sendable, Equatable, Hashable, Codable {
         return VersionVector(next)
     }
 
+    /// A change made on `machine` as its change number `counter`: a machine
+    /// never numbers two changes alike (a sync killed after its push used a
+    /// number this machine's state did not keep), so it takes a number above
+    /// every one it may have used (`SyncMerge.Input.counter`).
+    public func setting(_ machine: String, to counter: Int64) -> VersionVector {
+        var next = counters
+        next[machine] = max(counter, next[machine] ?? 0)
+        return VersionVector(next)
+    }
+
     /// A canonical text of the vector, for digests and associated data.
     public var canonical: String { counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
 }

@@ -103,6 +103,31 @@ import Testing
         #expect(away.titles() == ["Mail"] && laptop.titles() == ["Mail"] && desktop.titles() == ["Mail"])
     }
 
+    /// The state a sync saves last: a kill after its push loses it. The
+    /// machine's next change must not take a change number it already pushed
+    /// (the remote would hold two values under one vector, and a merge would
+    /// throw the newer away: the three-machine test found it).
+    @Test func aSyncKilledAfterItsPushNeverLetsALaterChangeReuseItsNumber() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Bank", password: "bank-1")])
+        let desktop = try f.clone("desktop")
+        let statePath = f.dir.file("desktop/vault.db.sync/state")
+        let before = try Data(contentsOf: statePath)
+        try F.edit(desktop, "Bank", at: 10) { $0.notes = "first change" }
+        try desktop.sync()
+        try before.write(to: statePath)   // as if killed after the push, before the state was saved
+        try F.edit(laptop, "Bank", at: 20) { $0.notes = "the laptop's" }
+        try laptop.sync()
+        try F.edit(desktop, "Bank", at: 30) { $0.changePassword(to: "bank-desktop", reason: "changed", at: F.t0 + 30) }
+        try desktop.sync()
+        try laptop.sync()
+        for machine in [laptop, desktop] {
+            let bank = try #require(machine.entry("Bank"))
+            #expect(bank.password == "bank-desktop", "\(machine.name)")
+            #expect(bank.history.map(\.password) == ["bank-1"])
+        }
+    }
+
     @Test func aPushRaceIsRetriedFromTheFetch() throws {
         let f = try SyncFixture()
         let laptop = try f.first(entries: [F.entry("Mail")])
