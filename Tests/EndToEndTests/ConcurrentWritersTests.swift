@@ -183,4 +183,6 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }

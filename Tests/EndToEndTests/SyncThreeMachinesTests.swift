@@ -10,19 +10,8 @@ import Glibc
 /// offline for a stretch; then every machine syncs twice and they must agree.
 /// Run again with SIGKILL at random steps of the syncs.
 @Suite struct SyncThreeMachinesTests {
-    /// SplitMix64: the same run for the same seed.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    }
+    /// The same run for the same seed.
+    typealias Seeded = SplitMix64
 
     final class Machine {
         let name: String
@@ -58,7 +47,7 @@ import Glibc
         var conflicts = 0, editsKept = 0, killed = 0, operations = 0
 
         init(seed: UInt64, kills: Bool) throws {
-            random = Seeded(state: seed)
+            random = Seeded(seed: seed)
             self.kills = kills
             let remote = dir.appendingPathComponent("remote.git").path
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -24,6 +24,14 @@ public final class SyncEngine {
     }
 
     public static let branch = "main"
+
+    /// `BULWARK_SYNC_TIMINGS=1`: each step's wall time on standard error (for `make bench` and profiling).
+    static func phase(_ name: String, since start: inout UInt64) {
+        guard ProcessInfo.processInfo.environment["BULWARK_SYNC_TIMINGS"] == "1" else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        FileHandle.standardError.write(Data(String(format: "sync %@: %.3f s\n", name, Double(now - start) / 1e9).utf8))
+        start = now
+    }
     /// The machine a deletion is credited to when its tombstone was collected before this machine saw it.
     static let collectedMachine = "collected"
     static let syncedRef = "refs/bulwark/synced"
@@ -85,33 +93,42 @@ public final class SyncEngine {
         }
         do {
             try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            var started = DispatchTime.now().uptimeNanoseconds
             try git.must(["clone", "-q", "--no-checkout", "--", remote, paths.repository.path], in: nil, "cannot clone \(remote)")
+            Self.phase("clone: git clone", since: &started)
             guard try git.run(["rev-parse", "-q", "--verify", "refs/remotes/origin/\(branch)"], in: paths.repository).status == 0 else {
                 throw SyncError.notARepository("it has no branch \(branch) (an empty repository, or another kind)")
             }
             try git.must(["checkout", "-q", "-B", branch, "refs/remotes/origin/\(branch)"], in: paths.repository, "cannot check out \(remote)")
+            Self.phase("clone: git checkout", since: &started)
             guard let header = try SyncHeader.read(in: paths.repository) else {
                 throw SyncError.notARepository("it holds no \(SyncHeader.fileName) (an empty repository, or another kind)")
             }
             let vault = try Vault.join(header, at: path, masterPassword: masterPassword, freshness: freshness)
+            Self.phase("clone: key derivation and vault", since: &started)
             do {
                 let repository = SyncRepository(directory: paths.repository, sealer: SyncSealer(vault: vault))
                 let tree = try repository.read()
+                Self.phase("clone: read and check the repository", since: &started)
                 var state = SyncState(remote: remote, machineName: machineName)
                 let entries = tree.records.values.compactMap(\.entry).sorted { $0.id < $1.id }
                 try vault.transaction(keepInMemory: true) { change in try change.insert(entries) }
+                Self.phase("clone: write the vault", since: &started)
                 let sealer = SyncSealer(vault: vault)
                 state.known = tree.records.mapValues {
                     SyncState.Known(vector: $0.vector, digest: $0.entry.map(SyncMerge.digest) ?? "", file: sealer.fileID(of: $0.id))
                 }
                 state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths), before: [:], known: state.known)
+                Self.phase("clone: what this machine knows", since: &started)
                 state.sequence = tree.sequence
                 state.header = (try? Data(contentsOf: paths.repository.appendingPathComponent(SyncHeader.fileName))).map { Digest.sha256(Array($0)).hex }
                 state.lastSync = Date()
                 try git.must(["update-ref", syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
                 try state.save(for: vault)
+                Self.phase("clone: save the state", since: &started)
                 // Say to the remote that this machine exists, so tombstones wait for it (a remote it may not write to: later).
                 _ = try? SyncEngine(vault: vault, git: git).sync()
+                Self.phase("clone: first sync (the machine says it exists)", since: &started)
                 return (vault, entries.count)
             } catch {
                 vault.close()
@@ -146,8 +163,10 @@ public final class SyncEngine {
         let sealer = SyncSealer(vault: vault)
         let repository = SyncRepository(directory: paths.repository, sealer: sealer)
         let header = try vault.syncHeader()
+        var started = DispatchTime.now().uptimeNanoseconds
         for attempt in 1...attempts {
             let fetched = try fetchAndCheck(state: state, header: header)
+            Self.phase("fetch and check", since: &started)
             KillPoint.reach("sync-fetched")
             let tree = fetched.tree
             let names = tree.machines.mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
@@ -177,6 +196,7 @@ public final class SyncEngine {
                     for id in outcome.deletes { try change.remove(id: id) }
                 }
             }
+            Self.phase("merge (and the vault's write)", since: &started)
             KillPoint.reach("sync-merged")
             var written = tree
             var machines = tree.machines
@@ -200,6 +220,7 @@ public final class SyncEngine {
                     written = try repository.write(outcome.push, over: tree, header: header, machines: machines, now: now)
                 }
                 try commit(machine: state.machineID)
+                Self.phase("write the repository and commit", since: &started)
                 KillPoint.reach("sync-committed")
                 try beforePush?()
                 let pushed = try git.run(["push", "-q", "origin", "HEAD:refs/heads/\(Self.branch)"], in: paths.repository)
@@ -207,6 +228,7 @@ public final class SyncEngine {
                     if Self.isRace(pushed.errors), attempt < attempts { continue }
                     throw SyncError.git("the remote refused the push: \(pushed.firstError); check that this machine may write to \(state.remote). Your changes stay here and go out at the next sync")
                 }
+                Self.phase("push", since: &started)
                 KillPoint.reach("sync-pushed")
             }
             try git.must(["update-ref", Self.syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
@@ -220,6 +242,7 @@ public final class SyncEngine {
             // Conflicts settled meanwhile (in the app) stay settled.
             state.conflicts = outcome.conflicts + ((try? SyncState.load(for: vault))??.conflicts ?? state.conflicts)
             try state.save(for: vault)
+            Self.phase("record the sync", since: &started)
             return Report(incoming: outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) }.sorted { $0.title < $1.title },
                           outgoing: outcome.outgoing.sorted(),
                           conflicts: outcome.conflicts, editsKeptOverDeletes: outcome.editsKeptOverDeletes, waiting: outcome.waiting,

@@ -47,37 +47,39 @@ struct SyncSealer {
 
     private func aad(_ kind: String, _ name: String) -> [UInt8] { Array("bulwark-sync/v1|\(kind)|\(vaultID.hex)|\(name)".utf8) }
 
-    private struct Plain: Codable {
-        var id: String
-        var vector: [String: Int64]
-        var changedAt: Double
-        /// The entry's box as the vault seals it (base64); absent for a tombstone.
-        var box: String?
-    }
+    /// A record's plaintext: length-prefixed parts (a tag, the id, the
+    /// vector, the time, and the entry's box when it is not a tombstone),
+    /// the vault's own coding: JSON took most of a clone's time.
+    private static let tag = Array("bulwark-sync-record/1".utf8)
 
     func seal(_ record: SyncRecord) throws -> [UInt8] {
-        let plain = Plain(id: record.id, vector: record.vector.counters, changedAt: record.changedAt.timeIntervalSince1970,
-                          box: record.entry.map { Data(Vault.box($0)).base64EncodedString() })
-        return aead.seal(Array(try JSONEncoder().encode(plain)), key: entryKey, associatedData: aad("entry", fileID(of: record.id)))
+        var parts: [[UInt8]] = [Self.tag, Array(record.id.utf8), Array(record.vector.canonical.utf8),
+                                Array(String(record.changedAt.timeIntervalSince1970).utf8)]
+        if let entry = record.entry { parts.append(Vault.box(entry)) }
+        return aead.seal(FieldCoding.encode(parts: parts), key: entryKey, associatedData: aad("entry", fileID(of: record.id)))
     }
 
     /// The record in file `fileID`; throws `untrusted` naming the file when it does not open or is not that file's.
     func open(_ bytes: [UInt8], fileID: String) throws -> SyncRecord {
-        guard let plain = try? aead.open(bytes, key: entryKey, associatedData: aad("entry", fileID)),
-              let decoded = try? JSONDecoder().decode(Plain.self, from: Data(plain)) else {
+        guard let plain = try? aead.open(bytes, key: entryKey, associatedData: aad("entry", fileID)) else {
             throw SyncError.untrusted("the entry file \(fileID) does not open (altered, or moved from another file)")
         }
-        guard self.fileID(of: decoded.id) == fileID else { throw SyncError.untrusted("the entry file \(fileID) holds another entry") }
+        guard let parts = FieldCoding.decode(parts: plain), parts.count == 4 || parts.count == 5, Array(parts[0]) == Self.tag,
+              let vector = VersionVector(canonical: String(decoding: parts[2], as: UTF8.self)),
+              let changedAt = Double(String(decoding: parts[3], as: UTF8.self)) else {
+            throw SyncError.untrusted("the entry file \(fileID) is malformed")
+        }
+        let id = String(decoding: parts[1], as: UTF8.self)
+        guard self.fileID(of: id) == fileID else { throw SyncError.untrusted("the entry file \(fileID) holds another entry") }
         var entry: Entry?
-        if let box = decoded.box {
-            guard let bytes = Data(base64Encoded: box), let parts = FieldCoding.decode(parts: Array(bytes)), Vault.isEntryShape(parts.count),
-                  let decodedEntry = Vault.decode(id: decoded.id, parts) else {
+        if parts.count == 5 {
+            guard let fields = FieldCoding.decode(parts: Array(parts[4])), Vault.isEntryShape(fields.count),
+                  let decoded = Vault.decode(id: id, fields) else {
                 throw SyncError.untrusted("the entry file \(fileID) is malformed")
             }
-            entry = decodedEntry
+            entry = decoded
         }
-        return SyncRecord(id: decoded.id, vector: VersionVector(decoded.vector), entry: entry,
-                          changedAt: Date(timeIntervalSince1970: decoded.changedAt))
+        return SyncRecord(id: id, vector: vector, entry: entry, changedAt: Date(timeIntervalSince1970: changedAt))
     }
 
     func sealManifest(_ plain: [UInt8], name: String) -> [UInt8] {

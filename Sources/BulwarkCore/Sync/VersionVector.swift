@@ -49,6 +49,17 @@ public struct VersionVector: Sendable, Equatable, Hashable, Codable {
         return VersionVector(next)
     }
 
+    /// The vector a canonical text names; nil for anything else.
+    public init?(canonical text: String) {
+        var counters: [String: Int64] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Int64(parts[1]), value > 0, counters[String(parts[0])] == nil else { return nil }
+            counters[String(parts[0])] = value
+        }
+        self.init(counters)
+    }
+
     /// A canonical text of the vector, for digests and associated data.
     public var canonical: String { counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
 }
