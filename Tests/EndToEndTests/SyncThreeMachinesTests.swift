@@ -235,12 +235,13 @@ import Glibc
                 let kept = set.filter { set in !(deletes[id] ?? []).contains { $0.contains(set.op) } }.map(\.password)
                 #expect(Set(kept).isSubset(of: held), "\(id): \(Set(kept).subtracting(held)) lost")
             }
-            // A delete that had seen every write of its entry leaves it deleted; an edit it had not seen keeps it.
+            // An entry stays deleted when every write of it was seen by a delete (each write superseded);
+            // a write no delete had seen keeps it (an edit against a delete stands).
             guard !kills else { return }
             for (id, seenSets) in deletes {
                 let entryWrites = writes.filter { $0.id == id }.map(\.op)
-                let winning = seenSets.contains { seen in entryWrites.allSatisfy(seen.contains) }
-                #expect((final[id] == nil) == winning, "\(id): deleted \(winning ? "after" : "before") every write, but \(final[id] == nil ? "gone" : "there")")
+                let winning = entryWrites.allSatisfy { write in seenSets.contains { $0.contains(write) } }
+                #expect((final[id] == nil) == winning, "\(id): \(winning ? "every write seen by a delete" : "a write no delete saw"), but \(final[id] == nil ? "gone" : "there")")
             }
         }
     }

@@ -53,7 +53,7 @@ extension SyncEngine {
         // Each known entry's file under the key the remote is sealed with.
         func file(_ id: String, _ known: SyncState.Known) -> String { current ? known.file : sealer.fileID(of: id) }
         var knownByFile: [String: String] = [:]
-        for (id, known) in state.known { knownByFile[file(id, known)] = known.vector.canonical }
+        for (id, known) in state.known { knownByFile[file(id, known)] = known.canonical }
         let repository = SyncRepository(directory: paths.repository, sealer: sealer)
         var tree = try repository.read(verified: current ? state.buckets : [:], trees: try bucketTrees()) { file, listed in
             !current || knownByFile[file] != listed.vector
@@ -84,7 +84,7 @@ extension SyncEngine {
             guard record.vector.compare(known.vector) != .older else {
                 throw SyncError.untrusted("the entry file \(name) is older on the remote than this machine last saw it (a replayed version)")
             }
-            if current && listed.vector == known.vector.canonical { unchanged.insert(id) }
+            if current && listed.vector == known.canonical { unchanged.insert(id) }
         }
         return Fetched(tree: tree, unchanged: unchanged, rewrite: !current, collected: collected)
     }
@@ -120,7 +120,7 @@ extension SyncEngine {
                              before: [String: SyncRepository.VerifiedBucket],
                              known: [String: SyncState.Known]) -> [String: SyncRepository.VerifiedBucket] {
         var vectorByFile: [String: String] = [:]
-        for item in known.values { vectorByFile[item.file] = item.vector.canonical }
+        for item in known.values { vectorByFile[item.file] = item.canonical }
         var clean: [String: SyncRepository.VerifiedBucket] = [:]
         for (bucket, digest) in tree.buckets {
             if let listing = tree.listings[bucket] {

@@ -176,17 +176,25 @@ public final class SyncEngine {
             let sealers = state.sealers(for: vault)
             // Tombstones the remote dropped once every machine had seen them: nothing more to say of them.
             for id in fetched.collected where state.known[id]?.deleted == true { state.known[id] = nil }
+            // An entry whose row is no newer than the last sync's merge is as that sync left it
+            // (unless the vault went back: a restore, where every digest is compared).
+            let lastMerge = state.vaultCounter
             func merge(_ entries: [Entry]) -> SyncMerge.Outcome {
                 var local: [String: Entry] = [:]
                 for entry in entries { local[entry.id] = entry }
-                return SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: tree.records, unchanged: fetched.unchanged,
-                                                       base: { [self] id in base(id, sealers) }, fileID: sealer.fileID(of:),
-                                                       me: state.machineID, counter: counter, machineNames: names, now: now))
+                var input = SyncMerge.Input(local: local, known: state.known, remote: tree.records, unchanged: fetched.unchanged,
+                                            base: { [self] id in base(id, sealers) }, fileID: sealer.fileID(of:),
+                                            me: state.machineID, counter: counter, machineNames: names, now: now)
+                if lastMerge > 0, vault.counter >= lastMerge {
+                    input.untouchedSinceLastSync = { [vault] entry in (vault.version(of: entry.id) ?? .max) <= lastMerge }
+                }
+                return SyncMerge.merge(input)
             }
             // Decided first without the write lock; when the vault takes
             // something, decided again under it, from the file as it is then.
             _ = try vault.refresh()
             var outcome = merge(vault.entries)
+            var mergedAt = vault.counter
             if !outcome.puts.isEmpty || !outcome.deletes.isEmpty {
                 try vault.transaction { change in
                     outcome = merge(change.entries)
@@ -195,6 +203,7 @@ public final class SyncEngine {
                     }
                     for id in outcome.deletes { try change.remove(id: id) }
                 }
+                mergedAt = vault.counter
             }
             Self.phase("merge (and the vault's write)", since: &started)
             KillPoint.reach("sync-merged")
@@ -219,7 +228,7 @@ public final class SyncEngine {
                 } else {
                     written = try repository.write(outcome.push, over: tree, header: header, machines: machines, now: now)
                 }
-                try commit(machine: state.machineID)
+                try commit(machine: state.machineID, paths: fetched.rewrite ? nil : written.changedPaths.sorted())
                 Self.phase("write the repository and commit", since: &started)
                 KillPoint.reach("sync-committed")
                 try beforePush?()
@@ -235,12 +244,13 @@ public final class SyncEngine {
             KillPoint.reach("sync-recorded")
             state.sequence = written.sequence
             state.counter = counter
+            state.vaultCounter = mergedAt
             state.header = headerDigest()
             state.known.merge(outcome.known) { _, new in new }
             state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: fetched.rewrite ? [:] : state.buckets, known: state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.
-            state.conflicts = outcome.conflicts + ((try? SyncState.load(for: vault))??.conflicts ?? state.conflicts)
+            state.conflicts = outcome.conflicts + (SyncState.conflicts(for: vault) ?? state.conflicts)
             try state.save(for: vault)
             Self.phase("record the sync", since: &started)
             return Report(incoming: outcome.incoming.map { Report.Change(title: $0.title, from: $0.from) }.sorted { $0.title < $1.title },
@@ -288,8 +298,9 @@ public final class SyncEngine {
 
     /// One commit that says nothing: author "bulwark", a fixed message.
     /// The machine is named by its random id only.
-    private func commit(machine: String) throws {
-        try git.must(["add", "-A"], in: paths.repository, "cannot stage the change")
+    /// `paths`: the files written or removed (git stages only them; nil: every file).
+    private func commit(machine: String, paths changed: [String]? = nil) throws {
+        try git.must(["add", "-A", "--"] + (changed ?? ["."]), in: paths.repository, "cannot stage the change")
         try git.must(["-c", "user.name=bulwark", "-c", "user.email=\(machine)@bulwark.invalid", "-c", "commit.gpgsign=false",
                       "commit", "-q", "--allow-empty", "-m", "sync"], in: paths.repository, "cannot commit")
     }

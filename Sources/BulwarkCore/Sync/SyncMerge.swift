@@ -19,6 +19,8 @@ public struct SyncMerge {
         public var me: String
         /// This sync's change number for this machine: above every number it may have used before.
         public var counter: Int64
+        /// Whether an entry is, by its row's version, as the last sync left it (nil: compare digests).
+        public var untouchedSinceLastSync: ((Entry) -> Bool)? = nil
         /// Machine id → name, for "from laptop".
         public var machineNames: [String: String]
         public var now: Date
@@ -50,7 +52,7 @@ public struct SyncMerge {
         var changed: [String] = []
         for id in ids {
             if input.unchanged.contains(id), let known = input.known[id], let local = input.local[id], !known.deleted,
-               local.pendingChange == nil, known.digest == digest(local) { continue }
+               local.pendingChange == nil, unchangedLocally(local, known, input) { continue }
             if input.unchanged.contains(id), let known = input.known[id], known.deleted, input.local[id] == nil { continue }
             changed.append(id)
         }
@@ -64,7 +66,7 @@ public struct SyncMerge {
         let local = input.local[id], known = input.known[id]
         // Unchanged on the remote: its record is the one this machine last synced.
         let remote = input.remote[id] ?? (input.unchanged.contains(id) ? known.map {
-            SyncRecord(id: id, vector: $0.vector, entry: $0.deleted ? nil : local, changedAt: .distantPast)
+            SyncRecord(id: id, vector: $0.vector, entry: $0.deleted ? nil : local, changedAt: .distantPast, edited: $0.edited)
         } : nil)
         if let local, local.pendingChange != nil {
             // Never synced half-way: the staged upgrade settles first.
@@ -74,10 +76,12 @@ public struct SyncMerge {
         }
         // This machine's side: its vector, bumped when it changed since the last sync.
         var localVector: VersionVector?
+        var localEdited: VersionVector?
         var localChangedAt = input.now
         if let local {
-            if let known, !known.deleted, known.digest == digest(local) {
+            if let known, !known.deleted, unchangedLocally(local, known, input) {
                 localVector = known.vector
+                localEdited = known.edited
             } else {
                 localVector = (known?.vector ?? VersionVector()).setting(input.me, to: input.counter)
             }
@@ -89,7 +93,7 @@ public struct SyncMerge {
             if let remote { take(remote, over: nil, input, &out) }
             return
         }
-        let mine = SyncRecord(id: id, vector: localVector, entry: local, changedAt: localChangedAt)
+        let mine = SyncRecord(id: id, vector: localVector, entry: local, changedAt: localChangedAt, edited: localEdited)
         guard let remote else {
             send(mine, title: local?.title ?? input.base(id)?.title, input, &out)
             return
@@ -106,8 +110,14 @@ public struct SyncMerge {
         }
     }
 
+    /// The entry is what this machine last synced: by its row's version when the vault says, else by its digest.
+    private static func unchangedLocally(_ local: Entry, _ known: SyncState.Known, _ input: Input) -> Bool {
+        input.untouchedSinceLastSync?(local) == true || known.digest == digest(local)
+    }
+
     private static func knownOf(_ record: SyncRecord, _ input: Input) -> SyncState.Known {
-        SyncState.Known(vector: record.vector, digest: record.entry.map(digest) ?? "", file: input.known[record.id]?.file ?? input.fileID(record.id))
+        SyncState.Known(vector: record.vector, digest: record.entry.map(digest) ?? "", file: input.known[record.id]?.file ?? input.fileID(record.id),
+                        edited: record.edited)
     }
 
     private static func send(_ record: SyncRecord, title: String?, _ input: Input, _ out: inout Outcome) {
@@ -137,17 +147,29 @@ public struct SyncMerge {
     private static func concurrent(mine: SyncRecord, theirs: SyncRecord, _ input: Input, _ out: inout Outcome) {
         let vector = mine.vector.merged(with: theirs.vector).setting(input.me, to: input.counter)
         let from = author(of: theirs.vector, over: input.known[mine.id]?.vector, input)
+        // A delete wins over a copy whose content it had seen (a merge elsewhere moved the copy's
+        // vector on, not its content); a change it had not seen stands against it, and is said.
+        func seen(_ delete: SyncRecord, _ copy: SyncRecord) -> Bool { [.same, .newer].contains(delete.vector.compare(copy.edited)) }
+        let joined = mine.vector.merged(with: theirs.vector)
         switch (mine.entry, theirs.entry) {
         case (nil, nil):
-            send(SyncRecord(id: mine.id, vector: vector, entry: nil, changedAt: max(mine.changedAt, theirs.changedAt)), title: nil, input, &out)
+            send(SyncRecord(id: mine.id, vector: joined, entry: nil, changedAt: max(mine.changedAt, theirs.changedAt)), title: nil, input, &out)
         case (nil, let edited?):
-            // Deleted here, changed there: the change stands, and is said.
+            guard !seen(mine, theirs) else {
+                send(SyncRecord(id: mine.id, vector: joined, entry: nil, changedAt: mine.changedAt), title: edited.title, input, &out)
+                return
+            }
             out.puts.append(edited)
             out.editsKeptOverDeletes.append("\(edited.title): deleted here and changed on \(from); the change was kept")
-            send(SyncRecord(id: mine.id, vector: vector, entry: edited, changedAt: theirs.changedAt), title: edited.title, input, &out)
+            send(SyncRecord(id: mine.id, vector: joined, entry: edited, changedAt: theirs.changedAt, edited: theirs.edited), title: edited.title, input, &out)
         case (let edited?, nil):
+            guard !seen(theirs, mine) else {
+                take(SyncRecord(id: mine.id, vector: joined, entry: nil, changedAt: theirs.changedAt), over: edited, input, &out)
+                out.push.append(SyncRecord(id: mine.id, vector: joined, entry: nil, changedAt: theirs.changedAt))
+                return
+            }
             out.editsKeptOverDeletes.append("\(edited.title): deleted on \(from) and changed here; the change was kept")
-            send(SyncRecord(id: mine.id, vector: vector, entry: edited, changedAt: mine.changedAt), title: edited.title, input, &out)
+            send(SyncRecord(id: mine.id, vector: joined, entry: edited, changedAt: mine.changedAt, edited: mine.edited), title: edited.title, input, &out)
         case (let local?, let remote?):
             let merged = FieldMerge.merge(base: input.base(mine.id), local: local, remote: remote,
                                           localName: input.machineNames[input.me] ?? "this machine", remoteName: from, now: input.now)

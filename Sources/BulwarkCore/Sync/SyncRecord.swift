@@ -8,12 +8,17 @@ public struct SyncRecord: Sendable, Equatable {
     public var vector: VersionVector
     public var entry: Entry?
     public var changedAt: Date
+    /// The vector of the entry's last change of content (a merge that kept one
+    /// side as it was moves the vector on, not this): a delete that had seen
+    /// it wins over it, so a deleted entry never comes back through a copy.
+    public var edited: VersionVector
 
-    public init(id: String, vector: VersionVector, entry: Entry?, changedAt: Date) {
+    public init(id: String, vector: VersionVector, entry: Entry?, changedAt: Date, edited: VersionVector? = nil) {
         self.id = id
         self.vector = vector
         self.entry = entry
         self.changedAt = changedAt
+        self.edited = edited ?? vector
     }
 
     public var isTombstone: Bool { entry == nil }
@@ -54,7 +59,8 @@ struct SyncSealer {
 
     func seal(_ record: SyncRecord) throws -> [UInt8] {
         var parts: [[UInt8]] = [Self.tag, Array(record.id.utf8), Array(record.vector.canonical.utf8),
-                                Array(String(record.changedAt.timeIntervalSince1970).utf8)]
+                                Array(String(record.changedAt.timeIntervalSince1970).utf8),
+                                Array((record.edited == record.vector ? "" : record.edited.canonical).utf8)]
         if let entry = record.entry { parts.append(Vault.box(entry)) }
         return aead.seal(FieldCoding.encode(parts: parts), key: entryKey, associatedData: aad("entry", fileID(of: record.id)))
     }
@@ -64,7 +70,7 @@ struct SyncSealer {
         guard let plain = try? aead.open(bytes, key: entryKey, associatedData: aad("entry", fileID)) else {
             throw SyncError.untrusted("the entry file \(fileID) does not open (altered, or moved from another file)")
         }
-        guard let parts = FieldCoding.decode(parts: plain), parts.count == 4 || parts.count == 5, Array(parts[0]) == Self.tag,
+        guard let parts = FieldCoding.decode(parts: plain), parts.count == 5 || parts.count == 6, Array(parts[0]) == Self.tag,
               let vector = VersionVector(canonical: String(decoding: parts[2], as: UTF8.self)),
               let changedAt = Double(String(decoding: parts[3], as: UTF8.self)) else {
             throw SyncError.untrusted("the entry file \(fileID) is malformed")
@@ -72,14 +78,18 @@ struct SyncSealer {
         let id = String(decoding: parts[1], as: UTF8.self)
         guard self.fileID(of: id) == fileID else { throw SyncError.untrusted("the entry file \(fileID) holds another entry") }
         var entry: Entry?
-        if parts.count == 5 {
-            guard let fields = FieldCoding.decode(parts: Array(parts[4])), Vault.isEntryShape(fields.count),
+        let editedText = String(decoding: parts[4], as: UTF8.self)
+        guard let edited = editedText.isEmpty ? vector : VersionVector(canonical: editedText) else {
+            throw SyncError.untrusted("the entry file \(fileID) is malformed")
+        }
+        if parts.count == 6 {
+            guard let fields = FieldCoding.decode(parts: Array(parts[5])), Vault.isEntryShape(fields.count),
                   let decoded = Vault.decode(id: id, fields) else {
                 throw SyncError.untrusted("the entry file \(fileID) is malformed")
             }
             entry = decoded
         }
-        return SyncRecord(id: id, vector: vector, entry: entry, changedAt: Date(timeIntervalSince1970: changedAt))
+        return SyncRecord(id: id, vector: vector, entry: entry, changedAt: Date(timeIntervalSince1970: changedAt), edited: edited)
     }
 
     func sealManifest(_ plain: [UInt8], name: String) -> [UInt8] {

@@ -60,6 +60,8 @@ struct SyncRepository {
         /// The newest sequence a tombstone was pushed at: a machine that has
         /// not synced past it says so once (its `seen`), so the tombstone can go.
         var newestTombstone: Int64 = 0
+        /// The paths the last write wrote or removed (for git to stage alone, not every file).
+        var changedPaths: Set<String> = []
     }
 
     /// Buckets beyond those written that one write looks through for tombstones to drop.
@@ -173,6 +175,7 @@ struct SyncRepository {
             let sealed = try sealer.seal(record)
             try fm.createDirectory(at: url("entries/\(bucket)"), withIntermediateDirectories: true)
             try Data(sealed).write(to: url("entries/\(bucket)/\(fileID)"))
+            next.changedPaths.insert("entries/\(bucket)/\(fileID)")
             // A tombstone keeps the sequence and time it was first pushed at.
             let before = next.listings[bucket]?[fileID]
             var listed = Listed(vector: record.vector.canonical, digest: Digest.sha256(sealed).hex)
@@ -199,6 +202,7 @@ struct SyncRepository {
                       sequence <= everyoneSaw || now.timeIntervalSince(listed.pushed ?? now) > Self.tombstoneLifetime else { continue }
                 next.listings[bucket]?[fileID] = nil
                 try? fm.removeItem(at: url("entries/\(bucket)/\(fileID)"))
+                next.changedPaths.insert("entries/\(bucket)/\(fileID)")
                 if names(in: "entries/\(bucket)").isEmpty { try? fm.removeItem(at: url("entries/\(bucket)")) }
                 next.collected = max(next.collected, sequence)
                 dropped.insert(fileID)
@@ -207,6 +211,7 @@ struct SyncRepository {
                 next.listings[bucket] = nil
                 next.buckets[bucket] = nil
                 try? fm.removeItem(at: url("manifest/\(bucket)"))
+                next.changedPaths.insert("manifest/\(bucket)")
             }
             if next.listings[bucket]?.values.contains(where: { $0.tombstone != nil }) == true {
                 next.tombstoneBuckets.insert(bucket)
@@ -221,6 +226,7 @@ struct SyncRepository {
         for bucket in touched where next.listings[bucket] != nil {
             let sealed = sealer.sealManifest(Array(try encoder.encode(next.listings[bucket] ?? [:])), name: bucket)
             try Data(sealed).write(to: url("manifest/\(bucket)"))
+            next.changedPaths.insert("manifest/\(bucket)")
             next.buckets[bucket] = Digest.sha256(sealed).hex
         }
         // The header the repository was made with stays (each machine wraps
@@ -238,6 +244,7 @@ struct SyncRepository {
                         tombstoneBuckets: next.tombstoneBuckets.isEmpty ? nil : next.tombstoneBuckets.sorted(),
                         newestTombstone: next.newestTombstone > 0 ? next.newestTombstone : nil)
         try Data(sealer.sealManifest(Array(try encoder.encode(root)), name: "root")).write(to: url("manifest/root"))
+        next.changedPaths.formUnion(["manifest/root", SyncHeader.fileName])
         return next
     }
 }

@@ -16,6 +16,9 @@ public struct SyncState: Codable, Sendable, Equatable {
     public var sequence: Int64 = 0
     /// The highest change number this machine has used.
     public var counter: Int64 = 0
+    /// The vault's change counter as of the last sync's merge: an entry whose
+    /// row is no newer is as that sync left it (no digest of it is needed). 0: unknown.
+    public var vaultCounter: Int64 = 0
     public var lastSync: Date?
     /// sha256 of the repository's header as of the last sync (a new one and a root that does not open: a re-key).
     public var header: String?
@@ -30,12 +33,24 @@ public struct SyncState: Codable, Sendable, Equatable {
     var buckets: [String: SyncRepository.VerifiedBucket] = [:]
 
     public struct Known: Codable, Sendable, Equatable {
-        public var vector: VersionVector
+        public var vector: VersionVector { didSet { canonical = vector.canonical } }
         /// sha256 of the entry's box as last synced; empty for a tombstone.
         public var digest: String
         /// The entry's file in the repository.
         public var file: String
+        /// The vector's text, made once (a sync compares 100,000 of them with the listings').
+        public private(set) var canonical: String
+        /// The vector of the entry's last change of content (`SyncRecord.edited`).
+        public var edited: VersionVector
         public var deleted: Bool { digest.isEmpty }
+
+        init(vector: VersionVector, digest: String, file: String, canonical: String? = nil, edited: VersionVector? = nil) {
+            self.vector = vector
+            self.digest = digest
+            self.file = file
+            self.canonical = canonical ?? vector.canonical
+            self.edited = edited ?? vector
+        }
     }
 
     public init(remote: String, machineID: String = SecureRandom.bytes(8).hex, machineName: String) {
@@ -72,6 +87,14 @@ public struct SyncState: Codable, Sendable, Equatable {
         [SyncSealer(vault: vault)] + retiredKeys.reversed().compactMap { [UInt8](hex: $0) }.map { SyncSealer(vaultID: vault.vaultID, key: $0) }
     }
 
+    /// The conflicts alone (a sync's end reads them again: the app may have settled some meanwhile).
+    static func conflicts(for vault: Vault) -> [SyncConflict]? {
+        guard let data = FileManager.default.contents(atPath: Paths(vault: vault.path).state.path),
+              let plain = vault.unsealed(Array(data), purpose: "sync-state"), let halves = FieldCoding.decode(parts: plain), halves.count == 2,
+              let state = try? JSONDecoder().decode(SyncState.self, from: Data(halves[0])) else { return nil }
+        return state.conflicts
+    }
+
     public static func load(for vault: Vault) throws -> SyncState? {
         let paths = Paths(vault: vault.path)
         guard let data = FileManager.default.contents(atPath: paths.state.path) else { return nil }
@@ -84,14 +107,15 @@ public struct SyncState: Codable, Sendable, Equatable {
     // The state is JSON but for `known` (an entry each, 100,000 of them in a
     // large vault), which is length-prefixed parts: JSON took seconds a sync.
     private enum CodingKeys: String, CodingKey {
-        case remote, machineID, machineName, sequence, counter, lastSync, header, conflicts, retiredKeys, buckets
+        case remote, machineID, machineName, sequence, counter, vaultCounter, lastSync, header, conflicts, retiredKeys, buckets
     }
 
     func encoded() throws -> [UInt8] {
         var table: [[UInt8]] = []
-        table.reserveCapacity(known.count * 4)
+        table.reserveCapacity(known.count * 5)
         for (id, item) in known {
-            table += [Array(id.utf8), Array(item.file.utf8), Array(item.digest.utf8), Array(item.vector.canonical.utf8)]
+            table += [Array(id.utf8), Array(item.file.utf8), Array(item.digest.utf8), Array(item.canonical.utf8),
+                      Array((item.edited == item.vector ? "" : item.edited.canonical).utf8)]
         }
         return FieldCoding.encode(parts: [Array(try JSONEncoder().encode(self)), FieldCoding.encode(parts: table)])
     }
@@ -99,14 +123,18 @@ public struct SyncState: Codable, Sendable, Equatable {
     static func decode(_ plain: [UInt8]) -> SyncState? {
         guard let halves = FieldCoding.decode(parts: plain), halves.count == 2,
               var state = try? JSONDecoder().decode(SyncState.self, from: Data(halves[0])),
-              let table = FieldCoding.decode(parts: Array(halves[1])), table.count % 4 == 0 else { return nil }
-        state.known.reserveCapacity(table.count / 4)
+              let table = FieldCoding.decode(parts: Array(halves[1])), table.count % 5 == 0 else { return nil }
+        state.known.reserveCapacity(table.count / 5)
         var index = 0
         while index < table.count {
-            guard let vector = VersionVector(canonical: String(decoding: table[index + 3], as: UTF8.self)) else { return nil }
+            let text = String(decoding: table[index + 3], as: UTF8.self), editedText = String(decoding: table[index + 4], as: UTF8.self)
+            guard let vector = VersionVector(canonical: text), let edited = editedText.isEmpty ? vector : VersionVector(canonical: editedText) else {
+                return nil
+            }
             state.known[String(decoding: table[index], as: UTF8.self)] = Known(vector: vector, digest: String(decoding: table[index + 2], as: UTF8.self),
-                                                                              file: String(decoding: table[index + 1], as: UTF8.self))
-            index += 4
+                                                                              file: String(decoding: table[index + 1], as: UTF8.self), canonical: text,
+                                                                              edited: edited)
+            index += 5
         }
         return state
     }

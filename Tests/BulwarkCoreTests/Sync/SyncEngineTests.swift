@@ -128,6 +128,23 @@ import Testing
         }
     }
 
+    /// A change kept against one delete is a copy of content a later delete
+    /// had seen: that delete wins (the three-machine test saw the entry come back).
+    @Test func aDeleteThatSawTheChangeWinsOverACopyOfIt() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Forum")])
+        let desktop = try f.clone("desktop"), phone = try f.clone("phone")
+        try F.edit(desktop, "Forum", at: 10) { $0.notes = "the desktop's change" }
+        try desktop.sync()
+        try phone.vault.remove(id: try #require(phone.entry("Forum")).id)   // not having seen the change
+        try laptop.sync()
+        try laptop.vault.remove(id: try #require(laptop.entry("Forum")).id) // having seen it
+        #expect(try phone.sync().editsKeptOverDeletes == ["Forum: deleted here and changed on desktop; the change was kept"])
+        try laptop.sync()
+        for machine in [phone, desktop, laptop, phone] { try machine.sync() }
+        #expect(laptop.titles() == [] && desktop.titles() == [] && phone.titles() == [])
+    }
+
     @Test func aPushRaceIsRetriedFromTheFetch() throws {
         let f = try SyncFixture()
         let laptop = try f.first(entries: [F.entry("Mail")])
