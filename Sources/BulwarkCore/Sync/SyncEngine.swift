@@ -228,7 +228,9 @@ public final class SyncEngine {
                 } else {
                     written = try repository.write(outcome.push, over: tree, header: header, machines: machines, now: now)
                 }
-                try commit(machine: state.machineID, paths: fetched.rewrite ? nil : written.changedPaths.sorted())
+                // A few files are staged by name (git need not look at every file); many (a first push), all.
+                let staged = written.changedPaths.count <= 512 && !fetched.rewrite ? written.changedPaths.sorted() : nil
+                try commit(machine: state.machineID, paths: staged)
                 Self.phase("write the repository and commit", since: &started)
                 KillPoint.reach("sync-committed")
                 try beforePush?()
