@@ -35,7 +35,7 @@ enum SyncCommand {
             guard arguments.count == 2 else { return usageError() }
             return withVault(parsed) { vault in
                 let report = try SyncEngine(vault: vault, git: git).link(remote: arguments[1], machineName: machineName(parsed))
-                print("Linked \(vault.path.path) to \(arguments[1]) as \(machineName(parsed)).")
+                print("Linked \(vault.path.path) to \(SyncError.redacted(arguments[1])) as \(machineName(parsed)).")
                 return Self.report(report)
             }
         case "clone":
@@ -77,7 +77,7 @@ enum SyncCommand {
             let (vault, count) = try SyncEngine.clone(remote: remote, to: path, masterPassword: master, machineName: machineName(parsed),
                                                       git: git, freshness: .standard())
             vault.close()
-            print("Cloned \(count) entr\(count == 1 ? "y" : "ies") from \(remote) into \(path.path) as \(machineName(parsed)).")
+            print("Cloned \(count) entr\(count == 1 ? "y" : "ies") from \(SyncError.redacted(remote)) into \(path.path) as \(machineName(parsed)).")
             return 0
         } catch let error as SyncError {
             Output.error(error.description + ". Nothing was made here.")
@@ -109,7 +109,7 @@ enum SyncCommand {
         let iso = ISO8601DateFormatter()
         if json {
             var object: [String: Any] = [
-                "remote": status.remote, "machine": status.machineName,
+                "remote": SyncError.redacted(status.remote), "machine": status.machineName,
                 "outgoing": status.outgoing,
                 "machines": status.machines.map { ["name": $0.name, "lastSync": iso.string(from: $0.lastSync)] },
                 "conflicts": status.conflicts.map { ["title": $0.title, "kept": $0.kept, "at": iso.string(from: $0.at)] },
@@ -120,7 +120,7 @@ enum SyncCommand {
             Output.json(object)
             return 0
         }
-        print("Remote:    \(status.remote)")
+        print("Remote:    \(SyncError.redacted(status.remote))")
         print("Machine:   \(status.machineName)")
         print("Last sync: \(status.lastSync.map { iso.string(from: $0) } ?? "never")")
         print("Out:       \(status.outgoing.count) change\(status.outgoing.count == 1 ? "" : "s") waiting")

@@ -16,8 +16,8 @@ public struct Git: Sendable {
         /// git's first error line, for a one-line message.
         public var firstError: String {
             let lines = errors.split(separator: "\n").map(String.init)
-            return (lines.first { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") } ?? lines.first ?? "git exited \(status)")
-                .replacingOccurrences(of: "fatal: ", with: "").replacingOccurrences(of: "error: ", with: "")
+            return SyncError.redacted((lines.first { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") } ?? lines.first ?? "git exited \(status)")
+                .replacingOccurrences(of: "fatal: ", with: "").replacingOccurrences(of: "error: ", with: ""))
         }
     }
 

@@ -16,7 +16,14 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     /// Another machine changed the master password; this one must follow it first.
     case rekeyed
 
-    public var description: String {
+    /// A remote's URL as it may be shown: a password or token in it (`https://me:TOKEN@host/…`) hidden.
+    public static func redacted(_ text: String) -> String {
+        text.replacingOccurrences(of: #"://([^/@:\s]+):([^/@\s]+)@"#, with: "://$1:•••@", options: .regularExpression)
+    }
+
+    public var description: String { Self.redacted(unredacted) }
+
+    private var unredacted: String {
         switch self {
         case .notLinked:
             "this vault is not linked to a sync remote; `bulwark sync init REMOTE` links it"

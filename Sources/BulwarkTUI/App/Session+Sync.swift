@@ -34,7 +34,7 @@ extension AppSession {
                 guard try SyncState.load(for: connection) != nil else { return .notLinked }
                 report = try SyncEngine(vault: connection, git: git, clock: clock).sync()
             } catch let error as SyncError {
-                if case .git(let why) = error, why.hasPrefix("cannot reach") { return .offline(why) }
+                if case .git(let why) = error, why.hasPrefix("cannot reach") { return .offline(error.description) }
                 return .failed(error.description)
             } catch {
                 return .failed("\(error)")

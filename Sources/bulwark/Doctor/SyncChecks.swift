@@ -30,7 +30,7 @@ struct SyncChecks {
             checks.append(.warning("sync", "working copy", "\(repository.path) is missing", fix: "bulwark sync (it clones the remote again)"))
             return checks
         }
-        let url = remote.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = SyncError.redacted(remote.output.trimmingCharacters(in: .whitespacesAndNewlines))
         guard let answer = try? git.run(["ls-remote", "--heads", "origin", SyncEngine.branch], in: repository), answer.status == 0 else {
             let why = (try? git.run(["ls-remote", "--heads", "origin"], in: repository))?.firstError ?? "git did not run"
             checks.append(.warning("sync", "remote", "cannot reach \(url): \(why) (changes stay here until it answers)",

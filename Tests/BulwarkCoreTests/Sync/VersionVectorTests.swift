@@ -28,3 +28,14 @@ import Testing
         #expect(VersionVector().canonical == "")
     }
 }
+
+/// A remote's URL in a message: a password or token in it never shown.
+@Suite struct SyncRedactionTests {
+    @Test func aPasswordInARemotesURLIsHidden() {
+        #expect(SyncError.redacted("cannot reach https://jane:ghp_s3cret@github.com/jane/vault.git: 403")
+                == "cannot reach https://jane:•••@github.com/jane/vault.git: 403")
+        #expect(SyncError.git("cannot reach https://jane:tok@host/v.git: down").description == "cannot reach https://jane:•••@host/v.git: down")
+        #expect(SyncError.redacted("git@github.com:jane/vault.git") == "git@github.com:jane/vault.git")
+        #expect(SyncError.redacted("https://host/v.git") == "https://host/v.git")
+    }
+}
