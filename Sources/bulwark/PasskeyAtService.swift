@@ -54,14 +54,7 @@ enum PasskeyAtService {
     }
 
     static func signIn(_ entry: Entry, world: any ServiceDirectory) throws -> Int32 {
-        guard let manifest = world.catalog.manifest(forHost: entry.site) else {
-            Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site).")
-            return 1
-        }
-        guard try world.passkeyRelyingParty(for: manifest) != nil else {
-            Output.error("\(manifest.name) does not accept passkeys.")
-            return 1
-        }
+        guard let manifest = try passkeyService(for: entry, world: world) else { return 1 }
         switch try SignInSimulator.signInWithPasskey(entry, world: world) {
         case .accepted:
             print("Signed in to \(entry.title) with a passkey (as \(entry.username)).")
@@ -75,16 +68,22 @@ enum PasskeyAtService {
         }
     }
 
-    /// The entry's service and its relying party; nil (with the reason said) when there is none.
-    static func relyingParty(for entry: Entry, world: ServiceWorld) throws -> (ServiceManifest, MockRelyingParty)? {
+    /// The entry's service when it takes passkeys; nil (with the reason said) when there is none.
+    static func passkeyService(for entry: Entry, world: any ServiceDirectory) throws -> ServiceManifest? {
         guard let manifest = world.catalog.manifest(forHost: entry.site) else {
             Output.error("bulwark has no service for \(entry.site.isEmpty ? entry.title : entry.site).")
             return nil
         }
-        guard let rp = try world.relyingParty(for: manifest) else {
+        guard try world.passkeyRelyingParty(for: manifest) != nil else {
             Output.error("\(manifest.name) does not accept passkeys.")
             return nil
         }
+        return manifest
+    }
+
+    /// The entry's service and the mock relying party that registers its passkeys.
+    static func relyingParty(for entry: Entry, world: ServiceWorld) throws -> (ServiceManifest, MockRelyingParty)? {
+        guard let manifest = try passkeyService(for: entry, world: world), let rp = try world.relyingParty(for: manifest) else { return nil }
         return (manifest, rp)
     }
 }

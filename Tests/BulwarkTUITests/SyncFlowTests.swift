@@ -68,14 +68,18 @@ import Testing
         #expect(try desktop.find("Mail").notes == "edited in the app")
     }
 
-    @Test func aSameFieldConflictOpensTheDialogAndMineCanStand() async throws {
+    /// The same field changed on both machines (the desktop's change the later one), then `S`.
+    func conflictOnMail() async throws {
         try await unlock()
-        // The same field on both machines, the desktop's change the later one.
         let other = try Vault.open(at: f.session.vaultPath, masterPassword: "demo")
         _ = try other.update(try other.find("Mail").id) { $0.notes = "laptop's note"; $0.modified = AppFixture.now + 30 }
         other.close()
         try onDesktop("Mail") { $0.notes = "desktop's note" }
         await f.press(.char("S"))
+    }
+
+    @Test func aSameFieldConflictOpensTheDialogAndMineCanStand() async throws {
+        try await conflictOnMail()
         #expect(f.state.overlay == .syncConflict)
         #expect(f.state.sync.conflicts.map(\.title) == ["Mail"])
         #expect(f.entry("Mail")?.notes == "desktop's note")
@@ -108,7 +112,8 @@ import Testing
     }
 
     @Test func lockingDropsTheConflictsVersions() async throws {
-        try await unlock()
+        try await conflictOnMail()
+        #expect(f.state.sync.conflicts.first?.mine?.notes == "laptop's note")   // both sides, secrets and all, while the dialog is up
         f.store.send(.lock)
         await f.store.settle()
         #expect(f.state.sync == SyncUI())

@@ -27,13 +27,13 @@ public struct Git: Sendable {
     }
 
     /// `git` on the PATH (or `$BULWARK_GIT`); nil when there is none.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Git? {
+    public static func find(mayPrompt: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) -> Git? {
         if let given = environment["BULWARK_GIT"], !given.isEmpty {
-            return FileManager.default.isExecutableFile(atPath: given) ? Git(executable: given) : nil
+            return FileManager.default.isExecutableFile(atPath: given) ? Git(executable: given, mayPrompt: mayPrompt) : nil
         }
         for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(directory)/git"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return Git(executable: candidate) }
+            if FileManager.default.isExecutableFile(atPath: candidate) { return Git(executable: candidate, mayPrompt: mayPrompt) }
         }
         return nil
     }

@@ -44,7 +44,7 @@ extension SyncEngine {
         if let root = FileManager.default.contents(atPath: paths.repository.appendingPathComponent("manifest/root").path) {
             guard let index = sealers.firstIndex(where: { (try? $0.openManifest(Array(root), name: "root")) != nil }) else {
                 // Sealed under another key: another machine changed the master password (its header says so).
-                if let now = headerDigest(), let seen = state.header, now != seen { throw SyncError.rekeyed }
+                if let now = SyncHeader.digest(in: paths.repository), let seen = state.header, now != seen { throw SyncError.rekeyed }
                 throw SyncError.untrusted("the manifest root does not open (altered, or sealed under another key)")
             }
             opening = index
@@ -107,10 +107,6 @@ extension SyncEngine {
             }
         }
         return objects
-    }
-
-    func headerDigest() -> String? {
-        (try? Data(contentsOf: paths.repository.appendingPathComponent(SyncHeader.fileName))).map { Digest.sha256(Array($0)).hex }
     }
 
     /// The buckets not to read again while unchanged: those read or written

@@ -121,7 +121,7 @@ public final class SyncEngine {
                 state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths), before: [:], known: state.known)
                 Self.phase("clone: what this machine knows", since: &started)
                 state.sequence = tree.sequence
-                state.header = (try? Data(contentsOf: paths.repository.appendingPathComponent(SyncHeader.fileName))).map { Digest.sha256(Array($0)).hex }
+                state.header = SyncHeader.digest(in: paths.repository)
                 state.lastSync = Date()
                 try git.must(["update-ref", syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
                 try state.save(for: vault)
@@ -247,7 +247,7 @@ public final class SyncEngine {
             state.sequence = written.sequence
             state.counter = counter
             state.vaultCounter = mergedAt
-            state.header = headerDigest()
+            state.header = SyncHeader.digest(in: paths.repository)
             state.known.merge(outcome.known) { _, new in new }
             state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: fetched.rewrite ? [:] : state.buckets, known: state.known)
             state.lastSync = now
@@ -284,16 +284,10 @@ public final class SyncEngine {
     /// one unwraps the key the repository's header now holds, and the vault
     /// here changes to it (a wrong password changes nothing).
     public func followRekey(masterPassword: String) throws {
-        guard let header = try SyncHeader.read(in: paths.repository), let vaultID = [UInt8](hex: header.vault),
-              let salt = Data(base64Encoded: header.salt), let wrapped = Data(base64Encoded: header.wrappedKey) else {
+        guard let header = try SyncHeader.read(in: paths.repository) else {
             throw SyncError.notARepository("it holds no \(SyncHeader.fileName)")
         }
-        var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: Array(salt), parameters: header.kdf)
-        defer { kek.wipe() }
-        var key: [UInt8]
-        do { key = try AEAD().open(Array(wrapped), key: kek, associatedData: Vault.Header.wrapAAD(vaultID, header.kdf)) } catch {
-            throw VaultError.wrongPassword
-        }
+        var (_, key) = try header.unwrap(masterPassword: masterPassword)
         defer { key.wipe() }
         try vault.changeMasterPassword(to: masterPassword, parameters: header.kdf, key: key)
     }

@@ -52,16 +52,28 @@ extension Vault {
     /// the same id and key, unwrapped with the master password (a wrong one
     /// is `VaultError.wrongPassword`, and nothing is made).
     public static func join(_ header: SyncHeader, at path: URL, masterPassword: String, freshness: FreshnessRecord? = nil) throws -> Vault {
-        guard let vaultID = header.vaultID, let salt = Data(base64Encoded: header.salt), let wrapped = Data(base64Encoded: header.wrappedKey) else {
-            throw SyncError.notARepository("its header is malformed")
-        }
-        var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: Array(salt), parameters: header.kdf)
-        defer { kek.wipe() }
-        var key: [UInt8]
-        do { key = try AEAD().open(Array(wrapped), key: kek, associatedData: Header.wrapAAD(vaultID, header.kdf)) } catch {
-            throw VaultError.wrongPassword
-        }
+        var (vaultID, key) = try header.unwrap(masterPassword: masterPassword)
         defer { key.wipe() }
         return try create(at: path, masterPassword: masterPassword, parameters: header.kdf, freshness: freshness, identity: (vaultID, key))
+    }
+}
+
+extension SyncHeader {
+    /// The vault id and the key this header wraps, unwrapped with the master
+    /// password; a wrong one is `VaultError.wrongPassword`. The caller wipes the key.
+    func unwrap(masterPassword: String) throws -> (vaultID: [UInt8], key: [UInt8]) {
+        guard let vaultID, let salt = Data(base64Encoded: salt), let wrapped = Data(base64Encoded: wrappedKey) else {
+            throw SyncError.notARepository("its header is malformed")
+        }
+        var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: Array(salt), parameters: kdf)
+        defer { kek.wipe() }
+        do { return (vaultID, try AEAD().open(Array(wrapped), key: kek, associatedData: Vault.Header.wrapAAD(vaultID, kdf))) } catch {
+            throw VaultError.wrongPassword
+        }
+    }
+
+    /// sha256 of the header file in a repository's working copy, nil when there is none.
+    static func digest(in directory: URL) -> String? {
+        (try? Data(contentsOf: directory.appendingPathComponent(fileName))).map { Digest.sha256(Array($0)).hex }
     }
 }

@@ -32,7 +32,7 @@ public struct SyncState: Codable, Sendable, Equatable {
     /// The buckets this machine verified whose every file it holds at the listed version, not read again while unchanged.
     var buckets: [String: SyncRepository.VerifiedBucket] = [:]
 
-    public struct Known: Codable, Sendable, Equatable {
+    public struct Known: Sendable, Equatable {
         public var vector: VersionVector { didSet { canonical = vector.canonical } }
         /// sha256 of the entry's box as last synced; empty for a tombstone.
         public var digest: String
@@ -89,16 +89,16 @@ public struct SyncState: Codable, Sendable, Equatable {
 
     /// The conflicts alone (a sync's end reads them again: the app may have settled some meanwhile).
     static func conflicts(for vault: Vault) -> [SyncConflict]? {
-        guard let data = FileManager.default.contents(atPath: Paths(vault: vault.path).state.path),
-              let plain = vault.unsealed(Array(data), purpose: "sync-state"), let halves = FieldCoding.decode(parts: plain), halves.count == 2,
-              let state = try? JSONDecoder().decode(SyncState.self, from: Data(halves[0])) else { return nil }
-        return state.conflicts
+        (try? load(for: vault, withKnown: false))??.conflicts
     }
 
-    public static func load(for vault: Vault) throws -> SyncState? {
+    public static func load(for vault: Vault) throws -> SyncState? { try load(for: vault, withKnown: true) }
+
+    /// `withKnown` false: the entries' table is not decoded (it is most of the file).
+    private static func load(for vault: Vault, withKnown: Bool) throws -> SyncState? {
         let paths = Paths(vault: vault.path)
         guard let data = FileManager.default.contents(atPath: paths.state.path) else { return nil }
-        guard let plain = vault.unsealed(Array(data), purpose: "sync-state"), let state = decode(plain) else {
+        guard let plain = vault.unsealed(Array(data), purpose: "sync-state"), let state = decode(plain, withKnown: withKnown) else {
             throw VaultError.damaged("the sync state \(paths.state.path) does not open; `bulwark sync init` links the vault again")
         }
         return state
@@ -120,10 +120,11 @@ public struct SyncState: Codable, Sendable, Equatable {
         return FieldCoding.encode(parts: [Array(try JSONEncoder().encode(self)), FieldCoding.encode(parts: table)])
     }
 
-    static func decode(_ plain: [UInt8]) -> SyncState? {
+    static func decode(_ plain: [UInt8], withKnown: Bool = true) -> SyncState? {
         guard let halves = FieldCoding.decode(parts: plain), halves.count == 2,
-              var state = try? JSONDecoder().decode(SyncState.self, from: Data(halves[0])),
-              let table = FieldCoding.decode(parts: Array(halves[1])), table.count % 5 == 0 else { return nil }
+              var state = try? JSONDecoder().decode(SyncState.self, from: Data(halves[0])) else { return nil }
+        guard withKnown else { return state }
+        guard let table = FieldCoding.decode(parts: Array(halves[1])), table.count % 5 == 0 else { return nil }
         state.known.reserveCapacity(table.count / 5)
         var index = 0
         while index < table.count {

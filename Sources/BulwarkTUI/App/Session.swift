@@ -23,7 +23,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     /// One sync (or conflict settled) at a time; never held with `lock` across the network.
     let syncLock = NSLock()
     /// The git that sync runs (none: sync says git is missing).
-    public var syncGit: Git? = Git.find().map { var git = $0; git.mayPrompt = false; return git }
+    public var syncGit: Git? = Git.find(mayPrompt: false)
     /// The upgrade's Cancel, reachable without the lock (the running step holds it).
     private let cancellation = HostCancellation()
     var vault: Vault?

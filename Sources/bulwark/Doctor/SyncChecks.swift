@@ -6,7 +6,7 @@ import Foundation
 /// owner's alone, and the remote answers. No password is asked.
 struct SyncChecks {
     let vaultPath: URL
-    var git: Git? = Git.find().map { var git = $0; git.mayPrompt = false; return git }
+    var git: Git? = Git.find(mayPrompt: false)
 
     func run() -> [DoctorCheck] {
         let paths = SyncState.Paths(vault: vaultPath)
