@@ -44,12 +44,12 @@ import Testing
         #expect(f.state.status == "Synced: 1 change from desktop (Mail).")
         #expect(f.entry("Mail")?.notes == "changed on the desktop")
         #expect(f.state.sync.phase == .idle && f.state.sync.label == "synced")
-        f.golden("sync-after-unlock")
 
         try onDesktop("Northwind Bank") { $0.tags = ["money"] }
         await f.press(.char("S"))
         #expect(f.state.status == "Synced: 1 change from desktop (Northwind Bank).")
         #expect(f.entry("Northwind Bank")?.tags == ["money"])
+        f.golden("sync-on-s")
         await f.press(.char("S"))
         #expect(f.state.status == "Synced: up to date.")
     }

@@ -14,7 +14,7 @@ public enum Keymaps {
             B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations"),
             B([.char("L")], .lock, help: "Lock the vault"),
             B([.char("S")], .syncNow, help: "Sync with the other machines now",
-              disabledReason: state.sync.phase == .off ? "The vault is not linked to a sync remote (bulwark sync init REMOTE)" : nil),
+              disabledReason: state.sync.phase == .off ? "The vault has no sync remote: bulwark sync init REMOTE links one" : nil),
             B([.char("?")], .showHelp, help: "Show this help", hint: "help"),
             B([.char("q")], .requestQuit, help: "Quit bulwark", hint: "quit"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first while an upgrade runs)"),
