@@ -27,7 +27,7 @@ enum ChangeBench {
         func shown(_ snapshot: @autoclosure () -> SessionSnapshot) {
             let made = snapshot()
             let start = Measure.now()
-            store.send(.updated(made, banner: nil))
+            store.send(.vault(.updated(made, banner: nil)))
             defer { screenPart.append(Double(Measure.now() - start) / 1e9) }
             let frame = AppView.render(store.state)
             _ = frame.changes(since: previous).count
@@ -104,7 +104,7 @@ enum ChangeBench {
         let firstFrame = Double(Measure.now() - start) / 1e9
         var batches = 0
         while store.state.snapshot.analysis != nil {
-            store.send(.analysed(session.analyseNextBatch()))
+            store.send(.unlock(.analysed(session.analyseNextBatch())))
             _ = AppView.render(store.state)
             batches += 1
         }
@@ -117,7 +117,7 @@ enum ChangeBench {
         }
         var entry = store.state.snapshot.entries[store.state.snapshot.entries.count / 2]
         entry.changePassword(to: "Fresh-Qx9#vT2m-app", reason: "bench")
-        store.send(.updated(try! session.save(entry, basedOn: store.state.snapshot.versions[entry.id]), banner: nil))
+        store.send(.vault(.updated(try! session.save(entry, basedOn: store.state.snapshot.versions[entry.id]), banner: nil)))
         _ = AppView.render(store.state)
         let peak = Measure.peakRSSMiB()
         print(String(format: "the app with %d entries open (unlock at the bench's KDF, analysis, both screens, a search, an edit): peak RSS %.1f MiB (%.1f MB)  target ≤ 150 MB",

@@ -13,7 +13,7 @@ import Testing
         let card = Entry(title: "Visa card", notes: "the blue one", category: .finance, created: AppFixture.now, kind: .card,
                          fields: [CustomField(name: "Cardholder", value: "Jane Appleseed"), CustomField(name: "Number", value: "4111111111111111", hidden: true),
                                   CustomField(name: "Security code", value: "123", hidden: true)])
-        f.store.send(.updated(try f.session.save(card, basedOn: nil), banner: nil))
+        f.store.send(.vault(.updated(try f.session.save(card, basedOn: nil), banner: nil)))
         await f.store.settle()
         await f.selectEntry("Visa card")
         f.golden("entry-card")

@@ -60,7 +60,7 @@ import Testing
         state.upgrade?.before = state.snapshot.report.recommendation(forEntry: "d02")
         let store = Store(state: state)
         store.send(.key(.escape))
-        store.send(.upgradeStepped(.cancelled, store.state.snapshot))
+        store.send(.upgrade(.stepped(.cancelled, store.state.snapshot)))
         Snapshot.assert(AppView.render(store.state), named: "upgrade-cancelled-while-working")
     }
 }

@@ -303,7 +303,7 @@ import Testing
         let store = Store(state: state)
         store.send(.key(.ctrl("c")))
         #expect(store.state.overlay == .confirmQuit)
-        store.send(.upgradeStepped(.failed(reason: "The service is down."), store.state.snapshot))
+        store.send(.upgrade(.stepped(.failed(reason: "The service is down."), store.state.snapshot)))
         #expect(store.state.overlay == .result && store.state.banner?.text == "Shiny: The service is down. Nothing was changed.")
         #expect(store.state.result?.vault == ["Nothing was changed."] && store.state.result?.service == "The service is down.")
         #expect(store.exitCode == nil)

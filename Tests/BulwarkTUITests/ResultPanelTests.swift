@@ -20,7 +20,7 @@ import Testing
         #expect(store.state.upgrade?.cancelling == true && store.state.status == "Cancelling: asking the service to stop…")
         store.send(.key(.escape))  // once is enough
         #expect(store.state.status == "Cancel the upgrade (nothing changes unless the service has already made the change): unavailable. Already cancelling.")
-        store.send(.upgradeStepped(.cancelled, store.state.snapshot))
+        store.send(.upgrade(.stepped(.cancelled, store.state.snapshot)))
         #expect(store.state.upgrade == nil && store.state.overlay == .result)
         let result = store.state.result
         #expect(result?.ending == .cancelled && result?.heading == "Shiny: cancelled")
@@ -35,30 +35,30 @@ import Testing
                                   expiresAt: store.state.now.addingTimeInterval(60), message: nil, canResend: true, domain: "shiny.example")
         var state = store.state
         // The screen's own Cancel is the effect (no session here to answer it): the step-up screen is not left waiting for a code.
-        let effect = Reducer.reduce(into: &state, action: .upgradeStepped(.stepUp(screen), state.snapshot))
+        let effect = Reducer.reduce(into: &state, action: .upgrade(.stepped(.stepUp(screen), state.snapshot)))
         #expect(!effect.isNone && state.upgrade?.cancelling == true)
         // Without Esc the same step shows the screen and waits.
         var calm = Self.working().state
-        #expect(Reducer.reduce(into: &calm, action: .upgradeStepped(.stepUp(screen), calm.snapshot)).isNone)
+        #expect(Reducer.reduce(into: &calm, action: .upgrade(.stepped(.stepUp(screen), calm.snapshot))).isNone)
     }
 
     @Test func escAfterTheServiceCommittedSaysTheChangeStands() {
         let store = Self.working()
         store.send(.key(.escape))
         let outcome = UpgradeOutcome(kind: .strongPassword, entryID: "d02", serviceName: "Shiny", substituted: false, email: nil, isPrivateRelay: false)
-        store.send(.upgradeStepped(.completed(outcome), store.state.snapshot))
+        store.send(.upgrade(.stepped(.completed(outcome), store.state.snapshot)))
         #expect(store.state.result?.ending == .upgraded)
         #expect(store.state.result?.vault.first == "Esc came after Shiny had made the change, so it stands.")
     }
 
     @Test func aKeyThePanelDoesNotTakeClosesItAndActs() {
         let store = Self.working()
-        store.send(.upgradeStepped(.failed(reason: "The service is down."), store.state.snapshot))
+        store.send(.upgrade(.stepped(.failed(reason: "The service is down."), store.state.snapshot)))
         let selected = store.state.list.selected
         #expect(store.state.overlay == .result)
         store.send(.key(.char("j")))
         #expect(store.state.overlay == nil && store.state.result == nil && store.state.list.selected == selected + 1)
-        store.send(.upgradeStepped(.failed(reason: "The service is down."), store.state.snapshot))  // no upgrade: nothing shown
+        store.send(.upgrade(.stepped(.failed(reason: "The service is down."), store.state.snapshot)))  // no upgrade: nothing shown
         #expect(store.state.overlay == nil)
     }
 

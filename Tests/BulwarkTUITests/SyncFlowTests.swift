@@ -34,7 +34,7 @@ import Testing
     }
 
     func unlock() async throws {
-        f.store.send(.unlocked(try f.session.unlock(masterPassword: "demo")))
+        f.store.send(.unlock(.unlocked(try f.session.unlock(masterPassword: "demo"))))
         await f.store.settle()
     }
 

@@ -20,7 +20,7 @@ import Testing
 
     @Test func theShareFollowsTheClock() {
         var state = Self.busy()
-        _ = Reducer.reduce(into: &state, action: .keyDerivationEstimated(started: Self.start, seconds: 2))
+        _ = Reducer.reduce(into: &state, action: .unlock(.keyDerivationEstimated(started: Self.start, seconds: 2)))
         #expect(state.unlock.keyDerivation == KeyDerivationProgress(started: Self.start, expected: 2))
         _ = Reducer.reduce(into: &state, action: .tick(Self.start.addingTimeInterval(1)))
         Snapshot.assert(AppView.render(state), named: "unlock-deriving")
@@ -35,18 +35,18 @@ import Testing
 
     @Test func aFailureOrAnEstimateTooLateLeavesNoBar() {
         var state = Self.busy()
-        _ = Reducer.reduce(into: &state, action: .keyDerivationEstimated(started: Self.start, seconds: 2))
-        _ = Reducer.reduce(into: &state, action: .unlockFailed("Wrong master password. Try again."))
+        _ = Reducer.reduce(into: &state, action: .unlock(.keyDerivationEstimated(started: Self.start, seconds: 2)))
+        _ = Reducer.reduce(into: &state, action: .unlock(.failed("Wrong master password. Try again.")))
         #expect(state.unlock.keyDerivation == nil && !state.unlock.busy)
         // An estimate that arrives after the unlock ended is dropped.
-        _ = Reducer.reduce(into: &state, action: .keyDerivationEstimated(started: Self.start, seconds: 2))
+        _ = Reducer.reduce(into: &state, action: .unlock(.keyDerivationEstimated(started: Self.start, seconds: 2)))
         #expect(state.unlock.keyDerivation == nil)
         #expect(!AppView.render(state).textDump().contains("deriving"))
     }
 
     @Test func creatingSaysSo() {
         var state = Self.busy(creating: true)
-        _ = Reducer.reduce(into: &state, action: .keyDerivationEstimated(started: Self.start, seconds: 4))
+        _ = Reducer.reduce(into: &state, action: .unlock(.keyDerivationEstimated(started: Self.start, seconds: 4)))
         _ = Reducer.reduce(into: &state, action: .tick(Self.start.addingTimeInterval(1)))
         let screen = AppView.render(state).textDump()
         #expect(screen.contains("Creating the vault: deriving its key…") && screen.contains(" 25%"))
@@ -58,21 +58,21 @@ import Testing
     @Test func theSettingsAreReadBeforeTheUnlockStarts() async throws {
         var state = AppState(width: 80, height: 24, unlocked: false, snapshot: SessionSnapshot(), lockLabel: "demo")
         state.unlock.password = TextField("demo", masked: true)
-        guard case .run(let read) = Reducer.reduce(into: &state, action: .submitUnlock) else {
+        guard case .run(let read) = Reducer.reduce(into: &state, action: .unlock(.submit)) else {
             Issue.record("Enter did not start with one step")
             return
         }
         #expect(state.unlock.busy)
         let action = await read(AppEnvironment())
-        #expect(action == .keyDerivationSettingsRead(nil))  // no session: unknown settings, and the unlock still goes ahead
-        guard case .batch(let both) = Reducer.reduce(into: &state, action: .keyDerivationSettingsRead(ScryptParameters(logN: 10))) else {
+        #expect(action == .unlock(.keyDerivationSettingsRead(nil)))  // no session: unknown settings, and the unlock still goes ahead
+        guard case .batch(let both) = Reducer.reduce(into: &state, action: .unlock(.keyDerivationSettingsRead(ScryptParameters(logN: 10)))) else {
             Issue.record("the settings did not start the unlock and the estimate")
             return
         }
         #expect(both.count == 2)
         // An unlock that ended meanwhile (a failure) is not started again.
-        _ = Reducer.reduce(into: &state, action: .unlockFailed("Wrong master password. Try again."))
-        #expect(Reducer.reduce(into: &state, action: .keyDerivationSettingsRead(nil)).isNone)
+        _ = Reducer.reduce(into: &state, action: .unlock(.failed("Wrong master password. Try again.")))
+        #expect(Reducer.reduce(into: &state, action: .unlock(.keyDerivationSettingsRead(nil))).isNone)
     }
 
     /// The estimate comes from the vault's own settings, read without the password.

@@ -2,8 +2,10 @@ import BulwarkCore
 import BulwarkUpgrades
 import Foundation
 
-/// Everything that can happen to the app: keys, resizes, ticks, and the
-/// results of effects. Keys are mapped to the other cases through keymaps.
+/// Everything that can happen to the app. The cases here belong to the app
+/// as a whole (keys, resizes, ticks, lists, overlays, quitting); each
+/// feature's own actions are one case holding that feature's enum, which
+/// only its reducer reads (as TCA scopes a child feature's actions).
 public enum AppAction: Sendable, Equatable {
     case key(Key)
     case resize(width: Int, height: Int)
@@ -27,20 +29,38 @@ public enum AppAction: Sendable, Equatable {
     case setPresenter(Presenter?)
     case switchScreen
     case showRecommendations
+    /// L, the idle time, or a demo: drops everything decrypted.
+    case lock
 
-    // Unlock
-    case submitUnlock
+    case unlock(UnlockAction)
+    case vault(VaultAction)
+    case editor(EditorAction)
+    case recommendations(RecommendationsAction)
+    case upgrade(UpgradeAction)
+    case result(ResultAction)
+    case webSignIn(WebSignInAction)
+    case signUp(SignUpAction)
+    case appleID(AppleIDAction)
+    case otherWriters(OtherWritersAction)
+    case sync(SyncAction)
+}
+
+/// The unlock screen and what its key derivation hands back.
+public enum UnlockAction: Sendable, Equatable {
+    case submit
     case unlocked(SessionSnapshot)
     /// A batch of a large vault's analysis done (more to come while `analysis` is set).
     case analysed(SessionSnapshot)
-    case unlockFailed(String)
+    case failed(String)
     /// The vault's key derivation settings, read before the unlock starts (nil: unknown).
     case keyDerivationSettingsRead(ScryptParameters?)
     /// The unlock's key derivation began at this time and takes about this long.
     case keyDerivationEstimated(started: Date, seconds: TimeInterval)
-    case lock
+}
 
-    // Vault
+/// The vault list and the selected entry: search, filter, order, reveal,
+/// copy, delete, signing in; and the answer of any write the app made.
+public enum VaultAction: Sendable, Equatable {
     case startSearch
     case endSearch(keep: Bool)
     case clearFilter
@@ -51,89 +71,117 @@ public enum AppAction: Sendable, Equatable {
     case copy(CopyField)
     case askDelete
     case confirmDelete(Bool)
+    /// From a recommendation to its entry in the vault.
     case openEntry
-    case newEntry
-    case editEntry
-    case editorFocus(Int)
-    case saveEntry
-    case cancelEditor
-    /// The answer to "discard your changes?": discard (true) or back to the form.
-    case discardEdit(Bool)
-    case generatePassword
-    case generated(String)
+    case showChangePasswordURL
+    case signIn
+    case confirmPasskeySignIn
+    case signedIn(entryID: String, AppSession.SignInResult)
+    case openServiceApp
+    /// A write finished: the vault as it is now, and what to say.
     case updated(SessionSnapshot, banner: Banner?)
     case failed(String)
+}
 
-    // Other processes writing to the vault
-    case polled(AppSession.PollResult)
-    case editConflict(EditConflict, SessionSnapshot)
-    case resolveConflict(ConflictChoice)
-    case reviewConflict
+/// The form that adds or edits an entry.
+public enum EditorAction: Sendable, Equatable {
+    case new
+    case edit
+    case focus(Int)
+    case save
+    case cancel
+    /// The answer to "discard your changes?": discard (true) or back to the form.
+    case discard(Bool)
+    case generatePassword
+    case generated(String)
+}
 
-    // Recommendations and upgrades
-    case startUpgrade(UpgradeKind, UpgradeOrigin)
-    case upgradeStepped(UpgradeState, SessionSnapshot)
-    case setRelay(String?)
-    case submitCode
-    case fillCodeFromVault
-    case openMessages
-    case fillFromMessage
-    case resendCode
-    case cancelUpgrade
-    /// Esc while the service works: ask the step under way to stop.
-    case stopUpgrade
-    case dismissResult
-    case openHistory
-    case revealHistoryItem
-    case toggleEmail
-    case continueSheet
-    case savePasskey
-    case startWebSignIn
-    case toggleEphemeral
-    case webContinue
-    case webAutoFill
-    case webSubmitCode
-    case webFillCode
-    case webConsent(Bool)
-    case webCancel
-    case webStepped(WebAuthenticationSession.Step, SessionSnapshot, autoFill: String?)
-    case confirmPasskeySignIn
-    case useVaultPasskey
-    case useUSBKey
-    case securityKeysFound([String])
-    case showChangePasswordURL
+/// The Security Recommendations list's own choices.
+public enum RecommendationsAction: Sendable, Equatable {
     case askHide
     case confirmHide
     case toggleHidden
     case toggleFixableFirst
     case toggleFixableOnly
     case unhide
+}
 
-    // Signing in, and a service's own app
-    case signIn
-    case signedIn(entryID: String, AppSession.SignInResult)
-    case openServiceApp
+/// An upgrade on screen: starting it, the step-up, the Messages inbox,
+/// the Sign in with Apple and passkey sheets, stopping it.
+public enum UpgradeAction: Sendable, Equatable {
+    case start(UpgradeKind, UpgradeOrigin)
+    /// From inside a service's own app (its session token is the origin).
     case startInApp(UpgradeKind)
+    case stepped(UpgradeState, SessionSnapshot)
+    case setRelay(String?)
+    case submitCode
+    case fillCodeFromVault
+    case openMessages
+    case fillFromMessage
+    case resendCode
+    case cancel
+    /// Esc while the service works: ask the step under way to stop.
+    case stop
+    case toggleEmail
+    case continueSheet
+    case savePasskey
+    case useVaultPasskey
+    case useUSBKey
+    case securityKeysFound([String])
+}
 
-    // Signing up with Apple
-    case openSignUp
-    case chooseSignUpService
-    case signUpSheet(SignInWithAppleSheet?, relay: String?)
-    case toggleSignUpEmail
-    case continueSignUp
+/// The panel an upgrade leaves, and the password history it opens.
+public enum ResultAction: Sendable, Equatable {
+    case dismiss
+    case openHistory
+    case revealHistoryItem
+}
+
+/// A sign-in through an identity provider's web page.
+public enum WebSignInAction: Sendable, Equatable {
+    case start
+    case toggleEphemeral
+    case proceed
+    case autoFill
+    case submitCode
+    case fillCode
+    case consent(Bool)
+    case cancel
+    case stepped(WebAuthenticationSession.Step, SessionSnapshot, autoFill: String?)
+}
+
+/// Making a new account with Sign in with Apple.
+public enum SignUpAction: Sendable, Equatable {
+    case open
+    case chooseService
+    case sheet(SignInWithAppleSheet?, relay: String?)
+    case toggleEmail
+    case proceed
     case signedUp(AppSession.SignUpResult)
-    case cancelSignUp
+    case cancel
+}
 
-    // Sync with the other machines
-    case syncNow
-    case synced(AppSession.SyncResult)
-    case settleSyncConflict(ConflictChoice)
-    case laterSyncConflict
-    case syncConflictSettled(SessionSnapshot?, String, [SyncConflictView])
-
-    // Demos: a change in the person's Apple ID settings, sent to a service
-    case appleIDEvent(event: String, entryTitle: String)
+/// Demos: a change in the person's Apple ID settings, sent to a service.
+public enum AppleIDAction: Sendable, Equatable {
+    case event(event: String, entryTitle: String)
     case transferApp(service: String, team: String)
+}
+
+/// Another process writing to the vault while the app has it open.
+public enum OtherWritersAction: Sendable, Equatable {
+    case polled(AppSession.PollResult)
+    case editConflict(EditConflict, SessionSnapshot)
+    case resolveConflict(ConflictChoice)
+    case reviewConflict
+}
+
+/// Sync with the other machines.
+public enum SyncAction: Sendable, Equatable {
+    case now
+    case synced(AppSession.SyncResult)
+    case settleConflict(ConflictChoice)
+    case later
+    case conflictSettled(SessionSnapshot?, String, [SyncConflictView])
 }
 
 /// What `p`, `y` and `t` copy.

@@ -3,9 +3,9 @@ extension Keymaps {
     static func result(_ state: AppState) -> Keymap<AppAction> {
         let entry = state.entry(id: state.result?.entryID)
         return Keymap("Result", [
-            B([.enter, .escape, .char(" ")], .dismissResult, help: "Close the result (any other key closes it and acts)", hint: "close",
+            B([.enter, .escape, .char(" ")], .result(.dismiss), help: "Close the result (any other key closes it and acts)", hint: "close",
               hintKey: "Enter"),
-            B([.char("h")], .openHistory, help: "The entry's old passwords", hint: "history",
+            B([.char("h")], .result(.openHistory), help: "The entry's old passwords", hint: "history",
               disabledReason: entry.map { $0.history.isEmpty ? "The entry has no old passwords" : nil } ?? "The entry no longer exists"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
@@ -13,7 +13,7 @@ extension Keymaps {
     }
 
     static func filterPicker(_ state: AppState) -> Keymap<AppAction> {
-        Keymap("Filter", [B([.enter], .choosePickerOption, help: "Show these", hint: "show")]
+        Keymap("Filter", [B([.enter], .vault(.choosePickerOption), help: "Show these", hint: "show")]
             + movement(state.picker?.options.count ?? 0, empty: "Nothing to filter by") + [
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape, .char("q")], .closeOverlay, help: "Keep the filter as it was", hint: "cancel"),
@@ -25,7 +25,7 @@ extension Keymaps {
         let count = state.entry(id: state.history?.entryID)?.history.count ?? 0
         let shown = state.history?.revealed != nil && state.history?.revealed == state.history?.list.selected
         return Keymap("Old passwords", movement(count, empty: "No old passwords") + [
-            B([.char("v")], .revealHistoryItem, help: shown ? "Hide this old password" : "Reveal this old password (one at a time)",
+            B([.char("v")], .result(.revealHistoryItem), help: shown ? "Hide this old password" : "Reveal this old password (one at a time)",
               hint: shown ? "hide" : "reveal", disabledReason: count == 0 ? "No old passwords" : nil),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape, .char("q")], .closeOverlay, help: "Back", hint: "back"),

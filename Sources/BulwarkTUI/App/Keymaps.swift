@@ -13,7 +13,7 @@ public enum Keymaps {
               hint: state.screen == .vault ? "recommendations" : "vault"),
             B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations"),
             B([.char("L")], .lock, help: "Lock the vault"),
-            B([.char("S")], .syncNow, help: "Sync with the other machines now",
+            B([.char("S")], .sync(.now), help: "Sync with the other machines now",
               disabledReason: state.sync.phase == .off ? "The vault has no sync remote: bulwark sync init REMOTE links one" : nil),
             B([.char("?")], .showHelp, help: "Show this help", hint: "help"),
             B([.char("q")], .requestQuit, help: "Quit bulwark", hint: "quit"),
@@ -47,11 +47,11 @@ public enum Keymaps {
             return state.offer(kind, for: entry).reason.map(\.sentenceCased)
         }
         let bindings: [UpgradeKind: B] = [
-            .strongPassword: B([.char("u")], .startUpgrade(.strongPassword, origin), help: "Upgrade to a strong password", hint: "upgrade",
+            .strongPassword: B([.char("u")], .upgrade(.start(.strongPassword, origin)), help: "Upgrade to a strong password", hint: "upgrade",
                                disabledReason: reason(.strongPassword)),
-            .signInWithApple: B([.char("a")], .startUpgrade(.signInWithApple, origin), help: "Use Sign in with Apple", hint: "Sign in with Apple",
+            .signInWithApple: B([.char("a")], .upgrade(.start(.signInWithApple, origin)), help: "Use Sign in with Apple", hint: "Sign in with Apple",
                                 disabledReason: reason(.signInWithApple)),
-            .passkey: B([.char("P")], .startUpgrade(.passkey, origin), help: "Upgrade to a passkey", hint: "passkey",
+            .passkey: B([.char("P")], .upgrade(.start(.passkey, origin)), help: "Upgrade to a passkey", hint: "passkey",
                         disabledReason: reason(.passkey)),
         ]
         // A passkey, where the service takes one, is the first fix offered.
@@ -64,29 +64,29 @@ public enum Keymaps {
         let none = entry == nil ? "Nothing is selected" : nil
         let noSite = entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? none
         return Keymap("Vault", movement(state.visible.count, empty: "The list is empty") + [
-            B([.char("/")], .startSearch, help: "Search (the last query selected: typing replaces it)", hint: "search"),
-            B([.escape], .clearFilter, help: "Clear the kept search and filter", hint: "clear filter",
+            B([.char("/")], .vault(.startSearch), help: "Search (the last query selected: typing replaces it)", hint: "search"),
+            B([.escape], .vault(.clearFilter), help: "Clear the kept search and filter", hint: "clear filter",
               disabledReason: state.filter.query.isEmpty && state.filter.category == nil && state.filter.tag == nil ? "No search or filter is kept" : nil),
-            B([.char("f")], .openFilterPicker, help: "Filter by a category or a tag (a list to choose from)", hint: "filter"),
-            B([.char("o")], .cycleOrder, help: "Sort by title, site or age (cycles)"),
-            B([.char("v")], .toggleReveal, help: state.revealed ? "Hide the password" : "Reveal the password", hint: state.revealed ? "hide" : "reveal",
+            B([.char("f")], .vault(.openFilterPicker), help: "Filter by a category or a tag (a list to choose from)", hint: "filter"),
+            B([.char("o")], .vault(.cycleOrder), help: "Sort by title, site or age (cycles)"),
+            B([.char("v")], .vault(.toggleReveal), help: state.revealed ? "Hide the password" : "Reveal the password", hint: state.revealed ? "hide" : "reveal",
               disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),
-            B([.char("p")], .copy(.password), help: "Copy the password", disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),
-            B([.char("y")], .copy(.username), help: "Copy the username", disabledReason: none),
-            B([.char("t")], .copy(.code), help: "Copy the verification code", disabledReason: entry.map { $0.totpURI == nil ? "The entry has no TOTP" : nil } ?? none),
+            B([.char("p")], .vault(.copy(.password)), help: "Copy the password", disabledReason: entry.map { $0.password == nil ? "The account has no password" : nil } ?? none),
+            B([.char("y")], .vault(.copy(.username)), help: "Copy the username", disabledReason: none),
+            B([.char("t")], .vault(.copy(.code)), help: "Copy the verification code", disabledReason: entry.map { $0.totpURI == nil ? "The entry has no TOTP" : nil } ?? none),
         ] + upgrades(state, entry, origin: .entry) + [
-            B([.char("w")], .showChangePasswordURL, help: "Copy the change-password URL", disabledReason: noSite),
-            B([.char("s")], .signIn, help: "Sign in to the service", hint: "sign in", disabledReason: noSite ?? noService(state, entry, "sign-in")),
-            B([.char("A")], .openServiceApp, help: "Open the service's app (account settings)", disabledReason: noSite ?? noService(state, entry, "app")),
-            B([.char("l")], .startWebSignIn, help: "Log in through the identity provider the service takes",
+            B([.char("w")], .vault(.showChangePasswordURL), help: "Copy the change-password URL", disabledReason: noSite),
+            B([.char("s")], .vault(.signIn), help: "Sign in to the service", hint: "sign in", disabledReason: noSite ?? noService(state, entry, "sign-in")),
+            B([.char("A")], .vault(.openServiceApp), help: "Open the service's app (account settings)", disabledReason: noSite ?? noService(state, entry, "app")),
+            B([.char("l")], .webSignIn(.start), help: "Log in through the identity provider the service takes",
               disabledReason: noSite ?? entry.flatMap { state.snapshot.catalog.manifest(forHost: $0.site)?.signInWith?.isEmpty == false ? nil
                   : "\($0.site) offers no sign-in through an identity provider" }),
-            B([.char("n")], .newEntry, help: "Add an entry"),
-            B([.char("N")], .openSignUp, help: "Sign up at a service with Apple (a new account, no password)"),
-            B([.char("e")], .editEntry, help: "Edit the entry", disabledReason: none),
-            B([.char("h")], .openHistory, help: "The entry's old passwords",
+            B([.char("n")], .editor(.new), help: "Add an entry"),
+            B([.char("N")], .signUp(.open), help: "Sign up at a service with Apple (a new account, no password)"),
+            B([.char("e")], .editor(.edit), help: "Edit the entry", disabledReason: none),
+            B([.char("h")], .result(.openHistory), help: "The entry's old passwords",
               disabledReason: entry.map { $0.history.isEmpty ? "The entry has no old passwords" : nil } ?? none),
-            B([.char("d")], .askDelete, help: "Delete the entry", disabledReason: none),
+            B([.char("d")], .vault(.askDelete), help: "Delete the entry", disabledReason: none),
         ] + global(state))
     }
 
@@ -96,26 +96,26 @@ public enum Keymaps {
         let none = recommendation == nil ? "Nothing to act on" : nil
         let hidden = recommendation?.hidden == true
         return Keymap("Security Recommendations", movement(state.shownRecommendationCount, empty: "Nothing to do") + [
-            B([.enter], .openEntry, help: "Open the entry", hint: "open", disabledReason: none),
+            B([.enter], .vault(.openEntry), help: "Open the entry", hint: "open", disabledReason: none),
         ] + upgrades(state, entry, origin: .recommendation) + [
-            B([.char("w")], .showChangePasswordURL, help: "Change the password on the website (copies the URL)", hint: "website",
+            B([.char("w")], .vault(.showChangePasswordURL), help: "Change the password on the website (copies the URL)", hint: "website",
               disabledReason: entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? none),
-            hidden ? B([.char("h")], .unhide, help: "Show this recommendation again", hint: "unhide")
-                   : B([.char("h")], .askHide, help: "Hide this recommendation", hint: "hide", disabledReason: none),
-            B([.char("H")], .toggleHidden, help: state.showHidden ? "Leave the hidden ones out of the list" : "List the hidden ones too",
+            hidden ? B([.char("h")], .recommendations(.unhide), help: "Show this recommendation again", hint: "unhide")
+                   : B([.char("h")], .recommendations(.askHide), help: "Hide this recommendation", hint: "hide", disabledReason: none),
+            B([.char("H")], .recommendations(.toggleHidden), help: state.showHidden ? "Leave the hidden ones out of the list" : "List the hidden ones too",
               disabledReason: state.snapshot.report.hidden.isEmpty && !state.showHidden ? "Nothing is hidden" : nil),
-            B([.char("o")], .toggleFixableFirst, help: state.fixableFirst ? "Rank by severity alone" : "One-key fixes (↑) first",
+            B([.char("o")], .recommendations(.toggleFixableFirst), help: state.fixableFirst ? "Rank by severity alone" : "One-key fixes (↑) first",
               hint: state.fixableFirst ? "by severity" : "fixable first"),
-            B([.char("F")], .toggleFixableOnly, help: state.fixableOnly ? "List them all again" : "Only one-key fixes (↑)",
+            B([.char("F")], .recommendations(.toggleFixableOnly), help: state.fixableOnly ? "List them all again" : "Only one-key fixes (↑)",
               hint: state.fixableOnly ? "all" : "only fixable"),
-            B([.char("/")], .startSearch, help: "Search the vault"),
+            B([.char("/")], .vault(.startSearch), help: "Search the vault"),
         ] + global(state))
     }
 
     static func unlock(_ state: AppState) -> Keymap<AppAction> {
-        var bindings = [B([.enter], .submitUnlock, help: state.unlock.creating ? "Create the vault" : "Unlock", hint: state.unlock.creating ? "create" : "unlock")]
+        var bindings = [B([.enter], .unlock(.submit), help: state.unlock.creating ? "Create the vault" : "Unlock", hint: state.unlock.creating ? "create" : "unlock")]
         if state.unlock.creating && state.unlock.onRepeat {
-            bindings.append(B([.escape], .unlockFailed("Type the master password again."), help: "Start over"))
+            bindings.append(B([.escape], .unlock(.failed("Type the master password again.")), help: "Start over"))
         }
         bindings.append(B([.ctrl("c")], .interrupt, help: "Quit", hint: "quit", hintKey: "Ctrl-C"))
         return Keymap(state.unlock.creating ? "Create a vault" : "Unlock", bindings)
@@ -123,8 +123,8 @@ public enum Keymaps {
 
     static func search(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Search", [
-            B([.enter], .endSearch(keep: true), help: "Keep the filter", hint: "keep"),
-            B([.escape], .endSearch(keep: false), help: "Clear the search", hint: "clear"),
+            B([.enter], .vault(.endSearch(keep: true)), help: "Keep the filter", hint: "keep"),
+            B([.escape], .vault(.endSearch(keep: false)), help: "Clear the search", hint: "clear"),
             B([.up], .moveSelection(-1), help: "Move up", hint: "move", hintKey: "↑↓"),
             B([.down], .moveSelection(1), help: "Move down"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
@@ -137,13 +137,13 @@ public enum Keymaps {
         let vaultCode = screen.method == .totp && entry?.totpURI != nil ? nil : "The vault holds no code for \(screen.serviceName)"
         let arrived = state.snapshot.messages.contains { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: entry?.site ?? screen.domain) == true }
         return Keymap(screen.serviceName, [
-            B([.enter], .submitCode, help: "Verify the code (type it first)", hint: "verify"),
-            B([.char("f")], .fillCodeFromVault, help: "Fill the code from bulwark", hint: "fill from vault", disabledReason: vaultCode),
-            B([.char("m")], .openMessages, help: "Fill the code from Messages", hint: "Messages",
+            B([.enter], .upgrade(.submitCode), help: "Verify the code (type it first)", hint: "verify"),
+            B([.char("f")], .upgrade(.fillCodeFromVault), help: "Fill the code from bulwark", hint: "fill from vault", disabledReason: vaultCode),
+            B([.char("m")], .upgrade(.openMessages), help: "Fill the code from Messages", hint: "Messages",
               disabledReason: arrived ? nil : "No text message for \(screen.domain) has arrived"),
-            B([.char("r")], .resendCode, help: "Send a new code", hint: "resend"),
+            B([.char("r")], .upgrade(.resendCode), help: "Send a new code", hint: "resend"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
-            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.escape], .upgrade(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
         ])
     }
@@ -153,19 +153,19 @@ public enum Keymaps {
         let holds = entry?.passkeys.contains { Domain.normalize($0.rpID) == screen.domain } == true
         let keys = state.upgrade?.securityKeys
         return Keymap(screen.serviceName, [
-            B([.enter], .useVaultPasskey, help: "Use the passkey bulwark keeps for \(screen.domain)", hint: "use passkey",
+            B([.enter], .upgrade(.useVaultPasskey), help: "Use the passkey bulwark keeps for \(screen.domain)", hint: "use passkey",
               disabledReason: holds ? nil : "\(entry?.title ?? "The entry") holds no passkey for \(screen.domain)"),
-            B([.char("s")], .useUSBKey, help: "Use a USB security key (touch it when it blinks)", hint: "USB key",
+            B([.char("s")], .upgrade(.useUSBKey), help: "Use a USB security key (touch it when it blinks)", hint: "USB key",
               disabledReason: keys == nil ? "Still looking for USB keys" : keys!.isEmpty ? "No USB security key is plugged in" : nil),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
-            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.escape], .upgrade(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
         ])
     }
 
     static func passkeySignIn(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Sign in with a passkey", [
-            B([.enter], .confirmPasskeySignIn, help: "Sign in with the passkey", hint: "sign in"),
+            B([.enter], .vault(.confirmPasskeySignIn), help: "Sign in with the passkey", hint: "sign in"),
             B([.escape], .closeOverlay, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
@@ -173,30 +173,30 @@ public enum Keymaps {
 
     static func passkeySheet(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Passkey", [
-            B([.enter], .savePasskey, help: "Save the passkey", hint: "save"),
+            B([.enter], .upgrade(.savePasskey), help: "Save the passkey", hint: "save"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
-            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.escape], .upgrade(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
         ])
     }
 
     static func editor(_ state: AppState) -> Keymap<AppAction> {
         Keymap(state.editor?.id == nil ? "Add an entry" : "Edit the entry", [
-            B([.enter], .saveEntry, help: "Save", hint: "save"),
-            B([.tab, .down], .editorFocus(1), help: "Next field", hint: "next", hintKey: "Tab"),
-            B([.backTab, .up], .editorFocus(-1), help: "Previous field"),
-            B([.ctrl("g")], .generatePassword, help: "Generate a strong password", hint: "generate"),
-            B([.escape], .cancelEditor, help: "Cancel", hint: "cancel"),
+            B([.enter], .editor(.save), help: "Save", hint: "save"),
+            B([.tab, .down], .editor(.focus(1)), help: "Next field", hint: "next", hintKey: "Tab"),
+            B([.backTab, .up], .editor(.focus(-1)), help: "Previous field"),
+            B([.ctrl("g")], .editor(.generatePassword), help: "Generate a strong password", hint: "generate"),
+            B([.escape], .editor(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
     static func sheet(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Sign in with Apple", [
-            B([.up, .down, .tab, .char(" ")], .toggleEmail, help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
-            B([.enter], .continueSheet, help: "Continue", hint: "continue"),
+            B([.up, .down, .tab, .char(" ")], .upgrade(.toggleEmail), help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
+            B([.enter], .upgrade(.continueSheet), help: "Continue", hint: "continue"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
-            B([.escape], .cancelUpgrade, help: "Cancel", hint: "cancel"),
+            B([.escape], .upgrade(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),
         ])
     }
@@ -205,23 +205,23 @@ public enum Keymaps {
     static func signUp(_ state: AppState) -> Keymap<AppAction> {
         guard state.signUp?.sheet != nil else {
             return Keymap("Sign up with Apple", movement(state.signUp?.services.count ?? 0, empty: "No service offers Sign in with Apple") + [
-                B([.enter], .chooseSignUpService, help: "Sign up at this service", hint: "choose",
+                B([.enter], .signUp(.chooseService), help: "Sign up at this service", hint: "choose",
                   disabledReason: state.signUp?.chosen == nil ? "No service offers Sign in with Apple" : nil),
-                B([.escape], .cancelSignUp, help: "Cancel", hint: "cancel"),
+                B([.escape], .signUp(.cancel), help: "Cancel", hint: "cancel"),
                 B([.ctrl("c")], .interrupt, help: "Quit"),
             ])
         }
         return Keymap("Sign in with Apple", [
-            B([.up, .down, .tab, .char(" ")], .toggleSignUpEmail, help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
-            B([.enter], .continueSignUp, help: "Continue", hint: "continue"),
-            B([.escape], .cancelSignUp, help: "Cancel", hint: "cancel"),
+            B([.up, .down, .tab, .char(" ")], .signUp(.toggleEmail), help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
+            B([.enter], .signUp(.proceed), help: "Continue", hint: "continue"),
+            B([.escape], .signUp(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
     static func working(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Upgrading", [
-            B([.escape], .stopUpgrade, help: "Cancel the upgrade (nothing changes unless the service has already made the change)",
+            B([.escape], .upgrade(.stop), help: "Cancel the upgrade (nothing changes unless the service has already made the change)",
               hint: "cancel", disabledReason: state.upgrade?.cancelling == true ? "Already cancelling" : nil),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)", hint: "quit", hintKey: "Ctrl-C"),
@@ -231,7 +231,7 @@ public enum Keymaps {
     static func messages(_ state: AppState) -> Keymap<AppAction> {
         let bound = UpgradeReducer.boundCode(of: state.messageList.selected, state) != nil
         return Keymap("Messages", movement(state.snapshot.messages.count, empty: "No messages") + [
-            B([.enter], .fillFromMessage, help: "Fill this code", hint: "fill",
+            B([.enter], .upgrade(.fillFromMessage), help: "Fill this code", hint: "fill",
               disabledReason: bound ? nil : "This message's code is not for this site"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .closeOverlay, help: "Back", hint: "back"),
@@ -241,17 +241,17 @@ public enum Keymaps {
 
     static func confirmDelete(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Delete?", [
-            B([.char("y")], .confirmDelete(true), help: "Delete the entry", hint: "delete"),
-            B([.char("n"), .escape], .confirmDelete(false), help: "Keep it", hint: "keep"),
+            B([.char("y")], .vault(.confirmDelete(true)), help: "Delete the entry", hint: "delete"),
+            B([.char("n"), .escape], .vault(.confirmDelete(false)), help: "Keep it", hint: "keep"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
     static func confirmDiscard(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Discard your changes?", [
-            B([.char("s"), .enter], .saveEntry, help: "Save the changes", hint: "save"),
-            B([.char("d")], .discardEdit(true), help: "Discard the changes", hint: "discard"),
-            B([.char("b"), .escape], .discardEdit(false), help: "Back to the form", hint: "back"),
+            B([.char("s"), .enter], .editor(.save), help: "Save the changes", hint: "save"),
+            B([.char("d")], .editor(.discard(true)), help: "Discard the changes", hint: "discard"),
+            B([.char("b"), .escape], .editor(.discard(false)), help: "Back to the form", hint: "back"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
@@ -259,20 +259,20 @@ public enum Keymaps {
     static func conflict(_ state: AppState) -> Keymap<AppAction> {
         let deleted = state.conflict?.theirs == nil
         return Keymap("Changed elsewhere", [
-            B([.char("t")], .resolveConflict(.theirs), help: deleted ? "Let it go, as the other bulwark deleted it" : "Keep theirs (yours kept in its history and marked fields)",
+            B([.char("t")], .otherWriters(.resolveConflict(.theirs)), help: deleted ? "Let it go, as the other bulwark deleted it" : "Keep theirs (yours kept in its history and marked fields)",
               hint: deleted ? "let it go" : "keep theirs"),
-            B([.char("m")], .resolveConflict(.mine), help: deleted ? "Keep mine (restores the entry)" : "Keep mine (theirs kept in its history and marked fields)",
+            B([.char("m")], .otherWriters(.resolveConflict(.mine)), help: deleted ? "Keep mine (restores the entry)" : "Keep mine (theirs kept in its history and marked fields)",
               hint: "keep mine"),
-            B([.char("b")], .resolveConflict(.both), help: "Keep both (yours as a copy)", hint: "keep both",
+            B([.char("b")], .otherWriters(.resolveConflict(.both)), help: "Keep both (yours as a copy)", hint: "keep both",
               disabledReason: deleted ? "It was deleted there: keep mine restores it" : nil),
-            B([.escape], .reviewConflict, help: "Back to your edit, over their version", hint: "back to my edit"),
+            B([.escape], .otherWriters(.reviewConflict), help: "Back to your edit, over their version", hint: "back to my edit"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
     }
 
     static func hide(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Hide", [
-            B([.enter], .confirmHide, help: "Hide the recommendation", hint: "hide"),
+            B([.enter], .recommendations(.confirmHide), help: "Hide the recommendation", hint: "hide"),
             B([.escape], .closeOverlay, help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
@@ -285,7 +285,7 @@ public enum Keymaps {
         let entry = state.entry(id: state.focusEntryID)
         let upgrades = upgrades(state, entry, origin: .signInPrompt)
         let noPage: String? = entry.map { state.changePasswordURL(for: $0) == nil ? "The entry has no website" : nil } ?? "Nothing is selected"
-        let changePage = B([.char("w")], .showChangePasswordURL, help: "Change Password on Website (copies its address)",
+        let changePage = B([.char("w")], .vault(.showChangePasswordURL), help: "Change Password on Website (copies its address)",
                            hint: "change password on website", disabledReason: noPage)
         let offersUpgrade = upgrades.contains { $0.disabledReason == nil }
         return Keymap(offersUpgrade ? "Upgrade this account?" : "Change this password?", (offersUpgrade ? upgrades : [changePage]) + [
@@ -301,8 +301,8 @@ public enum Keymaps {
             signedIn ?? entry.flatMap { state.offer(kind, for: $0).reason }.map(\.sentenceCased)
         }
         return Keymap("App", [
-            B([.char("u")], .startInApp(.strongPassword), help: "Upgrade to a strong password (in the app)", hint: "upgrade", disabledReason: off(.strongPassword)),
-            B([.char("a")], .startInApp(.signInWithApple), help: "Use Sign in with Apple (in the app)", hint: "Sign in with Apple", disabledReason: off(.signInWithApple)),
+            B([.char("u")], .upgrade(.startInApp(.strongPassword)), help: "Upgrade to a strong password (in the app)", hint: "upgrade", disabledReason: off(.strongPassword)),
+            B([.char("a")], .upgrade(.startInApp(.signInWithApple)), help: "Use Sign in with Apple (in the app)", hint: "Sign in with Apple", disabledReason: off(.signInWithApple)),
             B([.escape], .closeOverlay, help: "Close the app", hint: "close"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])

@@ -4,7 +4,7 @@ import Foundation
 /// Other processes writing to the vault: each idle tick looks for their
 /// changes; an edit that met one waits for the person's choice.
 enum OtherWritersReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: OtherWritersAction, _ state: inout AppState) -> Effect {
         switch action {
         case .polled(let result):
             state.polling = false
@@ -42,9 +42,9 @@ enum OtherWritersReducer {
                 guard let session = env.session else { return nil }
                 do {
                     let (snapshot, text) = try session.resolveConflict(mine: conflict.mine, choice: choice)
-                    return .updated(snapshot, banner: Banner(ok: true, text: text))
+                    return .vault(.updated(snapshot, banner: Banner(ok: true, text: text)))
                 } catch {
-                    return .updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)"))
+                    return .vault(.updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)")))
                 }
             }
         case .reviewConflict:
@@ -59,8 +59,6 @@ enum OtherWritersReducer {
                 ? "Deleted in another bulwark: Enter saves your version as a new entry, Esc lets it go."
                 : "Your edit is back in the form, over the other version: Enter saves it, Esc drops it."
             return Effect.none
-        default:
-            return nil
         }
     }
 
@@ -71,7 +69,7 @@ enum OtherWritersReducer {
         state.polling = true
         return .run { env in
             guard let session = env.session else { return nil }
-            return .polled(session.pollExternalChanges())
+            return .otherWriters(.polled(session.pollExternalChanges()))
         }
     }
 }

@@ -106,10 +106,25 @@ public enum Reducer {
             state.screen = .recommendations
             state.overlay = nil
             return .none
-        default:
-            return UnlockReducer.apply(action, &state) ?? AppleIDReducer.apply(action, &state) ?? VaultReducer.apply(action, &state)
-                ?? UpgradeReducer.apply(action, &state) ?? ResultReducer.apply(action, &state) ?? WebSignInReducer.apply(action, &state)
-                ?? OtherWritersReducer.apply(action, &state) ?? SyncReducer.apply(action, &state) ?? .none
+        case .lock:
+            // Built afresh from what survives a lock (`AppState.locked`): an upgrade or
+            // a sign-in under way ends with it, nothing changed.
+            state = state.locked()
+            return .run { env in
+                env.session?.lockVault()
+                return nil
+            }
+        case .unlock(let action): return UnlockReducer.reduce(action, &state)
+        case .vault(let action): return VaultReducer.reduce(action, &state)
+        case .editor(let action): return EditorReducer.reduce(action, &state)
+        case .recommendations(let action): return RecommendationsReducer.reduce(action, &state)
+        case .upgrade(let action): return UpgradeReducer.reduce(action, &state)
+        case .result(let action): return ResultReducer.reduce(action, &state)
+        case .webSignIn(let action): return WebSignInReducer.reduce(action, &state)
+        case .signUp(let action): return SignUpReducer.reduce(action, &state)
+        case .appleID(let action): return AppleIDReducer.reduce(action, &state)
+        case .otherWriters(let action): return OtherWritersReducer.reduce(action, &state)
+        case .sync(let action): return SyncReducer.reduce(action, &state)
         }
     }
 

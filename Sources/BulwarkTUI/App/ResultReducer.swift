@@ -3,9 +3,9 @@ import Foundation
 
 /// The upgrade's result panel and the history browser.
 enum ResultReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: ResultAction, _ state: inout AppState) -> Effect {
         switch action {
-        case .dismissResult:
+        case .dismiss:
             state.overlay = nil
             state.result = nil
             return Effect.none
@@ -28,8 +28,6 @@ enum ResultReducer {
             }
             state.history = history
             return Effect.none
-        default:
-            return nil
         }
     }
 }

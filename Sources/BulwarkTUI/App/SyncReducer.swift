@@ -5,9 +5,9 @@ import Foundation
 /// minutes, and on `S`; never in the way of a keystroke (the work runs on
 /// its own connection); offline is said once and tried again later.
 enum SyncReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: SyncAction, _ state: inout AppState) -> Effect {
         switch action {
-        case .syncNow:
+        case .now:
             guard state.sync.phase != .off else {
                 state.status = "This vault is not linked to a sync remote: `bulwark sync init REMOTE` links it."
                 return Effect.none
@@ -17,7 +17,7 @@ enum SyncReducer {
         case .synced(let result):
             guard state.unlocked else { return Effect.none }  // locked meanwhile
             return finish(result, &state)
-        case .settleSyncConflict(let choice):
+        case .settleConflict(let choice):
             guard let conflict = state.sync.conflicts.first else { return Effect.none }
             state.overlay = nil
             state.busy = true
@@ -25,13 +25,13 @@ enum SyncReducer {
             return .run { env in
                 guard let session = env.session else { return nil }
                 let (snapshot, text, pending) = session.settleSyncConflict(id, choice: choice)
-                return .syncConflictSettled(snapshot, text, pending)
+                return .sync(.conflictSettled(snapshot, text, pending))
             }
-        case .laterSyncConflict:
+        case .later:
             state.overlay = nil
             state.status = "The conflict stays until you look at it: S syncs and shows it again."
             return Effect.none
-        case .syncConflictSettled(let snapshot, let text, let pending):
+        case .conflictSettled(let snapshot, let text, let pending):
             state.busy = false
             if let snapshot { state.apply(snapshot) }
             state.sync.conflicts = pending
@@ -39,8 +39,6 @@ enum SyncReducer {
             if !pending.isEmpty { state.overlay = .syncConflict }
             // A side chosen is a change here: it goes out.
             return afterWrite(&state)
-        default:
-            return nil
         }
     }
 
@@ -76,7 +74,7 @@ enum SyncReducer {
         state.sync.lastAttempt = state.now
         return .run { env in
             guard let session = env.session else { return nil }
-            return .synced(session.syncNow())
+            return .sync(.synced(session.syncNow()))
         }
     }
 

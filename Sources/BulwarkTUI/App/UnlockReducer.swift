@@ -3,9 +3,9 @@ import Foundation
 
 /// Unlocking, first-run creation and locking.
 enum UnlockReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: UnlockAction, _ state: inout AppState) -> Effect {
         switch action {
-        case .submitUnlock:
+        case .submit:
             return submit(&state)
         case .unlocked(let snapshot):
             state.unlocked = true
@@ -28,7 +28,7 @@ enum UnlockReducer {
             // Only for the unlock still under way (a quick one may end first).
             if state.unlock.busy && !state.unlocked { state.unlock.keyDerivation = KeyDerivationProgress(started: started, expected: seconds) }
             return Effect.none
-        case .unlockFailed(let message):
+        case .failed(let message):
             state.unlock.keyDerivation = nil
             state.unlock.busy = false
             state.busy = false
@@ -37,22 +37,12 @@ enum UnlockReducer {
             state.unlock.repeated.clear()
             state.unlock.onRepeat = false
             return Effect.none
-        case .lock:
-            // Built afresh from what survives a lock (`AppState.locked`): an upgrade or
-            // a sign-in under way ends with it, nothing changed.
-            state = state.locked()
-            return .run { env in
-                env.session?.lockVault()
-                return nil
-            }
-        default:
-            return nil
         }
     }
 
     /// A large vault's analysis, one batch per step (edits go between them).
     static func analyseNextBatch() -> Effect {
-        .run { env in env.session.map { .analysed($0.analyseNextBatch()) } }
+        .run { env in env.session.map { .unlock(.analysed($0.analyseNextBatch())) } }
     }
 
     /// What the unlock found: newly breached accounts, signed-out accounts, a rollback (the last said wins the banner).
@@ -106,7 +96,7 @@ enum UnlockReducer {
         // The vault's key settings first: they are read under the session's
         // lock, which the unlock then holds for the whole derivation, so
         // read beside it they could come only after it.
-        return .run { env in .keyDerivationSettingsRead(env.session?.keyDerivationParameters(creating: creating)) }
+        return .run { env in .unlock(.keyDerivationSettingsRead(env.session?.keyDerivationParameters(creating: creating))) }
     }
 
     /// The unlock, and beside it the estimate of its key derivation (a few
@@ -115,16 +105,16 @@ enum UnlockReducer {
         let estimate = Effect.run { env in
             let started = env.now()
             guard let parameters, let seconds = Scrypt.estimatedSeconds(for: parameters) else { return nil }
-            return .keyDerivationEstimated(started: started, seconds: seconds)
+            return .unlock(.keyDerivationEstimated(started: started, seconds: seconds))
         }
         return .batch([estimate, .run { env in
-            guard let session = env.session else { return .unlockFailed("No vault is attached.") }
+            guard let session = env.session else { return .unlock(.failed("No vault is attached.")) }
             do {
-                return .unlocked(creating ? try session.create(masterPassword: password) : try session.unlock(masterPassword: password))
+                return .unlock(.unlocked(creating ? try session.create(masterPassword: password) : try session.unlock(masterPassword: password)))
             } catch VaultError.wrongPassword {
-                return .unlockFailed("Wrong master password. Try again.")
+                return .unlock(.failed("Wrong master password. Try again."))
             } catch {
-                return .unlockFailed("\(error)")
+                return .unlock(.failed("\(error)"))
             }
         }])
     }

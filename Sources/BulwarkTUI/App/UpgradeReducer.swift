@@ -5,9 +5,9 @@ import Foundation
 /// Upgrades on screen: starting one, the step-up screen, the Messages
 /// inbox, the Sign in with Apple sheet, the result.
 enum UpgradeReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: UpgradeAction, _ state: inout AppState) -> Effect {
         switch action {
-        case .startUpgrade(let kind, let origin):
+        case .start(let kind, let origin):
             let entry = origin == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
             guard let entry else { return Effect.none }
             state.overlay = nil
@@ -16,7 +16,7 @@ enum UpgradeReducer {
             guard let entry = state.entry(id: state.focusEntryID), let token = state.appSession else { return Effect.none }
             state.overlay = nil
             return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: .inApp, userInfo: ["session": token]), title: entry.title, &state)
-        case .upgradeStepped(let next, let snapshot):
+        case .stepped(let next, let snapshot):
             state.apply(snapshot)
             guard var upgrade = state.upgrade else { return Effect.none }
             switch next {
@@ -58,16 +58,16 @@ enum UpgradeReducer {
                 upgrade.state = next
                 state.upgrade = upgrade
                 if lookForKeys && !upgrade.cancelling {
-                    return .run { env in .securityKeysFound(env.session?.securityKeys() ?? []) }
+                    return .run { env in .upgrade(.securityKeysFound(env.session?.securityKeys() ?? [])) }
                 }
                 // Esc came while the step ran and the step ended at a screen:
                 // cancel from there, as the screen's own Cancel would.
-                if upgrade.cancelling { return apply(.cancelUpgrade, &state) }
+                if upgrade.cancelling { return reduce(.cancel, &state) }
             }
             // "Quit while the upgrade runs?" asks about nothing once it has ended.
             if next.isFinished && state.overlay == .confirmQuit { state.overlay = state.result == nil ? nil : .result }
             return Effect.none
-        case .stopUpgrade:
+        case .stop:
             guard state.upgradeWorking, state.upgrade?.cancelling == false else { return Effect.none }
             state.upgrade?.cancelling = true
             state.status = "Cancelling: asking the service to stop…"
@@ -85,12 +85,12 @@ enum UpgradeReducer {
                 return Effect.none
             }
             state.upgrade?.state = .verifying(screen)
-            return .run { env in env.session.map { let step = $0.submitCode(code); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.submitCode(code); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .fillCodeFromVault:
             guard let entry = state.entry(id: state.upgrade?.request.entryID), let uri = entry.totpURI,
                   let config = try? OTPAuthURL.parse(uri) else { return Effect.none }
             state.upgrade?.code = TextField(config.code(at: Int64(state.now.timeIntervalSince1970)))
-            return apply(.submitCode, &state)
+            return reduce(.submitCode, &state)
         case .openMessages:
             state.messageList = ListScroll()
             state.overlay = .messages
@@ -99,43 +99,41 @@ enum UpgradeReducer {
             guard let code = boundCode(of: state.messageList.selected, state) else { return Effect.none }
             state.overlay = nil
             state.upgrade?.code = TextField(code)
-            return apply(.submitCode, &state)
+            return reduce(.submitCode, &state)
         case .resendCode:
-            return .run { env in env.session.map { let step = $0.resendCode(); return .upgradeStepped(step.state, step.snapshot) } }
-        case .cancelUpgrade:
+            return .run { env in env.session.map { let step = $0.resendCode(); return .upgrade(.stepped(step.state, step.snapshot)) } }
+        case .cancel:
             state.overlay = nil
-            return .run { env in env.session.map { let step = $0.cancelUpgrade(); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.cancelUpgrade(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .toggleEmail:
             guard case .sheet(let sheet)? = state.upgrade?.state else { return Effect.none }
             var toggled = sheet
             toggled.hideEmail.toggle()
             state.upgrade?.state = .sheet(toggled)  // drawn at once; the engine agrees below
             let hide = toggled.hideEmail
-            return .run { env in env.session.map { let step = $0.chooseEmail(hide: hide); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.chooseEmail(hide: hide); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .continueSheet:
             guard case .sheet? = state.upgrade?.state else { return Effect.none }
             state.upgrade?.state = .exchanging
-            return .run { env in env.session.map { let step = $0.continueWithApple(); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.continueWithApple(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .savePasskey:
             guard case .passkeySheet? = state.upgrade?.state else { return Effect.none }
             state.upgrade?.state = .exchanging
-            return .run { env in env.session.map { let step = $0.savePasskey(); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.savePasskey(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .useVaultPasskey:
             guard case .stepUp(let screen)? = state.upgrade?.state, screen.method == .securityKey else { return Effect.none }
             state.upgrade?.state = .verifying(screen)
-            return .run { env in env.session.map { let step = $0.useVaultPasskey(); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.useVaultPasskey(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .useUSBKey:
             guard case .stepUp(let screen)? = state.upgrade?.state, screen.method == .securityKey,
                   let device = state.upgrade?.securityKeys?.first else { return Effect.none }
             state.upgrade?.state = .verifying(screen)
             state.status = "Touch the security key when it blinks."
-            return .run { env in env.session.map { let step = $0.useSecurityKey(device); return .upgradeStepped(step.state, step.snapshot) } }
+            return .run { env in env.session.map { let step = $0.useSecurityKey(device); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .securityKeysFound(let keys):
             guard state.upgrade != nil else { return Effect.none }
             state.upgrade?.securityKeys = keys
             return Effect.none
-        default:
-            return nil
         }
     }
 
@@ -148,9 +146,9 @@ enum UpgradeReducer {
         state.upgrade?.before = state.snapshot.report.recommendation(forEntry: request.entryID)
         state.result = nil
         let entryID = request.entryID
-        let run: Effect = .run { env in env.session.map { let step = $0.startUpgrade(request); return .upgradeStepped(step.state, step.snapshot) } }
+        let run: Effect = .run { env in env.session.map { let step = $0.startUpgrade(request); return .upgrade(.stepped(step.state, step.snapshot)) } }
         guard request.kind == .signInWithApple else { return run }
-        return .batch([.run { env in .setRelay(env.session?.relayPreview(forEntry: entryID)) }, run])
+        return .batch([.run { env in .upgrade(.setRelay(env.session?.relayPreview(forEntry: entryID))) }, run])
     }
 
     /// The entropy bulwark's generator gives a password for the entry's site.

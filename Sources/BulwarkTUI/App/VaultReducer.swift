@@ -5,7 +5,7 @@ import Foundation
 /// The vault's and the recommendations' own actions: search, filter,
 /// reveal, copy, delete, hide, sign in.
 enum VaultReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: VaultAction, _ state: inout AppState) -> Effect {
         switch action {
         case .startSearch:
             state.screen = .vault
@@ -64,9 +64,9 @@ enum VaultReducer {
             let id = entry.id, title = entry.title, base = state.snapshot.versions[id]
             return .run { env in
                 guard let session = env.session else { return nil }
-                do { return .updated(try session.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title).")) } catch {
+                do { return .vault(.updated(try session.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title)."))) } catch {
                     // A conflict: the list now shows what the other process left.
-                    return .updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)"))
+                    return .vault(.updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)")))
                 }
             }
         case .openEntry:
@@ -79,66 +79,6 @@ enum VaultReducer {
                 state.list.select(index, count: state.visible.count)
             }
             return Effect.none
-        case .newEntry:
-            state.editor = EntryEditor(editing: nil)
-            return Effect.none
-        case .editEntry:
-            guard let entry = state.selectedEntry else { return Effect.none }
-            state.editor = EntryEditor(editing: entry, version: state.snapshot.versions[entry.id])
-            return Effect.none
-        case .editorFocus(let delta):
-            guard var editor = state.editor else { return Effect.none }
-            editor.fields[3].masked = true  // a generated password is shown only while its field has the focus
-            editor.focus = (editor.focus + delta + EntryEditor.labels.count) % EntryEditor.labels.count
-            state.editor = editor
-            return Effect.none
-        case .cancelEditor:
-            // Typed changes are never dropped without asking (as KeePassXC asks).
-            if state.editor?.changedLabels.isEmpty == false {
-                state.overlay = .confirmDiscard
-            } else {
-                state.editor = nil
-            }
-            return Effect.none
-        case .discardEdit(let discard):
-            state.overlay = nil
-            if discard {
-                state.editor = nil
-                state.status = "Discarded your changes."
-            }
-            return Effect.none
-        case .generatePassword:
-            let site = state.editor?.fields[1].text ?? ""
-            return .run { env in (env.session?.generatePassword(forSite: site)).map { .generated($0) } }
-        case .generated(let password):
-            // Shown, so the person sees what was made; masked again when they leave the field.
-            state.editor?.fields[3] = TextField(password, masked: false)
-            state.status = "Generated a strong password for this site's rules (shown until you leave the field)."
-            return Effect.none
-        case .saveEntry:
-            if state.overlay == .confirmDiscard { state.overlay = nil }
-            guard let editor = state.editor else { return Effect.none }
-            let original = state.entry(id: editor.id)
-            let entry: Entry
-            do { entry = try editor.entry(original: original, now: state.now) } catch {
-                state.editor?.error = error.message
-                return Effect.none
-            }
-            state.editor = nil
-            let title = entry.title, base = editor.baseVersion
-            let codeNote = codeOwnerNote(entry, original: original, entries: state.snapshot.entries)
-            return .run { env in
-                guard let session = env.session else { return nil }
-                do {
-                    let (snapshot, also) = try session.saveEdit(entry, basedOn: base)
-                    let more = also.isEmpty ? "" : " Also updated, the same account: \(also.joined(separator: ", "))."
-                    return .updated(snapshot, banner: Banner(ok: true, text: "Saved \(title)." + more + codeNote))
-                } catch VaultError.conflict {
-                    return .editConflict(EditConflict(mine: entry, theirs: session.current(id: entry.id)), session.snapshot())
-                } catch {
-                    return .failed("\(error)")
-                }
-            }
         case .updated(let snapshot, let banner):
             state.busy = false
             state.apply(snapshot)
@@ -155,53 +95,6 @@ enum VaultReducer {
             if state.overlay == .signInPrompt { state.overlay = nil }
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return .copy(ClipboardRequest(text: url, label: "the change-password URL"))
-        case .toggleFixableFirst, .toggleFixableOnly:
-            if action == .toggleFixableOnly { state.fixableOnly.toggle() } else { state.fixableFirst.toggle() }
-            state.refreshFixableOrder()
-            state.recommendationList.select(0, count: state.shownRecommendationCount)
-            state.status = state.fixableOnly ? "Listing only what one key fixes (↑)."
-                : state.fixableFirst ? "What one key fixes (↑) comes first in each section." : "Ranked by severity."
-            return Effect.none
-        case .toggleHidden:
-            state.showHidden.toggle()
-            state.refreshFixableOrder()
-            state.recommendationList.select(min(state.recommendationList.selected, max(0, state.shownRecommendationCount - 1)),
-                                            count: state.shownRecommendationCount)
-            state.status = state.showHidden ? "Showing the \(state.snapshot.report.hidden.count) hidden recommendations after Other." : "Hidden recommendations are out of the list."
-            return Effect.none
-        case .unhide:
-            guard let entry = state.currentEntry else { return Effect.none }
-            let id = entry.id, title = entry.title
-            return .run { env in
-                guard let session = env.session else { return nil }
-                do { return .updated(try session.setHidden(id: id, false), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again.")) } catch {
-                    return .failed("\(error)")
-                }
-            }
-        case .askHide:
-            state.hideField.clear()
-            state.overlay = .hide
-            return Effect.none
-        case .confirmHide:
-            guard let entry = state.currentEntry else { return Effect.none }
-            let text = state.hideField.text.trimmingCharacters(in: .whitespaces)
-            var until: Date?
-            if !text.isEmpty {
-                guard let day = CalendarDay.parse(text), day > state.now else {
-                    state.status = "Type a date to come as YYYY-MM-DD, or leave it empty."
-                    return Effect.none
-                }
-                until = day
-            }
-            state.overlay = nil
-            let id = entry.id, title = entry.title, day = until
-            return .run { env in
-                guard let session = env.session else { return nil }
-                do {
-                    return .updated(try session.setHidden(id: id, true, until: day),
-                                    banner: Banner(ok: true, text: "Hid the recommendation for \(title)" + (day == nil ? "." : " until \(text).")))
-                } catch { return .failed("\(error)") }
-            }
         case .signIn:
             guard let entry = state.currentEntry else { return Effect.none }
             state.focusEntryID = entry.id
@@ -243,9 +136,7 @@ enum VaultReducer {
             state.appSession = nil
             state.overlay = .serviceApp
             let id = entry.id
-            return .run { env in env.session.map { .signedIn(entryID: id, $0.signIn(id: id)) } }
-        default:
-            return nil
+            return .run { env in env.session.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
         }
     }
 
@@ -277,6 +168,6 @@ enum VaultReducer {
         state.busy = true
         state.status = "Signing in to \(entry.title)…"
         let id = entry.id
-        return .run { env in env.session.map { .signedIn(entryID: id, $0.signIn(id: id)) } }
+        return .run { env in env.session.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
     }
 }

@@ -5,56 +5,54 @@ import Foundation
 /// "Log in with IDP" on screen: the alert, the provider's login page with
 /// AutoFill, its second factor, its consent; then the banner.
 enum WebSignInReducer {
-    static func apply(_ action: AppAction, _ state: inout AppState) -> Effect? {
+    static func reduce(_ action: WebSignInAction, _ state: inout AppState) -> Effect {
         switch action {
-        case .startWebSignIn:
+        case .start:
             guard let entry = state.currentEntry else { return Effect.none }
             state.focusEntryID = entry.id
             let id = entry.id, title = entry.title
             return .run { env in
                 guard let session = env.session, let alert = session.webSignInAlert(forEntry: id) else {
-                    return .failed("\(title)'s service offers no sign-in through an identity provider.")
+                    return .vault(.failed("\(title)'s service offers no sign-in through an identity provider."))
                 }
-                return .webStepped(alert, session.snapshot(), autoFill: nil)
+                return .webSignIn(.stepped(alert, session.snapshot(), autoFill: nil))
             }
         case .toggleEphemeral:
             state.webSignIn?.ephemeral.toggle()
             return Effect.none
-        case .webContinue:
+        case .proceed:
             guard let web = state.webSignIn, case .alert = web.step else { return Effect.none }
             let id = web.entryID, ephemeral = web.ephemeral
             return step { $0.webContinue(forEntry: id, ephemeral: ephemeral) }
-        case .webAutoFill:
+        case .autoFill:
             guard case .loginPage? = state.webSignIn?.step, state.webSignIn?.autoFill != nil else { return Effect.none }
             return step { $0.webAutoFill() }
-        case .webSubmitCode:
+        case .submitCode:
             guard case .secondFactor? = state.webSignIn?.step, let code = state.webSignIn?.code.text else { return Effect.none }
             guard !code.isEmpty else {
                 state.status = "Type the code first."
                 return Effect.none
             }
             return step { $0.webSubmitCode(code) }
-        case .webFillCode:
+        case .fillCode:
             guard case .secondFactor? = state.webSignIn?.step else { return Effect.none }
             return .run { env in
                 guard let session = env.session, let code = session.webCodeFromVault() else { return nil }
                 let next = session.webSubmitCode(code)
-                return .webStepped(next.step, next.snapshot, autoFill: nil)
+                return .webSignIn(.stepped(next.step, next.snapshot, autoFill: nil))
             }
-        case .webConsent(let allow):
+        case .consent(let allow):
             guard case .consent? = state.webSignIn?.step else { return Effect.none }
             return step { $0.webConsent(allow: allow) }
-        case .webCancel:
+        case .cancel:
             guard let web = state.webSignIn else { return Effect.none }
             if case .alert = web.step {  // nothing was contacted yet
-                return apply(.webStepped(.cancelled, state.snapshot, autoFill: nil), &state)
+                return reduce(.stepped(.cancelled, state.snapshot, autoFill: nil), &state)
             }
             return step { $0.webCancel() }
-        case .webStepped(let next, let snapshot, let autoFill):
+        case .stepped(let next, let snapshot, let autoFill):
             state.apply(snapshot)
             return show(next, autoFill: autoFill, &state)
-        default:
-            return nil
         }
     }
 
@@ -64,7 +62,7 @@ enum WebSignInReducer {
             let next = body(session)
             var autoFill: String?
             if case .loginPage(_, let domain, _) = next.step { autoFill = session.webAutoFillAccount(domain: domain) }
-            return .webStepped(next.step, next.snapshot, autoFill: autoFill)
+            return .webSignIn(.stepped(next.step, next.snapshot, autoFill: autoFill))
         }
     }
 

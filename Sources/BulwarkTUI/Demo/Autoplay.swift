@@ -100,10 +100,10 @@ public final class Autoplay {
         case .pause(let seconds):
             done(after: seconds)
         case .appleID(let event, let entry):
-            store.send(.appleIDEvent(event: event, entryTitle: entry))
+            store.send(.appleID(.event(event: event, entryTitle: entry)))
             done(after: Self.keyGap)
         case .transfer(let service, let team):
-            store.send(.transferApp(service: service, team: team))
+            store.send(.appleID(.transferApp(service: service, team: team)))
             done(after: Self.keyGap)
         case .card(let card):
             store.send(.setTitleCard(card))
@@ -159,10 +159,10 @@ public enum HeadlessPlayer {
             case .pause:
                 break
             case .appleID(let event, let entry):
-                store.send(.appleIDEvent(event: event, entryTitle: entry))
+                store.send(.appleID(.event(event: event, entryTitle: entry)))
                 await store.settle()
             case .transfer(let service, let team):
-                store.send(.transferApp(service: service, team: team))
+                store.send(.appleID(.transferApp(service: service, team: team)))
                 await store.settle()
             case .card(let card):
                 store.send(.setTitleCard(card))
