@@ -33,7 +33,7 @@ public enum RunLoop {
         // The frame on screen: clicks land on what it drew.
         var shown: Buffer?
         func draw() {
-            let frame = AppView.render(store.state, colors: terminal.colors, glyphs: terminal.glyphs)
+            let frame = store.frame(colors: terminal.colors, glyphs: terminal.glyphs)
             shown = frame
             terminal.draw(frame)
             recorder?.record(frame)
@@ -65,7 +65,7 @@ public enum RunLoop {
             let busy = store.inbox.inFlight > 0 || store.state.upgradeWorking || store.state.busy || autoplay != nil
             var changed = store.processInbox() || clipboardSaid
             if let player = autoplay {
-                changed = player.advance(store: store, now: Date(), screen: { AppView.render(store.state).textDump() }) || changed
+                changed = player.advance(store: store, now: Date(), screen: { store.frame().textDump() }) || changed
                 if player.restartRequested {
                     autoplayEnd?(.restart)
                     return 0

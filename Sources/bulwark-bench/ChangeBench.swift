@@ -22,14 +22,14 @@ enum ChangeBench {
         while opened.analysis != nil { opened = session.analyseNextBatch() }
         let store = Store(state: AppState(width: 200, height: 60, unlocked: true, snapshot: opened, lockLabel: "unlocked"))
         store.send(.key(.char("r")))
-        var previous = AppView.render(store.state)
+        var previous = store.frame()
         var screenPart: [Double] = []
         func shown(_ snapshot: @autoclosure () -> SessionSnapshot) {
             let made = snapshot()
             let start = Measure.now()
             store.send(.vault(.updated(made, banner: nil)))
             defer { screenPart.append(Double(Measure.now() - start) / 1e9) }
-            let frame = AppView.render(store.state)
+            let frame = store.frame()
             _ = frame.changes(since: previous).count
             previous = frame
         }
@@ -100,12 +100,12 @@ enum ChangeBench {
         let start = Measure.now()
         let snapshot = try! session.unlock(masterPassword: "bench")
         let store = Store(state: AppState(width: 200, height: 60, unlocked: true, snapshot: snapshot, lockLabel: "unlocked"))
-        _ = AppView.render(store.state)
+        _ = store.frame()
         let firstFrame = Double(Measure.now() - start) / 1e9
         var batches = 0
         while store.state.snapshot.analysis != nil {
             store.send(.unlock(.analysed(session.analyseNextBatch())))
-            _ = AppView.render(store.state)
+            _ = store.frame()
             batches += 1
         }
         let analysed = Double(Measure.now() - start) / 1e9
@@ -113,12 +113,12 @@ enum ChangeBench {
         print("    the analysis behind it, in \(batches) batches with the recommendations shown after each: done \(Measure.format(analysed)) after the KDF")
         for key in [Key.char("r"), .char("j"), .tab, .char("/"), .char("1"), .char("7"), .escape] {
             store.send(.key(key))
-            _ = AppView.render(store.state)
+            _ = store.frame()
         }
         var entry = store.state.snapshot.entries[store.state.snapshot.entries.count / 2]
         entry.changePassword(to: "Fresh-Qx9#vT2m-app", reason: "bench")
         store.send(.vault(.updated(try! session.save(entry, basedOn: store.state.snapshot.versions[entry.id]), banner: nil)))
-        _ = AppView.render(store.state)
+        _ = store.frame()
         let peak = Measure.peakRSSMiB()
         print(String(format: "the app with %d entries open (unlock at the bench's KDF, analysis, both screens, a search, an edit): peak RSS %.1f MiB (%.1f MB)  target ≤ 150 MB",
                      store.state.snapshot.entries.count, peak, peak * 1.048576))

@@ -40,14 +40,14 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     // Searching: "/", then "account 17" typed a key at a time and rubbed out
     // again, each keystroke a search (the first key and the space search every entry).
     if searching { store.send(.key(.char("/"))) }
-    var previous = AppView.render(store.state)
+    var previous = store.frame()
     let query = "account 17".map { Key.char($0) }
     var keys: [Key] = searching ? query + Array(repeating: .backspace, count: query.count) : [.char("j"), .char("j"), .char("k")]
     let stats = Measure.repeated(2000) {
         let key = keys.removeFirst()
         keys.append(key)
         store.send(.key(key))
-        let frame = AppView.render(store.state)
+        let frame = store.frame()
         _ = frame.changes(since: previous).count
         previous = frame
     }

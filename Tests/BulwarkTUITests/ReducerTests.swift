@@ -123,19 +123,6 @@ import Testing
         #expect(store.state.list.selected == 0)
     }
 
-    @Test func selectionStaysVisibleOnASmallWindowAndAfterResize() {
-        let store = Store(state: Self.state(width: 60, height: 16))
-        store.send(.key(.char("G")))
-        let rows = AppView.listHeight(store.state)
-        #expect(rows == 11)
-        #expect(store.state.list.offset == Self.demo.count - rows)
-        store.send(.key(.char("k")))
-        #expect(store.state.list.offset == Self.demo.count - rows)
-        store.send(.resize(width: 120, height: 40))
-        #expect(store.state.list.offset == 0)
-        #expect(store.state.list.selected == Self.demo.count - 2)
-    }
-
     @Test func questionMarkOpensHelpAndEscClosesIt() {
         let store = Store(state: Self.state())
         store.send(.key(.char("?")))

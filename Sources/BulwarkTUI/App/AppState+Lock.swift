@@ -24,6 +24,7 @@ extension AppState {
         next.filter = filter
         next.list = list
         next.recommendationList = recommendationList
+        next.listRows = listRows
         next.showHidden = showHidden
         next.fixableFirst = fixableFirst
         next.fixableOnly = fixableOnly

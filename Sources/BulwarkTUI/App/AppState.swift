@@ -221,6 +221,8 @@ public struct AppState: Sendable {
     /// The list's order while either is on (see AppState+Fixable).
     public internal(set) var fixableOrder: FixableOrder?
     public var messageList = ListScroll()
+    /// The rows each list showed in the last frame (see AppState+Layout).
+    public internal(set) var listRows: [ListID: Int] = [:]
     /// Non-nil while `/` search has the keyboard.
     public var search: TextField?
     /// The one entry whose password is shown, and since when: moving off

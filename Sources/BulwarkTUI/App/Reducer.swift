@@ -6,13 +6,7 @@ import Foundation
 /// the same new state and effect; all I/O is in the returned effect.
 public enum Reducer {
     public static func reduce(into state: inout AppState, action: AppAction) -> Effect {
-        let effect = apply(action, to: &state)
-        // Keep each list window where its selection is, moving it as little as possible.
-        let rows = AppView.listHeight(state)
-        state.list.offset = state.list.visibleOffset(height: rows, count: state.visible.count)
-        state.recommendationList.offset = state.recommendationList.visibleOffset(
-            height: RecommendationsScreen.listRows(state), count: state.shownRecommendationCount)
-        return effect
+        apply(action, to: &state)
     }
 
     private static func apply(_ action: AppAction, to state: inout AppState) -> Effect {
@@ -62,7 +56,7 @@ public enum Reducer {
             moveSelection(by: Int.max / 2, &state)
             return .none
         case .page(let direction):
-            moveSelection(by: direction * max(1, AppView.listHeight(state) - 1), &state)
+            moveSelection(by: direction * state.pageRows(listInCharge(state)), &state)
             return .none
         case .showHelp:
             // Over a dialog, the help is the dialog's, and closing it goes back to it.

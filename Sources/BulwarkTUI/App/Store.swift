@@ -45,6 +45,14 @@ public final class Store {
         run(Reducer.reduce(into: &state, action: action))
     }
 
+    /// Draws the state and keeps what the frame's lists drew (their
+    /// windows) in the state: the one place a frame writes back.
+    public func frame(colors: Bool = true, glyphs: GlyphSupport = .unicode) -> Buffer {
+        let frame = AppView.render(state, colors: colors, glyphs: glyphs)
+        state.adopt(frame.listWindows)
+        return frame
+    }
+
     /// Feeds the results of finished effects back in. Returns whether any came.
     @discardableResult
     public func processInbox() -> Bool {

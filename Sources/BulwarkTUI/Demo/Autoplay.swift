@@ -128,7 +128,7 @@ public enum HeadlessPlayer {
             state.caption = nil
             return AppView.render(state, colors: colors)
         }
-        func screen() -> String { AppView.render(store.state).textDump() }
+        func screen() -> String { store.frame().textDump() }
         func press(_ key: Key) async {
             store.send(.key(key))
             await store.settle()
@@ -137,7 +137,7 @@ public enum HeadlessPlayer {
             switch step {
             case .caption(let text):
                 store.send(.setCaption(text))
-                try snapshot(text, AppView.render(store.state, colors: colors), bare())
+                try snapshot(text, store.frame(colors: colors), bare())
             case .type(let text):
                 for character in text { await press(.char(character)) }
             case .keys(let keys):
@@ -169,7 +169,7 @@ public enum HeadlessPlayer {
             }
         }
         store.send(.setCaption(nil))
-        try snapshot("end", AppView.render(store.state, colors: colors), bare())
+        try snapshot("end", store.frame(colors: colors), bare())
     }
 }
 

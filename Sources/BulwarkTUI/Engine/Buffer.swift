@@ -26,6 +26,11 @@ public struct Buffer: Sendable, Equatable {
     public private(set) var cells: [Cell]
     /// Where clicks land (see `Hotspot`); not part of what is drawn.
     public internal(set) var hotspots: [Hotspot] = []
+    /// Each list's window as drawn: the rows it showed and from where. The
+    /// store writes them back into the state after a frame (as ratatui's
+    /// `StatefulWidget` writes a list's offset back), so scrolling moves only
+    /// as far as it must and a page is what the person saw.
+    public internal(set) var listWindows: [ListID: ListWindow] = [:]
 
     /// Two frames are equal when they show the same cells.
     public static func == (a: Buffer, b: Buffer) -> Bool { a.width == b.width && a.height == b.height && a.cells == b.cells }

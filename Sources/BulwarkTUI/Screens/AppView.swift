@@ -89,10 +89,4 @@ public enum AppView {
             return Line("\(Count.grouped(count)) \(count == 1 ? "recommendation" : "recommendations"), \(Count.grouped(report.highPriorityCount)) high priority\(sofar). Press ? for the keys.", Theme.dim)
         }
     }
-
-    /// Rows of the vault list at the current size, for paging.
-    public static func listHeight(_ state: AppState) -> Int {
-        let body = Chrome(Rect(x: 0, y: 0, width: state.width, height: state.height)).body.height
-        return max(1, body - (VaultScreen.hasHeader(state) ? 1 : 0))
-    }
 }

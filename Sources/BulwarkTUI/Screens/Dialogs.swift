@@ -50,14 +50,13 @@ enum Dialogs {
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 44), height: height,
                                  title: Line("Filter by", Theme.title), rightTitle: Line("Esc cancel", Theme.dim))
         let listArea = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height - 2))
-        let scroll = ListScroll(selected: picker.list.selected, offset: picker.list.visibleOffset(height: listArea.height, count: picker.options.count))
         ListView(count: picker.options.count, row: { index in
                      let option = picker.options[index]
                      let count = Count.grouped(option.count)
                      let width = max(0, listArea.width - DisplayWidth.of(count) - 2)
                      return Line([Span(DisplayWidth.pad(DisplayWidth.truncate(option.label, to: width), to: width) + " "),
                                   Span(count, Theme.dim)])
-                 }, scroll: scroll, selectionStyle: Theme.selection, clickable: .filterPicker)
+                 }, scroll: picker.list, selectionStyle: Theme.selection, id: .filterPicker)
             .render(into: &buffer, area: listArea)
         Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
                       hints: Keymaps.filterPicker(state).footerHints, keyStyle: Theme.key, pinned: 2)

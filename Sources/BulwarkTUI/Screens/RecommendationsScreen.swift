@@ -54,11 +54,6 @@ enum RecommendationsScreen {
         }
     }
 
-    /// Rows of the list pane: the body less the two summary lines and the rule.
-    static func listRows(_ state: AppState) -> Int {
-        max(1, Chrome(Rect(x: 0, y: 0, width: state.width, height: state.height)).body.height - 3)
-    }
-
     static func render(_ state: AppState, chrome: Chrome, into buffer: inout Buffer) {
         let body = chrome.body
         let report = state.snapshot.report
@@ -128,8 +123,12 @@ enum RecommendationsScreen {
         }
         let rows = Rows(state)
         let selectedRow = rows.row(ofItem: state.recommendationList.selected)
-        // Keep the selection in view.
-        let offset = selectedRow >= area.height ? selectedRow - area.height + 1 : 0
+        // Keep the selection in view, the window moved as little as it must
+        // (its offset counts rows, section headings included).
+        var offset = ListScroll(selected: selectedRow, offset: state.recommendationList.offset).visibleOffset(height: area.height, count: rows.count)
+        // The first item of a section is seen under its heading.
+        if offset == selectedRow, offset > 0, case .header = rows[offset - 1] { offset -= 1 }
+        buffer.listWindows[.recommendations] = ListWindow(offset: offset, rows: area.height)
         let titleWidth = min(20, max(8, (area.width - 8) / 2))
         for line in 0..<min(area.height, max(0, rows.count - offset)) {
             let y = area.y + line

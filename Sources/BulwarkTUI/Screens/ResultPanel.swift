@@ -61,8 +61,6 @@ enum ResultPanel {
                                  rightTitle: Line("\(history.count)", Theme.dim))
         let listArea = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height - 2))
         let secretWidth = min(28, max(8, inner.width / 3))
-        let scroll = ListScroll(selected: browser.list.selected,
-                                offset: browser.list.visibleOffset(height: listArea.height, count: history.count))
         ListView(count: history.count, row: { index in
                      let item = history[index]
                      let secret = browser.revealed == index ? item.password : String(repeating: "•", count: 10)
@@ -74,7 +72,7 @@ enum ResultPanel {
                          Span(DisplayWidth.truncate(item.reason, to: reasonWidth)),
                      ])
                  },
-                 scroll: scroll, selectionStyle: Theme.selection, emptyText: "No old passwords.", clickable: .history)
+                 scroll: browser.list, selectionStyle: Theme.selection, emptyText: "No old passwords.", id: .history)
             .render(into: &buffer, area: listArea)
         Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
                       hints: Keymaps.history(state).footerHints, keyStyle: Theme.key, pinned: 2)

@@ -19,7 +19,7 @@ extension Dialogs {
         ListView(count: signUp.services.count, row: { index in
             let service = signUp.services[index]
             return Line([Span(DisplayWidth.pad(service.name, to: 20), Theme.heading), Span(service.domain, Theme.dim)])
-        }, scroll: signUp.list, selectionStyle: Theme.selection, emptyText: "No service offers Sign in with Apple.", clickable: .signUp).render(into: &buffer, area: list)
+        }, scroll: signUp.list, selectionStyle: Theme.selection, emptyText: "No service offers Sign in with Apple.", id: .signUp).render(into: &buffer, area: list)
         Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
                       hints: Keymaps.signUp(state).footerHints, keyStyle: Theme.key)
     }

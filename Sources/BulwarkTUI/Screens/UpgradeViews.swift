@@ -123,7 +123,7 @@ enum UpgradeViews {
             let message = messages[index]
             return Line([Span(DisplayWidth.pad(message.sender, to: 16), Theme.heading),
                          Span(message.body.split(separator: "\n").first.map(String.init) ?? "")])
-        }, scroll: state.messageList, selectionStyle: Theme.selection, emptyText: "No messages.", clickable: .messages).render(into: &buffer, area: listArea)
+        }, scroll: state.messageList, selectionStyle: Theme.selection, emptyText: "No messages.", id: .messages).render(into: &buffer, area: listArea)
         if messages.indices.contains(state.messageList.selected) {
             let body = Rect(x: inner.x, y: listArea.maxY + 1, width: inner.width, height: max(0, inner.maxY - listArea.maxY - 1))
             Paragraph(messages[state.messageList.selected].body, style: Theme.dim).render(into: &buffer, area: body)

@@ -70,7 +70,7 @@ enum VaultScreen {
                      listRow(entries[visible[$0]], severity: report.recommendation(forEntry: entries[visible[$0]].id)?.severity, width: area.width)
                  },
                  scroll: state.list, selectionStyle: Theme.selection,
-                 emptyText: entries.isEmpty ? "No entries yet." : "Nothing matches.", clickable: .vault)
+                 emptyText: entries.isEmpty ? "No entries yet." : "Nothing matches.", id: .vault)
             .render(into: &buffer, area: area)
     }
 }

@@ -1,6 +1,7 @@
 /// A scrollable list with one selected row and a scrollbar when the rows do
-/// not fit. The scroll offset is state the caller keeps (`ListScroll`), so
-/// moving the selection scrolls only as far as needed, like a real list.
+/// not fit. The scroll offset is state the caller keeps (`ListScroll`): the
+/// list draws from it, moved only as far as the selection needs, and
+/// records the window it drew in the buffer for the state to keep.
 public struct ListScroll: Sendable, Hashable {
     public var selected: Int
     public var offset: Int
@@ -40,8 +41,8 @@ public struct ListView {
     public var selectionStyle: Style
     public var focused: Bool
     public var emptyText: String
-    /// Which list the rows are, for clicks; nil: not clickable.
-    public var clickable: ListID?
+    /// Which list the rows are: for clicks, and for the window it records.
+    public var id: ListID?
 
     public init(rows: [Line], scroll: ListScroll, selectionStyle: Style = Style(reverse: true),
                 focused: Bool = true, emptyText: String = "Nothing here.") {
@@ -50,8 +51,8 @@ public struct ListView {
     }
 
     public init(count: Int, row: @escaping (Int) -> Line, scroll: ListScroll, selectionStyle: Style = Style(reverse: true),
-                focused: Bool = true, emptyText: String = "Nothing here.", clickable: ListID? = nil) {
-        self.clickable = clickable
+                focused: Bool = true, emptyText: String = "Nothing here.", id: ListID? = nil) {
+        self.id = id
         self.count = count
         self.row = row
         self.scroll = scroll
@@ -65,17 +66,19 @@ public struct ListView {
     public func render(into buffer: inout Buffer, area: Rect) -> Int {
         guard !area.isEmpty else { return 0 }
         if count == 0 {
+            if let id { buffer.listWindows[id] = ListWindow(offset: 0, rows: area.height) }
             buffer.put(DisplayWidth.truncate(emptyText, to: area.width), x: area.x, y: area.y, style: Style(dim: true), clip: area)
             return 0
         }
         let needsBar = count > area.height && area.width > 2
         let content = Rect(x: area.x, y: area.y, width: area.width - (needsBar ? 1 : 0), height: area.height)
         let offset = scroll.visibleOffset(height: area.height, count: count)
+        if let id { buffer.listWindows[id] = ListWindow(offset: offset, rows: area.height) }
         for visible in 0..<min(area.height, count - offset) {
             let index = offset + visible
             let y = area.y + visible
             row(index).render(into: &buffer, x: content.x, y: y, clip: content)
-            if let clickable { buffer.addHotspot(Rect(x: content.x, y: y, width: content.width, height: 1), .row(clickable, index)) }
+            if let id { buffer.addHotspot(Rect(x: content.x, y: y, width: content.width, height: 1), .row(id, index)) }
             if index == scroll.selected {
                 let style = focused ? selectionStyle : Style(bold: true)
                 buffer.applyStyle(style, to: Rect(x: content.x, y: y, width: content.width, height: 1))
