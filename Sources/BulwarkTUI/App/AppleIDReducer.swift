@@ -8,17 +8,15 @@ enum AppleIDReducer {
         switch action {
         case .event(let event, let title):
             return .run { env in
-                env.session.map { session in
-                    let line = session.sendAppleIDEvent(event, entryTitle: title)
-                    return .vault(.updated(session.snapshot(), banner: Banner(ok: true, text: line)))
-                }
+                guard let appleID = env.appleID, let vault = env.vault else { return nil }
+                let line = appleID.sendAppleIDEvent(event, entryTitle: title)
+                return .vault(.updated(vault.snapshot(), banner: Banner(ok: true, text: line)))
             }
         case .transferApp(let service, let team):
             return .run { env in
-                env.session.map { session in
-                    let line = session.transferApp(service: service, toTeam: team)
-                    return .vault(.updated(session.snapshot(), banner: Banner(ok: true, text: line)))
-                }
+                guard let appleID = env.appleID, let vault = env.vault else { return nil }
+                let line = appleID.transferApp(service: service, toTeam: team)
+                return .vault(.updated(vault.snapshot(), banner: Banner(ok: true, text: line)))
             }
         }
     }

@@ -36,7 +36,7 @@ enum EditorReducer {
             return Effect.none
         case .generatePassword:
             let site = state.editor?.fields[1].text ?? ""
-            return .run { env in (env.session?.generatePassword(forSite: site)).map { .editor(.generated($0)) } }
+            return .run { env in (env.vault?.generatePassword(forSite: site)).map { .editor(.generated($0)) } }
         case .generated(let password):
             // Shown, so the person sees what was made; masked again when they leave the field.
             state.editor?.fields[3] = TextField(password, masked: false)
@@ -55,13 +55,13 @@ enum EditorReducer {
             let title = entry.title, base = editor.baseVersion
             let codeNote = VaultReducer.codeOwnerNote(entry, original: original, entries: state.snapshot.entries)
             return .run { env in
-                guard let session = env.session else { return nil }
+                guard let vault = env.vault else { return nil }
                 do {
-                    let (snapshot, also) = try session.saveEdit(entry, basedOn: base)
+                    let (snapshot, also) = try vault.saveEdit(entry, basedOn: base)
                     let more = also.isEmpty ? "" : " Also updated, the same account: \(also.joined(separator: ", "))."
                     return .vault(.updated(snapshot, banner: Banner(ok: true, text: "Saved \(title)." + more + codeNote)))
                 } catch VaultError.conflict {
-                    return .otherWriters(.editConflict(EditConflict(mine: entry, theirs: session.current(id: entry.id)), session.snapshot()))
+                    return .otherWriters(.editConflict(EditConflict(mine: entry, theirs: vault.current(id: entry.id)), vault.snapshot()))
                 } catch {
                     return .vault(.failed("\(error)"))
                 }

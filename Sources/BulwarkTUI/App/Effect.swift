@@ -1,15 +1,36 @@
 import Foundation
 
-/// What the app may ask the outside world for. Dependencies are injected so
-/// tests run the same effects against a fixed clock and mock services.
+/// What the app may ask of the outside world: the clock and the clients
+/// (see Clients.swift). A client left nil is not attached (a screen-only
+/// run): effects that need it do nothing.
 public struct AppEnvironment: Sendable {
     public var now: @Sendable () -> Date
-    /// The vault, analysis and services; nil in screen-only tests.
-    public var session: AppSession?
+    public var vault: (any VaultClient)?
+    public var upgrades: (any UpgradeClient)?
+    public var signIn: (any SignInClient)?
+    public var appleID: (any AppleIDClient)?
+    public var sync: (any SyncClient)?
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }, session: AppSession? = nil) {
+    public init(now: @escaping @Sendable () -> Date = { Date() }, vault: (any VaultClient)? = nil, upgrades: (any UpgradeClient)? = nil,
+                signIn: (any SignInClient)? = nil, appleID: (any AppleIDClient)? = nil, sync: (any SyncClient)? = nil) {
         self.now = now
-        self.session = session
+        self.vault = vault
+        self.upgrades = upgrades
+        self.signIn = signIn
+        self.appleID = appleID
+        self.sync = sync
+    }
+
+    /// The live environment: every client is the session.
+    public init(now: @escaping @Sendable () -> Date = { Date() }, session: AppSession?) {
+        self.init(now: now, vault: session, upgrades: session, signIn: session, appleID: session, sync: session)
+    }
+
+    /// For tests: every client reports that it was reached (a test sets
+    /// the ones it provides), as TCA's unimplemented dependencies do.
+    public static func unprovided(now: @escaping @Sendable () -> Date, report: @escaping @Sendable (String) -> Void) -> AppEnvironment {
+        let none = UnprovidedClients(report: report)
+        return AppEnvironment(now: now, vault: none, upgrades: none, signIn: none, appleID: none, sync: none)
     }
 
     public static let live = AppEnvironment()

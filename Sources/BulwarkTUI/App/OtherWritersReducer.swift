@@ -39,12 +39,12 @@ enum OtherWritersReducer {
             state.conflict = nil
             state.busy = true
             return .run { env in
-                guard let session = env.session else { return nil }
+                guard let vault = env.vault else { return nil }
                 do {
-                    let (snapshot, text) = try session.resolveConflict(mine: conflict.mine, choice: choice)
+                    let (snapshot, text) = try vault.resolveConflict(mine: conflict.mine, choice: choice)
                     return .vault(.updated(snapshot, banner: Banner(ok: true, text: text)))
                 } catch {
-                    return .vault(.updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)")))
+                    return .vault(.updated(vault.snapshot(), banner: Banner(ok: false, text: "\(error)")))
                 }
             }
         case .reviewConflict:
@@ -68,8 +68,8 @@ enum OtherWritersReducer {
         guard state.unlocked, !state.polling, !state.busy, !state.upgradeInFlight else { return .none }
         state.polling = true
         return .run { env in
-            guard let session = env.session else { return nil }
-            return .otherWriters(.polled(session.pollExternalChanges()))
+            guard let vault = env.vault else { return nil }
+            return .otherWriters(.polled(vault.pollExternalChanges()))
         }
     }
 }

@@ -24,8 +24,8 @@ enum RecommendationsReducer {
             guard let entry = state.currentEntry else { return Effect.none }
             let id = entry.id, title = entry.title
             return .run { env in
-                guard let session = env.session else { return nil }
-                do { return .vault(.updated(try session.setHidden(id: id, false), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again."))) } catch {
+                guard let vault = env.vault else { return nil }
+                do { return .vault(.updated(try vault.setHidden(id: id, false), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again."))) } catch {
                     return .vault(.failed("\(error)"))
                 }
             }
@@ -47,9 +47,9 @@ enum RecommendationsReducer {
             state.overlay = nil
             let id = entry.id, title = entry.title, day = until
             return .run { env in
-                guard let session = env.session else { return nil }
+                guard let vault = env.vault else { return nil }
                 do {
-                    return .vault(.updated(try session.setHidden(id: id, true, until: day),
+                    return .vault(.updated(try vault.setHidden(id: id, true, until: day),
                                     banner: Banner(ok: true, text: "Hid the recommendation for \(title)" + (day == nil ? "." : " until \(text)."))))
                 } catch { return .vault(.failed("\(error)")) }
             }

@@ -105,7 +105,7 @@ public enum Reducer {
             // a sign-in under way ends with it, nothing changed.
             state = state.locked()
             return .run { env in
-                env.session?.lockVault()
+                env.vault?.lockVault()
                 return nil
             }
         case .unlock(let action): return UnlockReducer.reduce(action, &state)

@@ -6,8 +6,6 @@ import Foundation
 /// the screens see only its steps. AutoFill offers the vault's account for
 /// the provider's login domain; its code comes from that entry's TOTP.
 extension AppSession {
-    public typealias WebStep = (step: WebAuthenticationSession.Step, snapshot: SessionSnapshot)
-
     /// The alert before anything is contacted: the app's name and the provider's domain; nil when the service has no provider.
     public func webSignInAlert(forEntry id: String) -> WebAuthenticationSession.Step? {
         lock.withLock {

@@ -319,7 +319,6 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     static let noServices = "This vault knows no services: one-key fixes act on the services given with --services (bulwark demo has its own)."
 
-    public typealias UpgradeStep = (state: UpgradeState, snapshot: SessionSnapshot)
 
     private func step(_ body: (UpgradeEngine) -> UpgradeState) -> UpgradeStep {
         lock.withLock {

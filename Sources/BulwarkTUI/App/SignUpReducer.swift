@@ -24,7 +24,7 @@ enum SignUpReducer {
             return Effect.none
         case .chooseService:
             guard let service = state.signUp?.chosen else { return Effect.none }
-            return .run { env in env.session?.signUpSheet(serviceID: service.id).map { .signUp(.sheet($0.sheet, relay: $0.relay)) } }
+            return .run { env in env.appleID?.signUpSheet(serviceID: service.id).map { .signUp(.sheet($0.sheet, relay: $0.relay)) } }
         case .sheet(let sheet, let relay):
             guard state.signUp != nil else { return Effect.none }
             state.signUp?.sheet = sheet
@@ -37,7 +37,7 @@ enum SignUpReducer {
             guard let signUp = state.signUp, let service = signUp.chosen, let sheet = signUp.sheet, !signUp.working else { return Effect.none }
             state.signUp?.working = true
             let hide = sheet.hideEmail
-            return .run { env in env.session.map { .signUp(.signedUp($0.signUpWithApple(serviceID: service.id, hideEmail: hide))) } }
+            return .run { env in env.appleID.map { .signUp(.signedUp($0.signUpWithApple(serviceID: service.id, hideEmail: hide))) } }
         case .signedUp(let result):
             state.signUp = nil
             if state.overlay == .signUp { state.overlay = nil }

@@ -36,9 +36,21 @@ public final class Store {
         return copies
     }
 
-    public init(state: AppState, environment: AppEnvironment = .live) {
+    /// The actions finished effects handed back, oldest first, kept only
+    /// when asked (tests assert what came back, as TCA's TestStore does).
+    public private(set) var received: [AppAction] = []
+    let keepsReceived: Bool
+
+    public init(state: AppState, environment: AppEnvironment = .live, keepsReceived: Bool = false) {
         self.state = state
         self.environment = environment
+        self.keepsReceived = keepsReceived
+    }
+
+    /// The actions received since the last call.
+    public func takeReceived() -> [AppAction] {
+        defer { received = [] }
+        return received
     }
 
     public func send(_ action: AppAction) {
@@ -57,6 +69,7 @@ public final class Store {
     @discardableResult
     public func processInbox() -> Bool {
         let actions = inbox.drain()
+        if keepsReceived { received += actions }
         for action in actions { send(action) }
         return !actions.isEmpty
     }
@@ -78,7 +91,8 @@ public final class Store {
         case .run(let operation):
             let inbox = inbox, environment = environment
             inbox.begin()
-            Task.detached { inbox.finish(await operation(environment)) }
+            // Not detached: a test's task-locals (its identity, for an issue a client records) go with the work.
+            Task { inbox.finish(await operation(environment)) }
         }
     }
 }

@@ -23,8 +23,8 @@ enum SyncReducer {
             state.busy = true
             let id = conflict.entryID
             return .run { env in
-                guard let session = env.session else { return nil }
-                let (snapshot, text, pending) = session.settleSyncConflict(id, choice: choice)
+                guard let sync = env.sync else { return nil }
+                let (snapshot, text, pending) = sync.settleSyncConflict(id, choice: choice)
                 return .sync(.conflictSettled(snapshot, text, pending))
             }
         case .later:
@@ -73,8 +73,8 @@ enum SyncReducer {
         state.sync.manual = manual
         state.sync.lastAttempt = state.now
         return .run { env in
-            guard let session = env.session else { return nil }
-            return .sync(.synced(session.syncNow()))
+            guard let sync = env.sync else { return nil }
+            return .sync(.synced(sync.syncNow()))
         }
     }
 

@@ -42,7 +42,7 @@ enum UnlockReducer {
 
     /// A large vault's analysis, one batch per step (edits go between them).
     static func analyseNextBatch() -> Effect {
-        .run { env in env.session.map { .unlock(.analysed($0.analyseNextBatch())) } }
+        .run { env in env.vault.map { .unlock(.analysed($0.analyseNextBatch())) } }
     }
 
     /// What the unlock found: newly breached accounts, signed-out accounts, a rollback (the last said wins the banner).
@@ -96,7 +96,7 @@ enum UnlockReducer {
         // The vault's key settings first: they are read under the session's
         // lock, which the unlock then holds for the whole derivation, so
         // read beside it they could come only after it.
-        return .run { env in .unlock(.keyDerivationSettingsRead(env.session?.keyDerivationParameters(creating: creating))) }
+        return .run { env in .unlock(.keyDerivationSettingsRead(env.vault?.keyDerivationParameters(creating: creating))) }
     }
 
     /// The unlock, and beside it the estimate of its key derivation (a few
@@ -108,9 +108,9 @@ enum UnlockReducer {
             return .unlock(.keyDerivationEstimated(started: started, seconds: seconds))
         }
         return .batch([estimate, .run { env in
-            guard let session = env.session else { return .unlock(.failed("No vault is attached.")) }
+            guard let vault = env.vault else { return .unlock(.failed("No vault is attached.")) }
             do {
-                return .unlock(.unlocked(creating ? try session.create(masterPassword: password) : try session.unlock(masterPassword: password)))
+                return .unlock(.unlocked(creating ? try vault.create(masterPassword: password) : try vault.unlock(masterPassword: password)))
             } catch VaultError.wrongPassword {
                 return .unlock(.failed("Wrong master password. Try again."))
             } catch {

@@ -58,7 +58,7 @@ enum UpgradeReducer {
                 upgrade.state = next
                 state.upgrade = upgrade
                 if lookForKeys && !upgrade.cancelling {
-                    return .run { env in .upgrade(.securityKeysFound(env.session?.securityKeys() ?? [])) }
+                    return .run { env in .upgrade(.securityKeysFound(env.upgrades?.securityKeys() ?? [])) }
                 }
                 // Esc came while the step ran and the step ended at a screen:
                 // cancel from there, as the screen's own Cancel would.
@@ -72,7 +72,7 @@ enum UpgradeReducer {
             state.upgrade?.cancelling = true
             state.status = "Cancelling: asking the service to stop…"
             return .run { env in
-                env.session?.requestCancel()
+                env.upgrades?.requestCancel()
                 return nil
             }
         case .setRelay(let relay):
@@ -85,7 +85,7 @@ enum UpgradeReducer {
                 return Effect.none
             }
             state.upgrade?.state = .verifying(screen)
-            return .run { env in env.session.map { let step = $0.submitCode(code); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.submitCode(code); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .fillCodeFromVault:
             guard let entry = state.entry(id: state.upgrade?.request.entryID), let uri = entry.totpURI,
                   let config = try? OTPAuthURL.parse(uri) else { return Effect.none }
@@ -101,35 +101,35 @@ enum UpgradeReducer {
             state.upgrade?.code = TextField(code)
             return reduce(.submitCode, &state)
         case .resendCode:
-            return .run { env in env.session.map { let step = $0.resendCode(); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.resendCode(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .cancel:
             state.overlay = nil
-            return .run { env in env.session.map { let step = $0.cancelUpgrade(); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.cancelUpgrade(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .toggleEmail:
             guard case .sheet(let sheet)? = state.upgrade?.state else { return Effect.none }
             var toggled = sheet
             toggled.hideEmail.toggle()
             state.upgrade?.state = .sheet(toggled)  // drawn at once; the engine agrees below
             let hide = toggled.hideEmail
-            return .run { env in env.session.map { let step = $0.chooseEmail(hide: hide); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.chooseEmail(hide: hide); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .continueSheet:
             guard case .sheet? = state.upgrade?.state else { return Effect.none }
             state.upgrade?.state = .exchanging
-            return .run { env in env.session.map { let step = $0.continueWithApple(); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.continueWithApple(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .savePasskey:
             guard case .passkeySheet? = state.upgrade?.state else { return Effect.none }
             state.upgrade?.state = .exchanging
-            return .run { env in env.session.map { let step = $0.savePasskey(); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.savePasskey(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .useVaultPasskey:
             guard case .stepUp(let screen)? = state.upgrade?.state, screen.method == .securityKey else { return Effect.none }
             state.upgrade?.state = .verifying(screen)
-            return .run { env in env.session.map { let step = $0.useVaultPasskey(); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.useVaultPasskey(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .useUSBKey:
             guard case .stepUp(let screen)? = state.upgrade?.state, screen.method == .securityKey,
                   let device = state.upgrade?.securityKeys?.first else { return Effect.none }
             state.upgrade?.state = .verifying(screen)
             state.status = "Touch the security key when it blinks."
-            return .run { env in env.session.map { let step = $0.useSecurityKey(device); return .upgrade(.stepped(step.state, step.snapshot)) } }
+            return .run { env in env.upgrades.map { let step = $0.useSecurityKey(device); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .securityKeysFound(let keys):
             guard state.upgrade != nil else { return Effect.none }
             state.upgrade?.securityKeys = keys
@@ -146,9 +146,9 @@ enum UpgradeReducer {
         state.upgrade?.before = state.snapshot.report.recommendation(forEntry: request.entryID)
         state.result = nil
         let entryID = request.entryID
-        let run: Effect = .run { env in env.session.map { let step = $0.startUpgrade(request); return .upgrade(.stepped(step.state, step.snapshot)) } }
+        let run: Effect = .run { env in env.upgrades.map { let step = $0.startUpgrade(request); return .upgrade(.stepped(step.state, step.snapshot)) } }
         guard request.kind == .signInWithApple else { return run }
-        return .batch([.run { env in .upgrade(.setRelay(env.session?.relayPreview(forEntry: entryID))) }, run])
+        return .batch([.run { env in .upgrade(.setRelay(env.upgrades?.relayPreview(forEntry: entryID))) }, run])
     }
 
     /// The entropy bulwark's generator gives a password for the entry's site.

@@ -63,10 +63,10 @@ enum VaultReducer {
             guard yes, let entry = state.currentEntry else { return Effect.none }
             let id = entry.id, title = entry.title, base = state.snapshot.versions[id]
             return .run { env in
-                guard let session = env.session else { return nil }
-                do { return .vault(.updated(try session.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title)."))) } catch {
+                guard let vault = env.vault else { return nil }
+                do { return .vault(.updated(try vault.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title)."))) } catch {
                     // A conflict: the list now shows what the other process left.
-                    return .vault(.updated(session.snapshot(), banner: Banner(ok: false, text: "\(error)")))
+                    return .vault(.updated(vault.snapshot(), banner: Banner(ok: false, text: "\(error)")))
                 }
             }
         case .openEntry:
@@ -136,7 +136,7 @@ enum VaultReducer {
             state.appSession = nil
             state.overlay = .serviceApp
             let id = entry.id
-            return .run { env in env.session.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
+            return .run { env in env.signIn.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
         }
     }
 
@@ -168,6 +168,6 @@ enum VaultReducer {
         state.busy = true
         state.status = "Signing in to \(entry.title)…"
         let id = entry.id
-        return .run { env in env.session.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
+        return .run { env in env.signIn.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
     }
 }

@@ -12,10 +12,10 @@ enum WebSignInReducer {
             state.focusEntryID = entry.id
             let id = entry.id, title = entry.title
             return .run { env in
-                guard let session = env.session, let alert = session.webSignInAlert(forEntry: id) else {
+                guard let signIn = env.signIn, let vault = env.vault, let alert = signIn.webSignInAlert(forEntry: id) else {
                     return .vault(.failed("\(title)'s service offers no sign-in through an identity provider."))
                 }
-                return .webSignIn(.stepped(alert, session.snapshot(), autoFill: nil))
+                return .webSignIn(.stepped(alert, vault.snapshot(), autoFill: nil))
             }
         case .toggleEphemeral:
             state.webSignIn?.ephemeral.toggle()
@@ -37,8 +37,8 @@ enum WebSignInReducer {
         case .fillCode:
             guard case .secondFactor? = state.webSignIn?.step else { return Effect.none }
             return .run { env in
-                guard let session = env.session, let code = session.webCodeFromVault() else { return nil }
-                let next = session.webSubmitCode(code)
+                guard let signIn = env.signIn, let code = signIn.webCodeFromVault() else { return nil }
+                let next = signIn.webSubmitCode(code)
                 return .webSignIn(.stepped(next.step, next.snapshot, autoFill: nil))
             }
         case .consent(let allow):
@@ -56,12 +56,12 @@ enum WebSignInReducer {
         }
     }
 
-    private static func step(_ body: @escaping @Sendable (AppSession) -> AppSession.WebStep) -> Effect {
+    private static func step(_ body: @escaping @Sendable (any SignInClient) -> WebStep) -> Effect {
         .run { env in
-            guard let session = env.session else { return nil }
-            let next = body(session)
+            guard let signIn = env.signIn else { return nil }
+            let next = body(signIn)
             var autoFill: String?
-            if case .loginPage(_, let domain, _) = next.step { autoFill = session.webAutoFillAccount(domain: domain) }
+            if case .loginPage(_, let domain, _) = next.step { autoFill = signIn.webAutoFillAccount(domain: domain) }
             return .webSignIn(.stepped(next.step, next.snapshot, autoFill: autoFill))
         }
     }

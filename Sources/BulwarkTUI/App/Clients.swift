@@ -1,0 +1,86 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+
+// What the reducers' effects may ask of the world, as small clients (the
+// way TCA's dependencies are): each a protocol whose live value is the
+// app's session and whose test value a test writes, or leaves out, in
+// which case reaching it fails the test (`UnprovidedClients`).
+
+public typealias UpgradeStep = (state: UpgradeState, snapshot: SessionSnapshot)
+public typealias WebStep = (step: WebAuthenticationSession.Step, snapshot: SessionSnapshot)
+
+/// The vault: unlocking, the app's own writes, and the other writers' changes.
+public protocol VaultClient: Sendable {
+    func keyDerivationParameters(creating: Bool) -> ScryptParameters?
+    func unlock(masterPassword: String) throws -> SessionSnapshot
+    func create(masterPassword: String, parameters: ScryptParameters) throws -> SessionSnapshot
+    /// A large vault's analysis, one batch per call.
+    func analyseNextBatch() -> SessionSnapshot
+    func lockVault()
+    func snapshot() -> SessionSnapshot
+    func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String])
+    func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot
+    func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot
+    func generatePassword(forSite site: String) -> String?
+    func current(id: String) -> Entry?
+    func pollExternalChanges() -> AppSession.PollResult
+    func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String)
+}
+
+/// An upgrade at a service, step by step.
+public protocol UpgradeClient: Sendable {
+    func startUpgrade(_ request: UpgradeRequest) -> UpgradeStep
+    func submitCode(_ code: String) -> UpgradeStep
+    func resendCode() -> UpgradeStep
+    func chooseEmail(hide: Bool) -> UpgradeStep
+    func continueWithApple() -> UpgradeStep
+    func cancelUpgrade() -> UpgradeStep
+    func savePasskey() -> UpgradeStep
+    func useVaultPasskey() -> UpgradeStep
+    func useSecurityKey(_ name: String) -> UpgradeStep
+    func securityKeys() -> [String]
+    /// Asks the step under way to stop (Esc while the service works).
+    func requestCancel()
+    func relayPreview(forEntry id: String) -> String?
+}
+
+/// Signing in at a service, directly or through an identity provider's page.
+public protocol SignInClient: Sendable {
+    func signIn(id: String) -> AppSession.SignInResult
+    func webSignInAlert(forEntry id: String) -> WebAuthenticationSession.Step?
+    func webContinue(forEntry id: String, ephemeral: Bool) -> WebStep
+    func webAutoFillAccount(domain: String) -> String?
+    func webAutoFill() -> WebStep
+    func webCodeFromVault() -> String?
+    func webSubmitCode(_ code: String) -> WebStep
+    func webConsent(allow: Bool) -> WebStep
+    func webCancel() -> WebStep
+}
+
+/// Sign in with Apple outside an upgrade, and the demos' Apple ID events.
+public protocol AppleIDClient: Sendable {
+    func signUpSheet(serviceID: String) -> (sheet: SignInWithAppleSheet, relay: String?)?
+    func signUpWithApple(serviceID: String, hideEmail: Bool) -> AppSession.SignUpResult
+    func sendAppleIDEvent(_ event: String, entryTitle: String) -> String
+    func transferApp(service: String, toTeam team: String) -> String
+}
+
+/// Sync with the other machines.
+public protocol SyncClient: Sendable {
+    func syncNow() -> AppSession.SyncResult
+    func settleSyncConflict(_ entryID: String, choice: ConflictChoice) -> (SessionSnapshot?, String, [SyncConflictView])
+}
+
+extension VaultClient {
+    func setHidden(id: String, _ hidden: Bool) throws -> SessionSnapshot {
+        try setHidden(id: id, hidden, until: nil)
+    }
+
+    func create(masterPassword: String) throws -> SessionSnapshot {
+        try create(masterPassword: masterPassword, parameters: .standard)
+    }
+}
+
+/// The live value of every client: the session that holds the vault and the services.
+extension AppSession: VaultClient, UpgradeClient, SignInClient, AppleIDClient, SyncClient {}

@@ -1,0 +1,118 @@
+import BulwarkCore
+import BulwarkUpgrades
+import Foundation
+import Synchronization
+import Testing
+@testable import BulwarkTUI
+
+/// The reducers reach the world only through the environment's clients.
+/// Here each test provides the one client its flow should reach (a test
+/// value written for it); every other is unprovided, and reaching one
+/// fails the test. The tests assert the actions that come back.
+@Suite struct ClientsTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A vault client that keeps what it was asked and answers as told.
+    final class FakeVault: VaultClient, @unchecked Sendable {
+        let calls = Mutex<[String]>([])
+        var afterDelete = SessionSnapshot()
+        var conflictOnSave = false
+        var theirs: Entry?
+
+        func keyDerivationParameters(creating: Bool) -> ScryptParameters? { nil }
+        func unlock(masterPassword: String) throws -> SessionSnapshot { SessionSnapshot() }
+        func create(masterPassword: String, parameters: ScryptParameters) throws -> SessionSnapshot { SessionSnapshot() }
+        func analyseNextBatch() -> SessionSnapshot { SessionSnapshot() }
+        func lockVault() { calls.withLock { $0.append("lock") } }
+        func snapshot() -> SessionSnapshot { calls.withLock { $0.append("snapshot") }; return afterDelete }
+        func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String]) {
+            calls.withLock { $0.append("save \(entry.id) \(entry.title)") }
+            if conflictOnSave { throw VaultError.conflict(title: entry.title, deleted: false) }
+            return (SessionSnapshot(), [])
+        }
+        func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot {
+            calls.withLock { $0.append("delete \(id)") }
+            return afterDelete
+        }
+        func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot { SessionSnapshot() }
+        func generatePassword(forSite site: String) -> String? { nil }
+        func current(id: String) -> Entry? { calls.withLock { $0.append("current \(id)") }; return theirs }
+        func pollExternalChanges() -> AppSession.PollResult { .unchanged }
+        func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) { (SessionSnapshot(), "") }
+    }
+
+    static func entries() -> [Entry] {
+        [Entry(id: "a", title: "Alpha", urls: ["https://alpha.example"], username: "jane", password: "correct horse battery"),
+         Entry(id: "b", title: "Bravo", urls: ["https://bravo.example"], username: "jane", password: "staple gun orbit")]
+    }
+
+    static func store(vault: FakeVault, report: @escaping @Sendable (String) -> Void = { Issue.record(Comment(rawValue: $0)) }) -> Store {
+        var snapshot = SessionSnapshot()
+        snapshot.entries = ChunkedArray(entries())
+        var environment = AppEnvironment.unprovided(now: { now }, report: report)
+        environment.vault = vault
+        return Store(state: AppState(width: 80, height: 24, unlocked: true, snapshot: snapshot, lockLabel: "test", now: now),
+                     environment: environment, keepsReceived: true)
+    }
+
+    /// The first entry's site made one of the demo's services, so `s` signs in there.
+    static func atADemoService(_ store: Store) throws {
+        let catalog = try ServiceCatalog.builtIn()
+        let domain = try #require(catalog.manifests.first?.primaryDomain)
+        var snapshot = store.state.snapshot
+        snapshot.catalog = catalog
+        snapshot.entries = ChunkedArray([Entry(id: "a", title: "Alpha", urls: ["https://\(domain)"], username: "jane", password: "correct horse battery")])
+        store.send(.unlock(.unlocked(snapshot)))
+    }
+
+    @Test func deletingAsksTheVaultAndReceivesTheVaultAsItIsNow() async {
+        let vault = FakeVault()
+        vault.afterDelete.entries = ChunkedArray([Self.entries()[1]])
+        let store = Self.store(vault: vault)
+        store.send(.key(.char("d")))
+        store.send(.key(.char("y")))
+        await store.settle()
+        #expect(vault.calls.withLock { $0 } == ["delete a"])
+        #expect(store.takeReceived() == [.vault(.updated(vault.afterDelete, banner: Banner(ok: true, text: "Deleted Alpha.")))])
+        #expect(store.state.snapshot.entries.map(\.title) == ["Bravo"])
+    }
+
+    @Test func anEditThatMeetsAnotherWritersChangeComesBackAsAConflict() async throws {
+        let vault = FakeVault()
+        vault.conflictOnSave = true
+        vault.theirs = Entry(id: "a", title: "Alpha (theirs)")
+        let store = Self.store(vault: vault)
+        store.send(.key(.char("e")))
+        store.send(.key(.char("X")))  // typed at the end of the title
+        store.send(.key(.enter))
+        await store.settle()
+        #expect(vault.calls.withLock { $0 } == ["save a AlphaX", "current a", "snapshot"])
+        let received = store.takeReceived()
+        #expect(received.count == 1)
+        guard case .otherWriters(.editConflict(let conflict, _))? = received.first else {
+            Issue.record("expected an edit conflict, received \(received)")
+            return
+        }
+        #expect(conflict.mine.title == "AlphaX")
+        #expect(conflict.theirs?.title == "Alpha (theirs)")
+        #expect(store.state.overlay == .conflict)
+    }
+
+    /// Signing in needs the sign-in client, which this test did not
+    /// provide: the flow reaches it, and the test is told.
+    @Test func aClientTheTestDidNotProvideFailsTheTest() async throws {
+        let reported = Mutex<[String]>([])
+        let store = Self.store(vault: FakeVault(), report: { message in reported.withLock { $0.append(message) } })
+        try Self.atADemoService(store)
+        store.send(.key(.char("s")))
+        await store.settle()
+        #expect(reported.withLock { $0 } == ["SignInClient.signIn was reached, but the test did not provide it."])
+        // And through the default report, the test itself fails.
+        let failing = Self.store(vault: FakeVault())
+        try Self.atADemoService(failing)
+        await withKnownIssue {
+            failing.send(.key(.char("s")))
+            await failing.settle()
+        }
+    }
+}
