@@ -27,17 +27,17 @@ enum AnalyzeCommand {
         case .failure(let exit): return exit.code
         case .success(let loaded): context = loaded
         }
-        let rangeURL = parsed.options["--range-url"] ?? context.config.rangeURL
+        let rangeURL = parsed.value("--range-url") ?? context.config.rangeURL
         guard let base = URL(string: rangeURL), ["http", "https"].contains(base.scheme ?? ""), base.host != nil else {
             Output.error("--range-url \(rangeURL): not an http or https URL.")
             return 2
         }
         // Plain http shows every prefix asked to anyone on the path: loopback only, unless asked for.
-        if base.scheme == "http", !Self.isLoopback(base.host ?? ""), parsed.options["--insecure-http"] == nil {
+        if base.scheme == "http", !Self.isLoopback(base.host ?? ""), !parsed.flag("--insecure-http") {
             Output.error("--range-url \(rangeURL): plain http would show the prefixes asked to anyone on the way; only loopback may use it (--insecure-http allows it, or use https).")
             return 2
         }
-        let online = parsed.options["--online"] != nil || parsed.options["--range-url"] != nil || context.config.onlineBreachCheck
+        let online = parsed.flag("--online") || parsed.flag("--range-url") || context.config.onlineBreachCheck
         return VaultCommands.withVault(parsed) { vault, _ in
             var corpus = context.breaches
             var onlineSeconds: Double?
@@ -60,8 +60,8 @@ enum AnalyzeCommand {
             }
             let report = analyzer.report()
             let ranking = lap()
-            let includeHidden = parsed.options["--include-hidden"] != nil
-            if parsed.options["--json"] != nil {
+            let includeHidden = parsed.flag("--include-hidden")
+            if parsed.flag("--json") {
                 guard AnalyzeJSON.write(report, corpus: corpus, includeHidden: includeHidden, to: ByteSink(descriptor: STDOUT_FILENO)) else {
                     Output.error("cannot write the recommendations: standard output was closed or full.")
                     return 1
@@ -69,7 +69,7 @@ enum AnalyzeCommand {
             } else {
                 print(text(report, includeHidden: includeHidden), terminator: "")
             }
-            if parsed.options["--timings"] != nil {
+            if parsed.flag("--timings") {
                 let output = lap()
                 let phases = analyzer.lastLoad
                 let rows = [("key derivation", vault.openTimings.keyDerivation), ("load", vault.openTimings.load)]
@@ -113,7 +113,7 @@ enum HideCommand {
             return 2
         }
         var until: Date?
-        if let text = parsed.options["--until"] {
+        if parsed.takes("--until"), let text = parsed.value("--until") {
             guard let date = CalendarDay.parse(text) else { Output.error("--until takes a date as YYYY-MM-DD."); return 2 }
             until = date
         }

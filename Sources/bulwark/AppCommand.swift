@@ -47,12 +47,9 @@ enum AppCommand {
         let store = Store(state: state, environment: AppEnvironment(session: session))
         let size = terminal.size
         var recorder: AsciicastRecorder?
-        if let path = parsed.options["--record"] {
-            guard let version = AutoplayCommand.castVersion(parsed) else {
-                terminal.close()
-                return 2
-            }
-            do { recorder = try AsciicastRecorder(path: path, width: size.width, height: size.height, title: "bulwark demo", version: version) } catch {
+        if parsed.takes("--record"), let path = parsed.value("--record") {  // demo records; open does not
+            do { recorder = try AsciicastRecorder(path: path, width: size.width, height: size.height, title: "bulwark demo",
+                                                  version: AutoplayCommand.castVersion(parsed)) } catch {
                 terminal.close()
                 Output.error("--record: cannot write \(path).")
                 return 1

@@ -29,14 +29,9 @@ enum AutoplayCommand {
         return Store(state: state, environment: AppEnvironment(now: { now }, session: session))
     }
 
-    /// `--cast-version 2|3` (2 by default); nil, said, for anything else.
-    static func castVersion(_ parsed: ParsedCommandLine) -> Int? {
-        guard let text = parsed.options["--cast-version"] else { return 2 }
-        guard let version = Int(text), version == 2 || version == 3 else {
-            Output.error("--cast-version takes 2 or 3.")
-            return nil
-        }
-        return version
+    /// `--cast-version 2|3` (2 by default; the parser took nothing else).
+    static func castVersion(_ parsed: ParsedCommandLine) -> Int {
+        parsed.value("--cast-version").flatMap { Int($0) } ?? 2
     }
 
     /// Every scenario in Assets/scenarios, by name (the file name without
@@ -80,7 +75,7 @@ enum AutoplayCommand {
     }
 
     static func speed(_ parsed: ParsedCommandLine) -> Double? {
-        guard let text = parsed.options["--speed"] else { return 1 }
+        guard let text = parsed.value("--speed") else { return 1 }
         guard let value = Double(text), value >= 0.1, value <= 50 else {
             Output.error("--speed takes a factor from 0.1 to 50.")
             return nil
@@ -99,7 +94,7 @@ enum AutoplayCommand {
         guard let speed = speed(parsed) else { return 2 }
         while true {
             guard let (status, end) = playOnFreshDemo(Autoplay(scenario: scenario, speed: speed), parsed: parsed, catalog: catalog,
-                                                      stay: parsed.options["--stay"] != nil) else { return 1 }
+                                                      stay: parsed.flag("--stay")) else { return 1 }
             switch end {
             case .restart?: continue
             case .failed(let message)?:
@@ -163,24 +158,24 @@ enum AutoplayCommand {
         case .failure(let exit): return exit.code
         case .success(let found): scenario = found
         }
-        let sizeText = parsed.options["--size"] ?? "100x30"
+        let sizeText = parsed.value("--size") ?? "100x30"
         let parts = sizeText.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, (20...500).contains(parts[0]), (8...200).contains(parts[1]) else {
             Output.error("--size takes WIDTHxHEIGHT, for example 100x30.")
             return 2
         }
-        let snapshots = parsed.options["--snapshots"], check = parsed.options["--check"]
+        let snapshots = parsed.value("--snapshots"), check = parsed.value("--check")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-headless-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let store = headlessStore(in: directory, width: parts[0], height: parts[1], catalog: catalog) else { return 1 }
         let recorder: AsciicastRecorder?
-        guard let castVersion = AutoplayCommand.castVersion(parsed) else { return 2 }
+        let castVersion = AutoplayCommand.castVersion(parsed)
         do {
-            recorder = try parsed.options["--record"].map {
+            recorder = try parsed.value("--record").map {
                 try AsciicastRecorder(path: $0, width: parts[0], height: parts[1], title: scenario.title, start: AutoplayCommand.headlessNow, version: castVersion)
             }
         } catch {
-            Output.error("--record: cannot write \(parsed.options["--record"]!).")
+            Output.error("--record: cannot write \(parsed.value("--record")!).")
             return 1
         }
         defer { recorder?.close() }
@@ -203,7 +198,7 @@ enum AutoplayCommand {
             }
             print("Wrote \(produced.count) files for \(produced.count / 2) steps of \(scenario.name) to \(snapshots).")
         }
-        if let svg = parsed.options["--svg"] {
+        if let svg = parsed.value("--svg") {
             let url = URL(fileURLWithPath: svg)
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -214,7 +209,7 @@ enum AutoplayCommand {
             }
             print("Wrote \(run.pictures.count) SVG pictures of \(scenario.name) to \(svg).")
         }
-        if let animated = parsed.options["--svg-animated"] {
+        if let animated = parsed.value("--svg-animated") {
             guard FileManager.default.createFile(atPath: animated, contents: Data(SVGFrame.animate(run.frames).utf8)) else {
                 Output.error("--svg-animated: cannot write \(animated).")
                 return 1
@@ -224,7 +219,7 @@ enum AutoplayCommand {
         if let check {
             return compare(produced, with: URL(fileURLWithPath: check))
         }
-        if snapshots == nil && parsed.options["--svg"] == nil && parsed.options["--svg-animated"] == nil { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
+        if snapshots == nil && !parsed.flag("--svg") && !parsed.flag("--svg-animated") { print("\(scenario.name): \(scenario.steps.count) steps played, \(produced.count / 2) screens.") }
         return 0
     }
 

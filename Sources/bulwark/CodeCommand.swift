@@ -3,7 +3,7 @@ import Foundation
 
 enum CodeCommand {
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
-        if let uri = parsed.options["--uri"] {
+        if let uri = parsed.value("--uri") {
             guard parsed.arguments.isEmpty else { Output.error("give ENTRY or --uri -, not both."); return 2 }
             guard uri == "-" else { Output.error(SecretArgument.refused("--uri", safe: "--uri -").message); return 2 }
             do { return show(uri: try SecretArgument.input(parsed).next(prompt: "otpauth:// URI"), parsed) } catch {
@@ -24,7 +24,7 @@ enum CodeCommand {
 
     static func show(uri: String, _ parsed: ParsedCommandLine) -> Int32 {
         var now = Int64(Date().timeIntervalSince1970)
-        if let text = parsed.options["--at"] {
+        if let text = parsed.value("--at") {
             guard let at = Int64(text), at >= 0 else {
                 Output.error("--at takes whole seconds since 1970, not '\(text)'.")
                 return 2
@@ -41,7 +41,7 @@ enum CodeCommand {
         let code = configuration.code(at: now)
         var remaining: Int?
         if case .totp(let period) = configuration.kind { remaining = OneTimePassword.secondsRemaining(at: now, period: period) }
-        if parsed.options["--json"] != nil {
+        if parsed.flag("--json") {
             var object: [String: Any] = [
                 "code": code,
                 "next_code": configuration.nextCode(at: now).map { $0 as Any } ?? NSNull(),

@@ -10,6 +10,26 @@ struct ParsedCommandLine {
     var wantsVersion = false
 }
 
+extension ParsedCommandLine {
+    /// Whether a flag was given.
+    func flag(_ name: String) -> Bool { declared(name); return options[name] != nil }
+    /// An option's value (the last, when repeated), checked against the table when parsed.
+    func value(_ name: String) -> String? { declared(name); return options[name] }
+    /// Every value of a repeatable option, in order; nil when it was not given.
+    func values(_ name: String) -> [String]? { declared(name); return repeated[name] }
+    /// A number option's value, already checked against its range.
+    func number(_ name: String) -> Int? { declared(name); return options[name].flatMap { Int($0) } }
+
+    /// Whether the command's table has the option (for code several commands share).
+    func takes(_ name: String) -> Bool { command.flatMap(Commands.named)?.option(named: name) != nil }
+
+    /// Reading an option the command's table does not define is a bug: the
+    /// table is what parses, prints --help and writes the man page.
+    private func declared(_ name: String) {
+        assert(takes(name), "\(name) is not in the table of '\(command ?? "")'")
+    }
+}
+
 struct UsageError: Error {
     let message: String
     let command: CommandSpec?
@@ -63,6 +83,7 @@ enum CommandLineParser {
                 parsed.globals.passwordStdin = true
             } else if let spec = parsed.command.flatMap(Commands.named), let option = spec.option(named: arg) {
                 let v = option.valueName == nil ? "" : try takeValue()
+                if let problem = option.problem(with: v) { throw UsageError(message: problem, command: spec) }
                 parsed.options[arg] = v
                 parsed.repeated[arg, default: []].append(v)
             } else {

@@ -7,6 +7,19 @@ struct OptionSpec {
     let help: String
     /// What the value completes to, when its name does not say (see `completion`).
     var values: Completion? = nil
+    /// A whole number in this range, when the option takes one.
+    var number: ClosedRange<Int>? = nil
+
+    /// Why a value does not fit the option (parsing stops there), or nil.
+    func problem(with value: String) -> String? {
+        if let number, !(Int(value).map(number.contains) ?? false) {
+            return "\(name) takes a whole number from \(number.lowerBound) to \(number.upperBound), not '\(value)'."
+        }
+        if case .words(let words) = completion, !words.isEmpty, !words.contains(value) {
+            return "\(name) takes \(Commands.list(words)), not '\(value)'."
+        }
+        return nil
+    }
 }
 
 struct CommandSpec {
@@ -71,7 +84,7 @@ enum Commands {
         OptionSpec(name: "--generate", valueName: nil, help: "Set a new strong password"),
         OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
     ]
-    static let scryptOption = OptionSpec(name: "--scrypt-log-n", valueName: "N", help: "scrypt cost as a power of two (default 17; 10 to 20)")
+    static let scryptOption = OptionSpec(name: "--scrypt-log-n", valueName: "N", help: "scrypt cost as a power of two (default 17; 10 to 20)", number: 10...20)
     static let weakOption = OptionSpec(name: "--i-know-this-is-weak", valueName: nil,
                                        help: "Accept a weak master password, or --scrypt-log-n below the recommended 17")
 
@@ -295,7 +308,7 @@ enum Commands {
             options: [
                 OptionSpec(name: "--rules", valueName: "RULES", help: "Apple passwordrules the password must satisfy"),
                 OptionSpec(name: "--domain", valueName: "DOMAIN", help: "Use the site's rules (from --quirks, then the service manifests)"),
-                OptionSpec(name: "--count", valueName: "N", help: "How many passwords (default 1, at most 100000)"),
+                OptionSpec(name: "--count", valueName: "N", help: "How many passwords (default 1, at most 100000)", number: 1...100_000),
                 OptionSpec(name: "--json", valueName: nil, help: "JSON: passwords, entropy in bits, format, canonical rules"),
             ],
             details: """

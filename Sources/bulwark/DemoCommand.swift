@@ -15,7 +15,7 @@ enum DemoCommand {
         case .failure(let exit): return exit.code
         case .success(let loaded): catalog = loaded
         }
-        if let directory = parsed.options["--setup"] {
+        if let directory = parsed.value("--setup") {
             do {
                 let path = try DemoSetup.write(to: URL(fileURLWithPath: directory), catalog: catalog)
                 print("Wrote the demo vault to \(path.path) (master password \"\(try DemoSetup.seed().masterPassword)\") and its services beside it.")
@@ -25,21 +25,21 @@ enum DemoCommand {
                 return 1
             }
         }
-        if parsed.options["--list"] != nil { return AutoplayCommand.list() }
-        if let html = parsed.options["--html"] { return WebPlayerCommand.run(parsed, path: html, catalog: catalog) }
-        if let gallery = parsed.options["--gallery"] { return GalleryCommand.run(directory: gallery, catalog: catalog) }
-        if parsed.options["--tour"] != nil { return AutoplayCommand.tour(parsed, catalog: catalog) }
-        if let name = parsed.options["--autoplay"] {
-            return parsed.options["--headless"] != nil ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
+        if parsed.flag("--list") { return AutoplayCommand.list() }
+        if let html = parsed.value("--html") { return WebPlayerCommand.run(parsed, path: html, catalog: catalog) }
+        if let gallery = parsed.value("--gallery") { return GalleryCommand.run(directory: gallery, catalog: catalog) }
+        if parsed.flag("--tour") { return AutoplayCommand.tour(parsed, catalog: catalog) }
+        if let name = parsed.value("--autoplay") {
+            return parsed.flag("--headless") ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
                                                          : AutoplayCommand.play(parsed, name: name, catalog: catalog)
         }
-        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--stay"] where parsed.options[flag] != nil {
+        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--stay"] where parsed.flag(flag) {
             Output.error("\(flag) goes with --autoplay NAME.")
             return 2
         }
         // --dir DIR: this directory, reused when it holds a demo; else a temporary one, kept with --keep.
-        let given = parsed.options["--dir"]
-        let keep = given != nil || parsed.options["--keep"] != nil
+        let given = parsed.value("--dir")
+        let keep = given != nil || parsed.flag("--keep")
         let directory = given.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
         var setup: BackgroundWork?
@@ -51,13 +51,13 @@ enum DemoCommand {
         let session: AppSession
         // Locked, a new temporary demo draws its unlock screen first and writes its
         // vault meanwhile (a directory the person named is written first, so a failure exits at once).
-        let locked = parsed.options["--no-lock"] == nil && given == nil
+        let locked = !parsed.flag("--no-lock") && given == nil
         do { session = try demoSession(in: directory, catalog: catalog, reuse: given != nil, inBackground: locked, setup: &setup) } catch {
             Output.error("cannot set up the demo in \(directory.path): \(error)")
             return 1
         }
         var state = lockedState()
-        if parsed.options["--no-lock"] != nil {
+        if parsed.flag("--no-lock") {
             do {
                 let unlockStart = Date()
                 state = AppState(unlocked: true, snapshot: try session.unlock(masterPassword: (try? DemoSetup.seed().masterPassword) ?? "demo"),

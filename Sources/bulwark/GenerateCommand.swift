@@ -4,21 +4,14 @@ import Foundation
 
 enum GenerateCommand {
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
-        if parsed.options["--rules"] != nil && parsed.options["--domain"] != nil {
+        if parsed.flag("--rules") && parsed.flag("--domain") {
             Output.error("give --rules or --domain, not both.")
             return 2
         }
-        var count = 1
-        if let text = parsed.options["--count"] {
-            guard let n = Int(text), (1...100_000).contains(n) else {
-                Output.error("--count takes a whole number from 1 to 100000, not '\(text)'.")
-                return 2
-            }
-            count = n
-        }
+        let count = parsed.number("--count") ?? 1
         var rulesText: String?
         var source = "default"
-        if let domain = parsed.options["--domain"] {
+        if let domain = parsed.value("--domain") {
             let quirks: QuirksDirectory?
             switch Output.loadQuirks(parsed) {
             case .success(let loaded): quirks = loaded
@@ -33,7 +26,7 @@ enum GenerateCommand {
                 rulesText = found.rules
                 source = found.source.rawValue
             }
-        } else if let rules = parsed.options["--rules"] {
+        } else if let rules = parsed.value("--rules") {
             rulesText = rules
             source = "given"
         }
@@ -52,7 +45,7 @@ enum GenerateCommand {
             return 1
         }
         let passwords = (0..<count).map { _ in generator.next() }
-        if parsed.options["--json"] != nil {
+        if parsed.flag("--json") {
             Output.json([
                 "passwords": passwords,
                 "entropy_bits": (generator.entropyBits * 10).rounded() / 10,

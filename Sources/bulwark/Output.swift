@@ -33,7 +33,8 @@ enum Output {
         }
         if let quirks = parsed.globals.quirks { config.quirks = quirks }
         if let services = parsed.globals.services { config.services = services }
-        if let corpora = parsed.repeated["--breach-corpus"] { config.breachCorpora = corpora }
+        // Only the commands whose table has --breach-corpus take it (analyze).
+        if parsed.takes("--breach-corpus"), let corpora = parsed.values("--breach-corpus") { config.breachCorpora = corpora }
         return .success(config)
     }
 

@@ -22,7 +22,7 @@ enum PasskeyCommand {
 
     /// The origin and the options file, read before the vault is opened (bad input costs no KDF).
     static func inputs(_ parsed: ParsedCommandLine) -> (origin: String, options: Data)? {
-        guard let origin = parsed.options["--origin"], let path = parsed.options["--options"] else {
+        guard let origin = parsed.value("--origin"), let path = parsed.value("--options") else {
             Output.error("--origin ORIGIN and --options FILE are both needed.")
             return nil
         }
@@ -49,7 +49,7 @@ enum PasskeyCommand {
                 return 1
             }
             let passkey = created.passkey
-            if let name = parsed.options["--entry"] {
+            if let name = parsed.value("--entry") {
                 let entry = try vault.find(name)
                 _ = try vault.update(entry.id) { $0.passkeys.append(passkey) }
                 Output.stderr("bulwark: saved the passkey for \(passkey.userName) on \(passkey.rpID) in \(TerminalText.visible(entry.title)).\n")
@@ -82,11 +82,11 @@ enum PasskeyCommand {
                 entry.passkeys.filter { key in found.passkeys.contains(key) }.map { PasskeyChoice.Holder(entryID: entry.id, entryTitle: entry.title, passkey: $0) }
             }
             let passkey: Passkey
-            switch PasskeyChoice.choose(holders, credential: parsed.options["--credential"], entry: parsed.options["--entry"]) {
+            switch PasskeyChoice.choose(holders, credential: parsed.value("--credential"), entry: parsed.value("--entry")) {
             case .one(let holder): passkey = holder.passkey
             case .none:
                 Output.error("bulwark holds no passkey for \(found.rpID)" + (options.allowCredentials.isEmpty ? "" : " among the credentials the relying party allows")
-                             + (parsed.options["--credential"] != nil || parsed.options["--entry"] != nil ? " that --credential or --entry names" : "") + ".")
+                             + (parsed.flag("--credential") || parsed.flag("--entry") ? " that --credential or --entry names" : "") + ".")
                 return 1
             case .several(let several):
                 Output.error("\(several.count) passkeys for \(found.rpID) could answer; " + PasskeyChoice.howToChoose(several) + ".")
@@ -103,7 +103,7 @@ enum PasskeyCommand {
     static func list(_ parsed: ParsedCommandLine) -> Int32 {
         VaultCommands.withVault(parsed) { vault, _ in
             let held = vault.entries.flatMap { entry in entry.passkeys.map { (entry, $0) } }
-            if parsed.options["--json"] != nil {
+            if parsed.flag("--json") {
                 Output.json(held.map { entry, passkey in
                     ["id": passkey.id, "rp_id": passkey.rpID, "user_name": passkey.userName, "user_display_name": passkey.userDisplayName,
                      "user_handle": Base64URL.encode(passkey.userHandle), "entry": entry.title, "entry_id": entry.id,

@@ -17,7 +17,7 @@ enum ProviderSignIn {
     }
 
     static func run(_ parsed: ParsedCommandLine, entry: Entry, vault: Vault, world: ServiceWorld) throws -> Int32 {
-        let ephemeral = parsed.options["--ephemeral"] != nil
+        let ephemeral = parsed.flag("--ephemeral")
         guard let session = try world.webAuthenticationSession(for: entry, issuer: entry.signsInWith, ephemeral: ephemeral) else {
             Output.error("\(entry.title)'s service offers no sign-in through an identity provider; nothing was contacted.")
             return 1
@@ -46,7 +46,7 @@ enum ProviderSignIn {
                     continue
                 }
                 guard !triedCode else { return fail("\(provider.name): \(message ?? "the code was refused.")") }
-                guard parsed.options["--code-from-vault"] != nil, let uri = account?.totpURI, let config = try? OTPAuthURL.parse(uri) else {
+                guard parsed.flag("--code-from-vault"), let uri = account?.totpURI, let config = try? OTPAuthURL.parse(uri) else {
                     session.cancel()
                     Output.error("\(provider.name) asks for a verification code. Run again with --code-from-vault (the code of \(account?.title ?? "its entry")). Nothing was changed.")
                     return needsCode
@@ -77,7 +77,7 @@ enum ProviderSignIn {
 
     /// `--transcript FILE`: the session's messages as JSON lines, the file private to its owner.
     private static func writeTranscript(_ session: WebAuthenticationSession, _ parsed: ParsedCommandLine) {
-        guard let path = parsed.options["--transcript"] else { return }
+        guard let path = parsed.value("--transcript") else { return }
         let text = session.transcriptLines.map { $0 + "\n" }.joined()
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
             Output.error("could not write the transcript to \(path).")

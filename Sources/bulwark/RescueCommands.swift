@@ -60,7 +60,7 @@ enum RescueCommands {
 
     static func restore(_ parsed: ParsedCommandLine) -> Int32 {
         let backups = VaultBackups(vaultPath: VaultCommands.path(parsed))
-        if parsed.options["--list"] != nil {
+        if parsed.flag("--list") {
             guard parsed.arguments.isEmpty else { Output.error("usage: bulwark restore --list | bulwark restore ID"); return 2 }
             let list = backups.list()
             if list.isEmpty { print("No backups in \(backups.directory.path).") }

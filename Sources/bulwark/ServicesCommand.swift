@@ -9,12 +9,12 @@ enum ServicesCommand {
     static func services(_ parsed: ParsedCommandLine) -> Int32 {
         if parsed.arguments.first == "notify" { return notify(parsed) }
         if parsed.arguments.first == "transfer" { return transfer(parsed) }
-        if parsed.arguments.first == "enroll", parsed.options["--sign-in-with-apple"] != nil { return signUpWithApple(parsed) }
-        if parsed.arguments.first == "enroll", parsed.options["--security-key"] != nil {
+        if parsed.arguments.first == "enroll", parsed.flag("--sign-in-with-apple") { return signUpWithApple(parsed) }
+        if parsed.arguments.first == "enroll", parsed.flag("--security-key") {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY --security-key"); return 2 }
             return PasskeyAtService.enrollSecurityKey(parsed, name: parsed.arguments[1], keys: FIDO2Keys())
         }
-        if parsed.arguments.first == "enroll", parsed.options["--passkey"] != nil {
+        if parsed.arguments.first == "enroll", parsed.flag("--passkey") {
             guard parsed.arguments.count == 2 else { Output.error("usage: bulwark services enroll ENTRY --passkey"); return 2 }
             return PasskeyAtService.enroll(parsed, name: parsed.arguments[1])
         }
@@ -36,7 +36,7 @@ enum ServicesCommand {
         case .failure(let exit): return exit.code
         case .success(let loaded): catalog = loaded
         }
-        if parsed.options["--json"] != nil {
+        if parsed.flag("--json") {
             Output.json(catalog.manifests.map { m -> [String: Any] in
                 var behaviour: [String: Any] = ["latency_ms": m.behaviour.latencyMs, "step_up": m.behaviour.stepUp.rawValue,
                                                 "network_loss_at_sheet": m.behaviour.networkLossAtSheet,
@@ -111,7 +111,7 @@ enum ServicesCommand {
                 return 2
             }
             do {
-                let outcome = try SignUpWithApple.run(manifest: manifest, vault: vault, world: world, hideEmail: parsed.options["--hide-email"] != nil)
+                let outcome = try SignUpWithApple.run(manifest: manifest, vault: vault, world: world, hideEmail: parsed.flag("--hide-email"))
                 print(outcome.summary)
                 return 0
             } catch let refusal as MockBackend.Refusal {

@@ -43,7 +43,7 @@ enum SyncCommand {
             return clone(arguments[1], parsed, git)
         case "status":
             guard arguments.count == 1 else { return usageError() }
-            return withVault(parsed) { vault in status(try SyncEngine(vault: vault, git: git).status(), json: parsed.options["--json"] != nil) }
+            return withVault(parsed) { vault in status(try SyncEngine(vault: vault, git: git).status(), json: parsed.flag("--json")) }
         default:
             return usageError()
         }
@@ -56,7 +56,7 @@ enum SyncCommand {
 
     /// `--name`, else the host name: how the other machines' messages name this one.
     static func machineName(_ parsed: ParsedCommandLine) -> String {
-        if let name = parsed.options["--name"], !name.isEmpty { return name }
+        if let name = parsed.value("--name"), !name.isEmpty { return name }
         return ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "this machine"
     }
 

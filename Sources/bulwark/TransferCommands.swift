@@ -8,19 +8,15 @@ import Glibc
 enum TransferCommands {
     static func importFile(_ parsed: ParsedCommandLine) -> Int32 {
         let formats = Commands.importFormats.joined(separator: ", ")
-        if let name = parsed.options["--format"], ImportFormat(rawValue: name) == nil {
-            Output.error("--format must be one of \(formats).")
-            return 2
-        }
         guard parsed.arguments.count == 1 else { Output.error("usage: " + Commands.usage(of: "import")); return 2 }
-        if parsed.options["--merge"] != nil && parsed.options["--keep-both"] != nil {
+        if parsed.flag("--merge") && parsed.flag("--keep-both") {
             Output.error("--merge and --keep-both cannot both be given.")
             return 2
         }
         let file = parsed.arguments[0]
         guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
         let format: ImportFormat
-        if let name = parsed.options["--format"], let named = ImportFormat(rawValue: name) { format = named } else {
+        if let name = parsed.value("--format"), let named = ImportFormat(rawValue: name) { format = named } else {
             guard let detected = ImportFormat.detect(data) else {
                 Output.error("\(file): not a format bulwark recognises; give --format, one of \(formats). Nothing was imported.")
                 return 1
@@ -28,10 +24,10 @@ enum TransferCommands {
             Output.error("reading \(file) as \(detected.rawValue) (from its \(detected.detectedFrom)).")
             format = detected
         }
-        let skipBadRows = parsed.options["--skip-bad-rows"] != nil
+        let skipBadRows = parsed.flag("--skip-bad-rows")
         let needsPassword = format.needsFilePassword || (format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data))
         var keyFile: [UInt8]?
-        if let path = parsed.options["--key-file"] {
+        if let path = parsed.value("--key-file") {
             guard format == .kdbx else { Output.error("--key-file is for KeePass databases (--format kdbx)."); return 2 }
             guard let bytes = FileManager.default.contents(atPath: path) else { Output.error("cannot read the key file \(path)."); return 1 }
             do { keyFile = try KeePassKeyFile.key(Array(bytes)) } catch {
@@ -46,7 +42,7 @@ enum TransferCommands {
                 // 100,000-row file at once would pass 200 MB.
                 let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
                 result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
-                                                             rawCells: parsed.options["--raw-cells"] != nil),
+                                                             rawCells: parsed.flag("--raw-cells")),
                                            existing: vault.entries)
             } catch let error as ImportError {
                 Output.error("\(file): \(error). Nothing was imported.")
@@ -92,8 +88,8 @@ enum TransferCommands {
     /// lost either way; the summary says which was done and how to choose).
     static func matchChoice(_ parsed: ParsedCommandLine, _ result: ImportResult, _ input: PasswordInput, _ vault: Vault) -> ImportMatchChoice? {
         guard !result.matches.isEmpty else { return nil }
-        if parsed.options["--merge"] != nil { return .merge }
-        if parsed.options["--keep-both"] != nil { return .keepBoth }
+        if parsed.flag("--merge") { return .merge }
+        if parsed.flag("--keep-both") { return .keepBoth }
         let count = result.matches.count
         let examples = result.matches.prefix(3).map { TerminalText.visible($0.incoming.title) }.joined(separator: ", ")
         let question = "\(count) login\(count == 1 ? "" : "s") in the file (\(examples)\(count > 3 ? ", …" : "")) \(count == 1 ? "is" : "are") for a site and user name the vault already holds. Merge (the newer values stand; the older password goes to history, other differing values into named fields) or keep both? [m/k]"
@@ -105,13 +101,13 @@ enum TransferCommands {
     }
 
     static func exportFile(_ parsed: ParsedCommandLine) -> Int32 {
-        if parsed.options["--format"] == "kdbx" { return exportKDBX(parsed) }
-        guard let formatName = parsed.options["--format"], let format = Exporter.Format(rawValue: formatName) else {
+        if parsed.value("--format") == "kdbx" { return exportKDBX(parsed) }
+        guard let formatName = parsed.value("--format"), let format = Exporter.Format(rawValue: formatName) else {
             Output.error("export needs --format, one of \(Commands.exportFormats.joined(separator: ", ")).")
             return 2
         }
         guard parsed.arguments.count == 1 else { Output.error("usage: " + Commands.usage(of: "export")); return 2 }
-        let protected = parsed.options["--password-protected"] != nil
+        let protected = parsed.flag("--password-protected")
         if protected && format != .bitwardenJSON {
             Output.error("--password-protected is for --format bitwarden-json (Apple's CSV has no encrypted form).")
             return 2
@@ -130,7 +126,7 @@ enum TransferCommands {
                 guard !typed.isEmpty else { throw UsageError(message: "an export password cannot be empty. Nothing was written.", command: nil) }
                 password = typed
             }
-            let spreadsheetSafe = parsed.options["--raw-cells"] == nil
+            let spreadsheetSafe = !parsed.flag("--raw-cells")
             let guarded: [Exporter.GuardedCell]
             do {
                 guarded = try ExportFile.write(to: file) { sink in
@@ -162,8 +158,7 @@ extension TransferCommands {
     /// --password-stdin, one line after the master password).
     static func exportKDBX(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark export --format kdbx [--cipher aes|chacha20] [--allow-loss] FILE"); return 2 }
-        let cipher = parsed.options["--cipher"] ?? "aes"
-        guard cipher == "aes" || cipher == "chacha20" else { Output.error("--cipher must be aes or chacha20."); return 2 }
+        let cipher = parsed.value("--cipher") ?? "aes"
         let file = parsed.arguments[0]
         return VaultCommands.withVault(parsed) { vault, input in
             // Said before the file's password is asked for: nothing is asked for nothing.
@@ -199,7 +194,7 @@ enum ExportLossReport {
         guard !losses.isEmpty else { return true }
         for item in losses { Output.stderr("  \(item.title): \(item.lost.joined(separator: ", "))\n") }
         let entries = "\(losses.count) entr\(losses.count == 1 ? "y" : "ies")"
-        if parsed.options["--allow-loss"] != nil {
+        if parsed.flag("--allow-loss") {
             Output.warning("\(format) cannot carry all of \(entries) (named above): written without it, as --allow-loss asks.")
             return true
         }

@@ -21,15 +21,15 @@ enum UpgradeCommand {
     // MARK: upgrade
 
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
-        let all = parsed.options["--all-high-priority"] != nil
-        let strong = parsed.options["--strong-password"] != nil, apple = parsed.options["--sign-in-with-apple"] != nil
-        let passkey = parsed.options["--passkey"] != nil
-        let codeSources = ["--code", "--code-stdin", "--code-from-vault", "--code-from-messages", "--security-key-from-vault"].filter { parsed.options[$0] != nil }
+        let all = parsed.flag("--all-high-priority")
+        let strong = parsed.flag("--strong-password"), apple = parsed.flag("--sign-in-with-apple")
+        let passkey = parsed.flag("--passkey")
+        let codeSources = ["--code", "--code-stdin", "--code-from-vault", "--code-from-messages", "--security-key-from-vault"].filter { parsed.flag($0) }
         guard codeSources.count <= 1 else {
             Output.error("give at most one of --code, --code-stdin, --code-from-vault, --code-from-messages and --security-key-from-vault.")
             return 2
         }
-        if parsed.options["--code"] != nil {
+        if parsed.flag("--code") {
             Output.warning("--code puts the code in the command line, where other users of this machine can read it until it is used; --code-stdin reads it from standard input.")
         }
         if all {
@@ -56,7 +56,7 @@ enum UpgradeCommand {
             switch state {
             case .stepUp(let screen):
                 // --code-from-vault gave a code this step already used (an upgrade a moment ago): wait for the next, once.
-                if triedCode, !waitedForNextStep, parsed.options["--code-from-vault"] != nil,
+                if triedCode, !waitedForNextStep, parsed.flag("--code-from-vault"),
                    screen.message?.hasPrefix("That code was already used") == true,
                    let next = NextCodeStep.code(totpURI: engine.request.flatMap({ engine.vault.entry(id: $0.entryID) })?.totpURI,
                                                 clock: engine.world.clock, name: screen.serviceName) {
@@ -73,7 +73,7 @@ enum UpgradeCommand {
                 if let message = screen.message { Output.stderr("bulwark: \(screen.serviceName): \(message)\n") }
                 triedCode = true
                 if screen.method == .securityKey {
-                    guard parsed.options["--security-key-from-vault"] != nil else {
+                    guard parsed.flag("--security-key-from-vault") else {
                         _ = engine.cancel()
                         return .stepUp(screen)
                     }
@@ -88,7 +88,7 @@ enum UpgradeCommand {
                     return .stepUp(screen)
                 }
             case .sheet:
-                _ = engine.chooseEmail(hide: parsed.options["--hide-email"] != nil)
+                _ = engine.chooseEmail(hide: parsed.flag("--hide-email"))
                 state = engine.continueWithApple()
             case .passkeySheet:
                 // --passkey on the command line is the person's Save.
@@ -103,19 +103,19 @@ enum UpgradeCommand {
     enum CodeAnswer { case code(String), cancel, none }
 
     static func code(for screen: StepUpScreen, engine: UpgradeEngine, _ parsed: ParsedCommandLine, _ input: PasswordInput?) -> CodeAnswer {
-        if let code = parsed.options["--code"] { return .code(code) }
-        if parsed.options["--code-stdin"] != nil {
+        if let code = parsed.value("--code") { return .code(code) }
+        if parsed.flag("--code-stdin") {
             guard let code = try? input?.next(prompt: "Verification code") else { return .none }
             // An empty line cancels, as the help says (it was sent as a wrong code).
             let typed = code.trimmingCharacters(in: .whitespaces)
             return typed.isEmpty ? .cancel : .code(typed)
         }
         let entry = engine.request.flatMap { engine.vault.entry(id: $0.entryID) }
-        if parsed.options["--code-from-vault"] != nil {
+        if parsed.flag("--code-from-vault") {
             guard let uri = entry?.totpURI, let config = try? OTPAuthURL.parse(uri) else { return .none }
             return .code(config.code(at: Int64(engine.world.clock().timeIntervalSince1970)))
         }
-        if parsed.options["--code-from-messages"] != nil {
+        if parsed.flag("--code-from-messages") {
             guard let code = try? engine.world.latestReceivedCode(forSites: engine.catalog.codeSites(for: entry?.site ?? screen.domain)) else { return .none }
             return .code(code)
         }
@@ -206,12 +206,11 @@ enum UpgradeCommand {
 
     static func signIn(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: \(signInUsage)"); return 2 }
-        guard ["password", "passkey", nil].contains(parsed.options["--with"]) else { Output.error("--with takes password or passkey."); return 2 }
-        if parsed.options["--with-provider"] != nil { return ProviderSignIn.run(parsed) }
+        if parsed.flag("--with-provider") { return ProviderSignIn.run(parsed) }
         return ServiceWiring.withServices(parsed) { vault, world, _ in
             let entry = try vault.find(parsed.arguments[0])
-            if parsed.options["--with"] == "passkey" { return try PasskeyAtService.signIn(entry, world: world) }
-            let again = parsed.options["--sign-in-with-apple"] != nil
+            if parsed.value("--with") == "passkey" { return try PasskeyAtService.signIn(entry, world: world) }
+            let again = parsed.flag("--sign-in-with-apple")
             guard !again || entry.signInWithApple != nil else { Output.error("\(entry.title) does not sign in with Apple."); return 2 }
             switch try SignInSimulator.signIn(entry, world: world, reauthorize: again) {
             case .accepted:

@@ -70,10 +70,9 @@ enum VaultCommands {
     /// `--scrypt-log-n`, refused below the recommended cost unless the
     /// person says they know (a weak KDF makes a guessed master password cheap).
     static func scryptParameters(_ parsed: ParsedCommandLine) throws -> ScryptParameters? {
-        guard let text = parsed.options["--scrypt-log-n"] else { return nil }
-        guard let n = Int(text), (10...20).contains(n) else { throw UsageError(message: "--scrypt-log-n takes a number from 10 to 20.", command: nil) }
+        guard let n = parsed.number("--scrypt-log-n") else { return nil }
         let parameters = ScryptParameters(logN: n)
-        if !parameters.isRecommended && parsed.options["--i-know-this-is-weak"] == nil {
+        if !parameters.isRecommended && !parsed.flag("--i-know-this-is-weak") {
             throw UsageError(message: "--scrypt-log-n \(n) is below the recommended \(ScryptParameters.standard.logN): each guess at the master password would cost \(1 << (ScryptParameters.standard.logN - n))x less. Add --i-know-this-is-weak to use it anyway; nothing was changed.", command: nil)
         }
         return parameters
@@ -105,7 +104,7 @@ enum VaultCommands {
     /// the person confirms it (on a terminal) or gave --i-know-this-is-weak.
     static func acceptMasterPassword(_ password: String, _ parsed: ParsedCommandLine, _ input: PasswordInput) -> Bool {
         guard let weakness = MasterPasswordAdvice.weakness(of: password) else { return true }
-        if parsed.options["--i-know-this-is-weak"] != nil {
+        if parsed.flag("--i-know-this-is-weak") {
             Output.warning(weakness + ".")
             return true
         }
@@ -141,7 +140,7 @@ enum VaultCommands {
 
     static func list(_ parsed: ParsedCommandLine) -> Int32 {
         withVault(parsed) { vault, _ in
-            if parsed.options["--json"] != nil {
+            if parsed.flag("--json") {
                 // Written entry by entry: a listing of 100,000 never builds the whole document.
                 let sink = ByteSink(descriptor: 1)
                 sink.write("[")
@@ -202,8 +201,8 @@ enum VaultCommands {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark show ENTRY [--json] [--reveal]"); return 2 }
         return withVault(parsed) { vault, _ in
             let e = try vault.find(parsed.arguments[0])
-            let reveal = parsed.options["--reveal"] != nil
-            if parsed.options["--json"] != nil {
+            let reveal = parsed.flag("--reveal")
+            if parsed.flag("--json") {
                 var object = json(e, reveal: reveal)
                 if case .success(let catalog) = ServiceWiring.catalog(parsed) {
                     object["upgrades"] = catalog.offeredUpgrades(for: e).map(\.rawValue)
@@ -228,18 +227,18 @@ enum VaultCommands {
     /// Applies --title, --url, --username, --notes, --tag, --category, --totp
     /// and a new password (--generate or --entry-password-stdin) to an entry.
     static func apply(_ parsed: ParsedCommandLine, to entry: inout Entry, input: PasswordInput, isNew: Bool) throws {
-        if let title = parsed.options["--title"] { entry.title = title }
-        if let urls = parsed.repeated["--url"] { entry.urls = urls }
-        if let username = parsed.options["--username"] { entry.username = username }
-        if let notes = parsed.options["--notes"] { entry.notes = notes }
-        if let tags = parsed.repeated["--tag"] { entry.tags = tags }
-        if let issuer = parsed.options["--signs-in-with"] {
+        if let title = parsed.value("--title") { entry.title = title }
+        if let urls = parsed.values("--url") { entry.urls = urls }
+        if let username = parsed.value("--username") { entry.username = username }
+        if let notes = parsed.value("--notes") { entry.notes = notes }
+        if let tags = parsed.values("--tag") { entry.tags = tags }
+        if let issuer = parsed.value("--signs-in-with") {
             guard issuer.isEmpty || (URL(string: issuer)?.scheme == "https" && URL(string: issuer)?.host?.isEmpty == false) else {
                 throw UsageError(message: "--signs-in-with takes an identity provider's issuer, an https URL (such as https://id.nimbus.example).", command: nil)
             }
             entry.signsInWith = issuer.isEmpty ? nil : issuer
         }
-        if let name = parsed.options["--category"] {
+        if let name = parsed.value("--category") {
             guard let category = AccountCategory(rawValue: name) else {
                 throw UsageError(message: "--category must be one of \(AccountCategory.allCases.map(\.rawValue).joined(separator: ", ")).", command: nil)
             }
@@ -249,18 +248,18 @@ enum VaultCommands {
             entry.category = CategoryGuess.guess(title: entry.title, urls: entry.urls)
         }
         var newPassword: String?
-        if parsed.options["--generate"] != nil {
+        if parsed.flag("--generate") {
             var generator = try PasswordGenerator()
             newPassword = generator.next()
-        } else if parsed.options["--entry-password-stdin"] != nil {
+        } else if parsed.flag("--entry-password-stdin") {
             newPassword = try input.next(prompt: "Entry password")
         }
         if let newPassword {
             if isNew { entry.password = newPassword } else { entry.changePassword(to: newPassword, reason: "edited") }
         }
         // After the entry's password: the TOTP URI is the last secret read.
-        if let image = parsed.options["--totp-qr"] {
-            guard parsed.options["--totp"] == nil else { throw UsageError(message: "give --totp - or --totp-qr IMAGE, not both.", command: nil) }
+        if let image = parsed.value("--totp-qr") {
+            guard !parsed.flag("--totp") else { throw UsageError(message: "give --totp - or --totp-qr IMAGE, not both.", command: nil) }
             let uri: String
             do { uri = try QRCodeImage.text(atPath: image) } catch { throw UsageError(message: "--totp-qr \(image): \(error).", command: nil) }
             do { _ = try OTPAuthURL.parse(uri) } catch {
@@ -268,7 +267,7 @@ enum VaultCommands {
             }
             entry.totpURI = uri
         }
-        if let totp = parsed.options["--totp"] {
+        if let totp = parsed.value("--totp") {
             if totp.isEmpty { entry.totpURI = nil } else {
                 guard totp == "-" else { throw SecretArgument.refused("--totp", safe: "--totp -") }
                 let uri = try input.next(prompt: "TOTP URI (otpauth://…)")
@@ -280,7 +279,7 @@ enum VaultCommands {
     }
 
     static func add(_ parsed: ParsedCommandLine) -> Int32 {
-        guard let title = parsed.options["--title"], !title.isEmpty else { Output.error("add needs --title."); return 2 }
+        guard let title = parsed.value("--title"), !title.isEmpty else { Output.error("add needs --title."); return 2 }
         return withVault(parsed) { vault, input in
             var entry = Entry(title: title)
             try apply(parsed, to: &entry, input: input, isNew: true)
@@ -304,7 +303,7 @@ enum VaultCommands {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark edit ENTRY [options]"); return 2 }
         return withVault(parsed) { vault, input in
             let id = try vault.find(parsed.arguments[0]).id
-            let newPassword = parsed.options["--generate"] != nil || parsed.options["--entry-password-stdin"] != nil
+            let newPassword = parsed.flag("--generate") || parsed.flag("--entry-password-stdin")
             let catalog = newPassword ? try? ServiceWiring.catalog(parsed).get() : nil
             // The edit applies to the row as the file holds it when the write begins; a new
             // password is the account's, and its other entries get it in the same transaction.
@@ -317,7 +316,7 @@ enum VaultCommands {
                                                                  sharing: catalog?.sharing(nil) ?? SharedCredentials()))
             }
             print("Saved \(entry.title)." + (also.isEmpty ? "" : " Also updated, the same account: \(also.map(\.title).joined(separator: ", "))."))
-            if parsed.options["--totp"] != nil || parsed.options["--totp-qr"] != nil { suggestOwner(of: entry, in: vault.entries) }
+            if parsed.flag("--totp") || parsed.flag("--totp-qr") { suggestOwner(of: entry, in: vault.entries) }
             return 0
         }
     }

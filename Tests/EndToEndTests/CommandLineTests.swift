@@ -71,3 +71,32 @@ import Testing
         #expect(result.stderr == "bulwark: the full-screen UI needs a terminal, but standard input or output is not one. Run it in a terminal, or use a command such as 'bulwark list'.\n")
     }
 }
+
+/// Options are typed by the command's table: a choice or a number that
+/// does not fit stops the parse, with the values it takes and the usage.
+@Suite struct TypedOptionTests {
+    @Test(arguments: [
+        (["export", "--format", "kdbx", "--cipher", "des", "out.kdbx"], "--cipher takes aes or chacha20, not 'des'.", "export"),
+        (["import", "--format", "lastpass", "x.csv"], "--format takes ", "import"),
+        (["signin", "Mail", "--with", "sms"], "--with takes password or passkey, not 'sms'.", "signin"),
+        (["init", "--scrypt-log-n", "21"], "--scrypt-log-n takes a whole number from 10 to 20, not '21'.", "init"),
+        (["generate", "--count", "many"], "--count takes a whole number from 1 to 100000, not 'many'.", "generate"),
+        (["add", "--title", "T", "--category", "games"], "--category takes email, identity, finance, government, health, work, shopping, social or other, not 'games'.", "add"),
+    ])
+    func aValueTheTableDoesNotTakeStopsTheParse(arguments: [String], message: String, command: String) throws {
+        let result = try Binary.run(arguments + ["--vault", "/nonexistent/never-opened.db"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("bulwark: " + message))
+        #expect(result.stderr.contains("\n\nUsage: bulwark \(command) "))
+        #expect(result.stderr.hasSuffix("'bulwark help \(command)' shows its options.\n"))
+    }
+
+    @Test func theImportFormatsAreTheOnesHelpNames() throws {
+        let result = try Binary.run(["import", "--format", "lastpass", "x.csv"])
+        let help = try Binary.run(["help", "import"]).stdout
+        let named = try #require(result.stderr.split(separator: "\n").first).dropFirst("bulwark: --format takes ".count)
+            .replacingOccurrences(of: ", not 'lastpass'.", with: "")
+        #expect(help.contains("--format FORMAT         " + named + " (default: detected from the file)\n"))
+    }
+}

@@ -46,7 +46,8 @@ import Testing
         #expect(impossible.stderr == "bulwark: no password can satisfy these rules: minlength 30 is greater than maxlength 10.\n")
         let count = try Binary.run(["generate", "--count", "0"])
         #expect(count.status == 2)
-        #expect(count.stderr == "bulwark: --count takes a whole number from 1 to 100000, not '0'.\n")
+        #expect(count.stderr == "bulwark: --count takes a whole number from 1 to 100000, not '0'.\n\n"
+                + "Usage: bulwark generate [--rules RULES | --domain DOMAIN] [--count N] [--json]\n'bulwark help generate' shows its options.\n")
         let both = try Binary.run(["generate", "--rules", "x", "--domain", "y"])
         #expect(both.status == 2)
         let missingQuirks = try Binary.run(["generate", "--domain", "a.example", "--quirks", "/nonexistent"])

@@ -18,7 +18,7 @@ enum DoctorCommand {
         let files = FileChecks(vaultPath: vault, configPath: Configuration.defaultPath(environment: environment), configuration: configuration)
         let checks = TerminalChecks(environment: environment).run() + files.run() + SyncChecks(vaultPath: vault).run()
         let healthy = !checks.contains { $0.status == .problem }
-        if parsed.options["--json"] != nil {
+        if parsed.flag("--json") {
             struct Report: Encodable { let ok: Bool; let checks: [DoctorCheck] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
