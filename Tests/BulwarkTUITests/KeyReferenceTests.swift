@@ -20,6 +20,23 @@ import Testing
         #expect(kept == made, "docs/keys.md differs from the keymap tables; record it again (BULWARK_RECORD_SNAPSHOTS=1) and read it")
     }
 
+    /// The README's short table is written from the vault's table too,
+    /// between two markers; recorded on purpose only.
+    @Test func theReadmesKeyTableIsTheVaultsTable() throws {
+        let readme = Self.page.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let begin = "<!-- keys: written from the key tables (KeyReference.readmeTable) -->\n", end = "<!-- /keys -->"
+        let start = try #require(text.range(of: begin)), stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex))
+        let made = KeyReference.readmeTable()
+        if Snapshot.recording {
+            try Data((text[..<start.upperBound] + made + text[stop.lowerBound...]).utf8).write(to: readme)
+            Issue.record("recorded the README's key table")
+            return
+        }
+        #expect(String(text[start.upperBound..<stop.lowerBound]) == made, "the README's key table differs from the vault's; record it again and read it")
+        #expect(made.contains("| `u` `a` `P` | upgrade to a strong password; use Sign in with Apple; upgrade to a passkey |"))
+    }
+
     @Test func everyTableHasItsKeysAndEveryKeySaysWhatItDoes() {
         let sections = KeyReference.sections()
         #expect(sections.count >= 25 && Set(sections.map(\.title)).count == sections.count)

@@ -86,4 +86,25 @@ public enum KeyReference {
         }
         return text
     }
+
+    /// The README's short table: the vault's keys that matter, a row per
+    /// group, each said as its binding's help says it (without the
+    /// parenthesis; a key whose words another's hold is not said twice). Written from the tables, so it cannot drift either.
+    public static let readmeRows: [[String]] = [["k", "j"], ["/", "f", "o"], ["v", "p", "y", "t"], ["n", "e", "d"], ["u", "a", "P"],
+                                                 ["Tab", "r"], ["S"], ["L", "?", "q"]]
+
+    public static func readmeTable() -> String {
+        let vault = Keymaps.vault(AppState(unlocked: true))
+        var text = "| key | what it does |\n| --- | --- |\n"
+        for row in readmeRows {
+            let said = row.compactMap { name in vault.bindings.first { $0.keys.contains { $0.description == name } } }.map { binding in
+                let help = binding.help.split(separator: " (").first.map(String.init) ?? binding.help
+                return help.prefix(1).lowercased() + help.dropFirst()
+            }
+            // Two keys for one thing (Tab and r) are said once.
+            let once = said.filter { help in !said.contains { $0 != help && $0.localizedCaseInsensitiveContains(help) } }
+            text += "| " + row.map { "`\($0)`" }.joined(separator: " ") + " | " + once.joined(separator: "; ") + " |\n"
+        }
+        return text
+    }
 }
