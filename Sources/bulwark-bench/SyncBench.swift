@@ -45,7 +45,9 @@ enum SyncBench {
             print("remote growth for that change".padding(toLength: 46, withPad: " ", startingAt: 0) + " \(grown / 1024) KiB  target < 64 KiB")
             laptop.close()
             desktop?.close()
-            try passLayout(directory: directory.appendingPathComponent("pass"), count: count, git: git)
+            if ProcessInfo.processInfo.environment["BULWARK_BENCH_SYNC_PASS"] != "0" {
+                try passLayout(directory: directory.appendingPathComponent("pass"), count: count, git: git)
+            }
         } catch {
             print("sync bench failed: \(error)")
         }
@@ -80,14 +82,12 @@ enum SyncBench {
               + " \((try objectBytes(remote, git) - before) / 1024) KiB")
     }
 
-    /// The bytes of a repository's objects, loose and packed.
+    /// The bytes a repository's objects take as git stores them (each
+    /// loose object's compressed file, or its share of a pack), not the
+    /// file system's blocks around them (which `count-objects` counts).
     static func objectBytes(_ repository: URL, _ git: Git) throws -> Int {
-        let counted = try git.must(["count-objects", "-v"], in: repository, "count-objects")
-        var kib = 0
-        for line in counted.split(separator: "\n") where line.hasPrefix("size: ") || line.hasPrefix("size-pack: ") {
-            kib += Int(line.split(separator: " ").last ?? "") ?? 0
-        }
-        return kib * 1024
+        let sizes = try git.must(["cat-file", "--batch-all-objects", "--batch-check=%(objectsize:disk)"], in: repository, "cat-file")
+        return sizes.split(separator: "\n").reduce(0) { $0 + (Int($1) ?? 0) }
     }
 
     static func seconds(_ body: () throws -> Void) -> Double {

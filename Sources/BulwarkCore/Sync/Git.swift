@@ -1,7 +1,7 @@
 import Foundation
 
 /// The system's `git`, run as a person runs it (their ssh keys, credential
-/// helpers and ~/.gitconfig apply), in one working copy. Output is read
+/// helpers and ~/.gitconfig apply), in one repository. Output is read
 /// from files, so a chatty git never blocks on a full pipe.
 public struct Git: Sendable {
     public let executable: String
@@ -38,8 +38,9 @@ public struct Git: Sendable {
         return nil
     }
 
-    /// Runs `git ARGS` in `directory` (nil: the current one).
-    public func run(_ arguments: [String], in directory: URL?) throws -> Run {
+    /// Runs `git ARGS` in `directory` (nil: the current one), `input` on
+    /// its standard input (from a file: any size, never a blocked pipe).
+    public func run(_ arguments: [String], in directory: URL?, input: Data? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -58,7 +59,15 @@ public struct Git: Sendable {
         let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
         process.standardOutput = outHandle
         process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inFile = scratch.appendingPathComponent("in")
+            guard FileManager.default.createFile(atPath: inFile.path, contents: input, attributes: [.posixPermissions: 0o600]) else {
+                throw SyncError.git("cannot write git's input in \(scratch.path)")
+            }
+            process.standardInput = try FileHandle(forReadingFrom: inFile)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         do { try process.run() } catch { throw SyncError.git("cannot run \(executable): \(error.localizedDescription)") }
         process.waitUntilExit()
         try? outHandle.close()
@@ -70,8 +79,8 @@ public struct Git: Sendable {
 
     /// Runs and throws git's own first error line (with `context` before it) when it fails.
     @discardableResult
-    public func must(_ arguments: [String], in directory: URL?, _ context: String) throws -> String {
-        let run = try run(arguments, in: directory)
+    public func must(_ arguments: [String], in directory: URL?, _ context: String, input: Data? = nil) throws -> String {
+        let run = try run(arguments, in: directory, input: input)
         guard run.status == 0 else { throw SyncError.git("\(context): \(run.firstError)") }
         return run.output
     }

@@ -12,26 +12,22 @@ extension SyncEngine {
         var rewrite = false
         /// Tombstones this machine knew that the remote dropped once every machine had seen them.
         var collected: Set<String> = []
+        /// The remote's files as fetched: a write goes on top of them.
+        var files: GitSnapshot
     }
 
-    /// Fetches the remote into the working copy and checks what it holds.
+    /// Fetches the remote and checks what it holds.
     func fetchAndCheck(state: SyncState, header: SyncHeader) throws -> Fetched {
         let fetched = try git.run(["fetch", "-q", "origin"], in: paths.repository)
         guard fetched.status == 0 else {
             throw SyncError.git("cannot reach \(state.remote): \(fetched.firstError). Your changes stay here and go out at the next sync")
         }
-        let remoteRef = "refs/remotes/origin/\(Self.branch)"
-        if try git.run(["rev-parse", "-q", "--verify", remoteRef], in: paths.repository).status == 0 {
-            try git.must(["checkout", "-q", "-f", "-B", Self.branch, remoteRef], in: paths.repository, "cannot check out the remote")
-            try git.must(["clean", "-q", "-f", "-d", "-x"], in: paths.repository, "cannot check out the remote")
-        } else {
-            guard state.sequence == 0 else {
-                throw SyncError.untrusted("the remote's branch \(Self.branch) is gone, though this machine synced with it before")
-            }
-            // An empty remote: start the branch.
-            try git.must(["symbolic-ref", "HEAD", "refs/heads/\(Self.branch)"], in: paths.repository, "cannot prepare the repository")
+        let head = try Self.remoteHead(git, paths)
+        if head == nil, state.sequence > 0 {
+            throw SyncError.untrusted("the remote's branch \(Self.branch) is gone, though this machine synced with it before")
         }
-        if let remoteHeader = try SyncHeader.read(in: paths.repository) {
+        let files = try GitSnapshot(git: git, repository: paths.repository, commit: head)
+        if let remoteHeader = try SyncHeader.read(from: files) {
             guard remoteHeader.vault == header.vault else {
                 throw SyncError.anotherVault("its vault is \(remoteHeader.vault.prefix(8))…, this one is \(header.vault.prefix(8))…")
             }
@@ -41,10 +37,10 @@ extension SyncEngine {
         // The key the root opens with: this vault's, or one it retired at a re-key.
         let sealers = state.sealers(for: vault)
         var opening = 0
-        if let root = FileManager.default.contents(atPath: paths.repository.appendingPathComponent("manifest/root").path) {
-            guard let index = sealers.firstIndex(where: { (try? $0.openManifest(Array(root), name: "root")) != nil }) else {
+        if let root = try files.bytes("manifest/root") {
+            guard let index = sealers.firstIndex(where: { (try? $0.openManifest(root, name: "root")) != nil }) else {
                 // Sealed under another key: another machine changed the master password (its header says so).
-                if let now = SyncHeader.digest(in: paths.repository), let seen = state.header, now != seen { throw SyncError.rekeyed }
+                if let now = SyncHeader.digest(from: files), let seen = state.header, now != seen { throw SyncError.rekeyed }
                 throw SyncError.untrusted("the manifest root does not open (altered, or sealed under another key)")
             }
             opening = index
@@ -54,8 +50,8 @@ extension SyncEngine {
         func file(_ id: String, _ known: SyncState.Known) -> String { current ? known.file : sealer.fileID(of: id) }
         var knownByFile: [String: String] = [:]
         for (id, known) in state.known { knownByFile[file(id, known)] = known.canonical }
-        let repository = SyncRepository(directory: paths.repository, sealer: sealer)
-        var tree = try repository.read(verified: current ? state.buckets : [:], trees: try bucketTrees()) { file, listed in
+        let repository = SyncRepository(files: files, sealer: sealer)
+        var tree = try repository.read(verified: current ? state.buckets : [:], trees: try Self.bucketTrees(git, paths, at: head)) { file, listed in
             !current || knownByFile[file] != listed.vector
         }
         guard tree.sequence >= state.sequence else {
@@ -86,27 +82,7 @@ extension SyncEngine {
             }
             if current && listed.vector == known.canonical { unchanged.insert(id) }
         }
-        return Fetched(tree: tree, unchanged: unchanged, rewrite: !current, collected: collected)
-    }
-
-    /// git's ids of each bucket's manifest file and entry directory at HEAD (one `ls-tree`).
-    func bucketTrees() throws -> [String: SyncRepository.GitObjects] { try Self.bucketTrees(git, paths) }
-
-    static func bucketTrees(_ git: Git, _ paths: SyncState.Paths) throws -> [String: SyncRepository.GitObjects] {
-        let run = try git.run(["ls-tree", "HEAD", "entries/", "manifest/"], in: paths.repository)
-        guard run.status == 0 else { return [:] }   // no commit yet
-        var objects: [String: SyncRepository.GitObjects] = [:]
-        for line in run.output.split(separator: "\n") {
-            // "040000 tree ID\tentries/BB" and "100644 blob ID\tmanifest/BB"
-            let parts = line.split(separator: "\t")
-            guard parts.count == 2, let id = parts[0].split(separator: " ").last.map(String.init) else { continue }
-            if parts[1].hasPrefix("entries/") {
-                objects[String(parts[1].dropFirst("entries/".count)), default: .init()].entries = id
-            } else if parts[1].hasPrefix("manifest/"), parts[1] != "manifest/root" {
-                objects[String(parts[1].dropFirst("manifest/".count)), default: .init()].manifest = id
-            }
-        }
-        return objects
+        return Fetched(tree: tree, unchanged: unchanged, rewrite: !current, collected: collected, files: files)
     }
 
     /// The buckets not to read again while unchanged: those read or written

@@ -22,8 +22,8 @@ extension SyncEngine {
         var fetched: Fetched?
         var offline: String?
         do {
-            if !FileManager.default.fileExists(atPath: paths.repository.appendingPathComponent(".git").path) {
-                throw SyncError.git("the working copy is missing; `bulwark sync` makes it again")
+            if !Self.hasRepository(paths) {
+                throw SyncError.git("the repository beside the vault is missing; `bulwark sync` makes it again")
             }
             fetched = try fetchAndCheck(state: state, header: try vault.syncHeader())
         } catch let error as SyncError {

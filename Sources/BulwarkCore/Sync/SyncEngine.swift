@@ -68,13 +68,14 @@ public final class SyncEngine {
         if let state = try SyncState.load(for: vault) {
             throw SyncError.git("this vault is already linked to \(state.remote); `bulwark sync` syncs it")
         }
-        try cloneRepository(remote)
-        if let header = try SyncHeader.read(in: paths.repository) {
+        try Self.prepare(git, paths, remote: remote, context: "cannot reach \(remote)")
+        let files = try GitSnapshot(git: git, repository: paths.repository, commit: try Self.remoteHead(git, paths))
+        if let header = try SyncHeader.read(from: files) {
             guard header.vault == (try vault.syncHeader()).vault else {
                 throw SyncError.anotherVault("its vault is \(header.vault.prefix(8))…, this one is \((try vault.syncHeader()).vault.prefix(8))…")
             }
         } else {
-            let others = try FileManager.default.contentsOfDirectory(atPath: paths.repository.path).filter { $0 != ".git" }.sorted()
+            let others = files.names(in: "")
             if !others.isEmpty {
                 throw SyncError.notARepository("it holds other files (\(others.prefix(3).joined(separator: ", ")))")
             }
@@ -92,22 +93,21 @@ public final class SyncEngine {
             throw SyncError.git("\(paths.directory.path) is in the way (a clone that did not finish?); remove it and clone again")
         }
         do {
-            try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             var started = DispatchTime.now().uptimeNanoseconds
-            try git.must(["clone", "-q", "--no-checkout", "--", remote, paths.repository.path], in: nil, "cannot clone \(remote)")
-            Self.phase("clone: git clone", since: &started)
-            guard try git.run(["rev-parse", "-q", "--verify", "refs/remotes/origin/\(branch)"], in: paths.repository).status == 0 else {
+            try prepare(git, paths, remote: remote, context: "cannot clone \(remote)")
+            Self.phase("clone: git fetch", since: &started)
+            guard let head = try remoteHead(git, paths) else {
                 throw SyncError.notARepository("it has no branch \(branch) (an empty repository, or another kind)")
             }
-            try git.must(["checkout", "-q", "-B", branch, "refs/remotes/origin/\(branch)"], in: paths.repository, "cannot check out \(remote)")
-            Self.phase("clone: git checkout", since: &started)
-            guard let header = try SyncHeader.read(in: paths.repository) else {
+            let files = try GitSnapshot(git: git, repository: paths.repository, commit: head)
+            Self.phase("clone: git ls-tree", since: &started)
+            guard let header = try SyncHeader.read(from: files) else {
                 throw SyncError.notARepository("it holds no \(SyncHeader.fileName) (an empty repository, or another kind)")
             }
             let vault = try Vault.join(header, at: path, masterPassword: masterPassword, freshness: freshness)
             Self.phase("clone: key derivation and vault", since: &started)
             do {
-                let repository = SyncRepository(directory: paths.repository, sealer: SyncSealer(vault: vault))
+                let repository = SyncRepository(files: files, sealer: SyncSealer(vault: vault))
                 let tree = try repository.read()
                 Self.phase("clone: read and check the repository", since: &started)
                 var state = SyncState(remote: remote, machineName: machineName)
@@ -118,12 +118,12 @@ public final class SyncEngine {
                 state.known = tree.records.mapValues {
                     SyncState.Known(vector: $0.vector, digest: $0.entry.map(SyncMerge.digest) ?? "", file: sealer.fileID(of: $0.id))
                 }
-                state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths), before: [:], known: state.known)
+                state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths, at: head), before: [:], known: state.known)
                 Self.phase("clone: what this machine knows", since: &started)
                 state.sequence = tree.sequence
-                state.header = SyncHeader.digest(in: paths.repository)
+                state.header = SyncHeader.digest(from: files)
                 state.lastSync = Date()
-                try git.must(["update-ref", syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
+                try git.must(["update-ref", syncedRef, head], in: paths.repository, "cannot record the sync")
                 try state.save(for: vault)
                 Self.phase("clone: save the state", since: &started)
                 // Say to the remote that this machine exists, so tombstones wait for it (a remote it may not write to: later).
@@ -141,27 +141,17 @@ public final class SyncEngine {
         }
     }
 
-    private func cloneRepository(_ remote: String) throws {
-        try? FileManager.default.removeItem(at: paths.repository)
-        try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try git.must(["clone", "-q", "--no-checkout", "--", remote, paths.repository.path], in: nil, "cannot reach \(remote)")
-        if try git.run(["rev-parse", "-q", "--verify", "refs/remotes/origin/\(Self.branch)"], in: paths.repository).status == 0 {
-            try git.must(["checkout", "-q", "-B", Self.branch, "refs/remotes/origin/\(Self.branch)"], in: paths.repository, "cannot check out \(remote)")
-        }
-    }
-
     // MARK: Syncing
 
     public func sync() throws -> Report {
         guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
-        if !FileManager.default.fileExists(atPath: paths.repository.appendingPathComponent(".git").path) { try cloneRepository(state.remote) }
+        if !Self.hasRepository(paths) { try Self.prepare(git, paths, remote: state.remote, context: "cannot reach \(state.remote)") }
         return try sync(state: state)
     }
 
     private func sync(state initial: SyncState) throws -> Report {
         var state = initial
         let sealer = SyncSealer(vault: vault)
-        let repository = SyncRepository(directory: paths.repository, sealer: sealer)
         let header = try vault.syncHeader()
         var started = DispatchTime.now().uptimeNanoseconds
         for attempt in 1...attempts {
@@ -169,6 +159,8 @@ public final class SyncEngine {
             Self.phase("fetch and check", since: &started)
             KillPoint.reach("sync-fetched")
             let tree = fetched.tree
+            let repository = SyncRepository(files: fetched.files, sealer: sealer)
+            var synced = fetched.files.commit
             let names = tree.machines.mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
             let now = clock()
             // Above every change number this machine used, kept here or pushed before a kill lost the state.
@@ -220,21 +212,18 @@ public final class SyncEngine {
                     // This machine changed the master password: every record sealed again under the new key, afresh.
                     var all = tree.records
                     for record in outcome.push { all[record.id] = record }
-                    for path in ["entries", "manifest", SyncHeader.fileName] {
-                        try? FileManager.default.removeItem(at: paths.repository.appendingPathComponent(path))
-                    }
+                    fetched.files.removeAll()
                     let fresh = SyncRepository.Tree(sequence: tree.sequence, collected: tree.collected)
                     written = try repository.write(all.values.sorted { $0.id < $1.id }, over: fresh, header: header, machines: machines, now: now)
                 } else {
                     written = try repository.write(outcome.push, over: tree, header: header, machines: machines, now: now)
                 }
-                // A few files are staged by name (git need not look at every file); many (a first push), all.
-                let staged = written.changedPaths.count <= 512 && !fetched.rewrite ? written.changedPaths.sorted() : nil
-                try commit(machine: state.machineID, paths: staged)
+                // One commit, by the machine's random id only, with a message that says nothing.
+                synced = try fetched.files.commit(to: Self.localRef, author: "bulwark <\(state.machineID)@bulwark.invalid>", at: now)
                 Self.phase("write the repository and commit", since: &started)
                 KillPoint.reach("sync-committed")
                 try beforePush?()
-                let pushed = try git.run(["push", "-q", "origin", "HEAD:refs/heads/\(Self.branch)"], in: paths.repository)
+                let pushed = try git.run(["push", "-q", "origin", "\(Self.localRef):refs/heads/\(Self.branch)"], in: paths.repository)
                 if pushed.status != 0 {
                     if Self.isRace(pushed.errors), attempt < attempts { continue }
                     throw SyncError.git("the remote refused the push: \(pushed.firstError); check that this machine may write to \(state.remote). Your changes stay here and go out at the next sync")
@@ -242,14 +231,15 @@ public final class SyncEngine {
                 Self.phase("push", since: &started)
                 KillPoint.reach("sync-pushed")
             }
-            try git.must(["update-ref", Self.syncedRef, "HEAD"], in: paths.repository, "cannot record the sync")
+            if let synced { try git.must(["update-ref", Self.syncedRef, synced], in: paths.repository, "cannot record the sync") }
             KillPoint.reach("sync-recorded")
             state.sequence = written.sequence
             state.counter = counter
             state.vaultCounter = mergedAt
-            state.header = SyncHeader.digest(in: paths.repository)
+            state.header = SyncHeader.digest(from: fetched.files)
             state.known.merge(outcome.known) { _, new in new }
-            state.buckets = Self.cleanBuckets(written, trees: try bucketTrees(), before: fetched.rewrite ? [:] : state.buckets, known: state.known)
+            state.buckets = Self.cleanBuckets(written, trees: try Self.bucketTrees(git, paths, at: synced), before: fetched.rewrite ? [:] : state.buckets,
+                                              known: state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.
             state.conflicts = outcome.conflicts + (SyncState.conflicts(for: vault) ?? state.conflicts)
@@ -268,7 +258,7 @@ public final class SyncEngine {
             || errors.contains("cannot lock ref")
     }
 
-    /// The entry as of the last sync, from the working copy's history
+    /// The entry as of the last sync, from the repository's history
     /// (sealed under the key of then, which a re-key may have retired).
     private func base(_ id: String, _ sealers: [SyncSealer]) -> Entry? {
         for sealer in sealers {
@@ -284,7 +274,8 @@ public final class SyncEngine {
     /// one unwraps the key the repository's header now holds, and the vault
     /// here changes to it (a wrong password changes nothing).
     public func followRekey(masterPassword: String) throws {
-        guard let header = try SyncHeader.read(in: paths.repository) else {
+        let files = try GitSnapshot(git: git, repository: paths.repository, commit: try Self.remoteHead(git, paths))
+        guard let header = try SyncHeader.read(from: files) else {
             throw SyncError.notARepository("it holds no \(SyncHeader.fileName)")
         }
         var (_, key) = try header.unwrap(masterPassword: masterPassword)
@@ -292,12 +283,4 @@ public final class SyncEngine {
         try vault.changeMasterPassword(to: masterPassword, parameters: header.kdf, key: key)
     }
 
-    /// One commit that says nothing: author "bulwark", a fixed message.
-    /// The machine is named by its random id only.
-    /// `paths`: the files written or removed (git stages only them; nil: every file).
-    private func commit(machine: String, paths changed: [String]? = nil) throws {
-        try git.must(["add", "-A", "--"] + (changed ?? ["."]), in: paths.repository, "cannot stage the change")
-        try git.must(["-c", "user.name=bulwark", "-c", "user.email=\(machine)@bulwark.invalid", "-c", "commit.gpgsign=false",
-                      "commit", "-q", "--allow-empty", "-m", "sync"], in: paths.repository, "cannot commit")
-    }
 }

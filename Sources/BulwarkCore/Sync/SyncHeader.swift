@@ -24,10 +24,14 @@ public struct SyncHeader: Codable, Sendable, Equatable {
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
-    /// The header in `directory`, nil when there is none; a file that is not one is an error.
-    public static func read(in directory: URL) throws -> SyncHeader? {
-        let file = directory.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+    /// The header in a repository's commit, nil when there is none; a file that is not one is an error.
+    static func read(from files: GitSnapshot) throws -> SyncHeader? {
+        try read(try files.bytes(fileName).map { Data($0) })
+    }
+
+    /// The header from its file's bytes (nil: no file).
+    static func read(_ data: Data?) throws -> SyncHeader? {
+        guard let data else { return nil }
         guard data.count < 4096, let header = try? JSONDecoder().decode(SyncHeader.self, from: data),
               header.vaultID?.count == 16, Data(base64Encoded: header.salt) != nil, Data(base64Encoded: header.wrappedKey) != nil else {
             throw SyncError.notARepository("its \(fileName) is not a bulwark sync header")
@@ -72,8 +76,8 @@ extension SyncHeader {
         }
     }
 
-    /// sha256 of the header file in a repository's working copy, nil when there is none.
-    static func digest(in directory: URL) -> String? {
-        (try? Data(contentsOf: directory.appendingPathComponent(fileName))).map { Digest.sha256(Array($0)).hex }
+    /// sha256 of the header file in a repository's commit, nil when there is none.
+    static func digest(from files: GitSnapshot) -> String? {
+        (try? files.bytes(fileName))?.map { Digest.sha256($0).hex }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A sync repository's working tree, read and written as the format says
+/// A sync repository's files (one commit, through `GitSnapshot`), read and written as the format says
 /// (docs/manual/sync.md):
 ///
 ///     bulwark-sync.json        the vault id and wrapped key (plaintext)
@@ -15,7 +15,7 @@ import Foundation
 /// machine last verified (git's tree id of its directory says so) is not
 /// read again.
 struct SyncRepository {
-    let directory: URL
+    let files: GitSnapshot
     let sealer: SyncSealer
 
     struct Listed: Codable, Equatable {
@@ -80,13 +80,8 @@ struct SyncRepository {
 
     static func bucket(of fileID: String) -> String { String(fileID.prefix(2)) }
 
-    private var fm: FileManager { .default }
-    private func url(_ path: String) -> URL { directory.appendingPathComponent(path) }
-    private func bytes(_ path: String) -> [UInt8]? { fm.contents(atPath: url(path).path).map { Array($0) } }
-
-    private func names(in path: String) -> [String] {
-        ((try? fm.contentsOfDirectory(atPath: url(path).path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-    }
+    private func bytes(_ path: String) throws -> [UInt8]? { try files.bytes(path) }
+    private func names(in path: String) -> [String] { files.names(in: path) }
 
     // MARK: Reading
 
@@ -97,8 +92,8 @@ struct SyncRepository {
     /// listed file must be opened (one this machine does not hold at that version).
     func read(verified: [String: VerifiedBucket] = [:], trees: [String: GitObjects] = [:],
               open: (String, Listed) -> Bool = { _, _ in true }) throws -> Tree {
-        let headerBytes = bytes(SyncHeader.fileName) ?? []
-        guard let rootBytes = bytes("manifest/root") else {
+        let headerBytes = try bytes(SyncHeader.fileName) ?? []
+        guard let rootBytes = try bytes("manifest/root") else {
             guard names(in: "entries").isEmpty, names(in: "manifest").isEmpty else {
                 throw SyncError.untrusted("the manifest's root is missing while entries are present")
             }
@@ -116,12 +111,16 @@ struct SyncRepository {
         if let stray = Set(names(in: "manifest").filter { $0 != "root" }).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the manifest bucket \(stray) is not in the root")
         }
-        // (git keeps no empty directory; one left in this working copy is nothing.)
+        // (git keeps no empty directory.)
         if let stray = Set(names(in: "entries").filter { !names(in: "entries/\($0)").isEmpty }).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the entry files of bucket \(stray) are not in the manifest")
         }
-        for (bucket, digest) in root.buckets.sorted(by: { $0.key < $1.key }) {
-            if let known = verified[bucket], known.digest == digest, let now = trees[bucket], known.objects == now { continue }
+        // The buckets to read, fetched from git in one go.
+        let toRead = root.buckets.sorted(by: { $0.key < $1.key }).filter { bucket, digest in
+            !(verified[bucket].map { $0.digest == digest && trees[bucket] == $0.objects } ?? false)
+        }
+        try self.files.load(toRead.flatMap { bucket, _ in ["manifest/\(bucket)"] + self.files.files(under: "entries/\(bucket)") })
+        for (bucket, digest) in toRead {
             let files = names(in: "entries/\(bucket)")
             let listed = try listing(of: bucket, digest: digest)
             tree.listings[bucket] = listed
@@ -130,7 +129,7 @@ struct SyncRepository {
             }
             for (fileID, expected) in listed.sorted(by: { $0.key < $1.key }) {
                 guard Self.bucket(of: fileID) == bucket else { throw SyncError.untrusted("the entry file \(fileID) is listed in the wrong bucket") }
-                guard let sealed = bytes("entries/\(bucket)/\(fileID)") else {
+                guard let sealed = try bytes("entries/\(bucket)/\(fileID)") else {
                     throw SyncError.untrusted("the entry file \(fileID) is missing (dropped without a tombstone)")
                 }
                 guard Digest.sha256(sealed).hex == expected.digest else {
@@ -149,7 +148,7 @@ struct SyncRepository {
 
     /// A bucket's listing, checked against the digest the root gives it.
     func listing(of bucket: String, digest: String) throws -> [String: Listed] {
-        guard let sealed = bytes("manifest/\(bucket)") else { throw SyncError.untrusted("the manifest bucket \(bucket) is missing") }
+        guard let sealed = try bytes("manifest/\(bucket)") else { throw SyncError.untrusted("the manifest bucket \(bucket) is missing") }
         guard Digest.sha256(sealed).hex == digest else { throw SyncError.untrusted("the manifest bucket \(bucket) is not the one the root lists") }
         guard let listed = try? JSONDecoder().decode([String: Listed].self, from: Data(try sealer.openManifest(sealed, name: bucket))) else {
             throw SyncError.untrusted("the manifest bucket \(bucket) is malformed")
@@ -173,8 +172,7 @@ struct SyncRepository {
                 next.listings[bucket] = try next.buckets[bucket].map { try listing(of: bucket, digest: $0) } ?? [:]
             }
             let sealed = try sealer.seal(record)
-            try fm.createDirectory(at: url("entries/\(bucket)"), withIntermediateDirectories: true)
-            try Data(sealed).write(to: url("entries/\(bucket)/\(fileID)"))
+            files.write("entries/\(bucket)/\(fileID)", sealed)
             next.changedPaths.insert("entries/\(bucket)/\(fileID)")
             // A tombstone keeps the sequence and time it was first pushed at.
             let before = next.listings[bucket]?[fileID]
@@ -201,16 +199,15 @@ struct SyncRepository {
                 guard let sequence = listed.tombstone,
                       sequence <= everyoneSaw || now.timeIntervalSince(listed.pushed ?? now) > Self.tombstoneLifetime else { continue }
                 next.listings[bucket]?[fileID] = nil
-                try? fm.removeItem(at: url("entries/\(bucket)/\(fileID)"))
+                files.remove("entries/\(bucket)/\(fileID)")
                 next.changedPaths.insert("entries/\(bucket)/\(fileID)")
-                if names(in: "entries/\(bucket)").isEmpty { try? fm.removeItem(at: url("entries/\(bucket)")) }
                 next.collected = max(next.collected, sequence)
                 dropped.insert(fileID)
             }
             if next.listings[bucket]?.isEmpty == true {
                 next.listings[bucket] = nil
                 next.buckets[bucket] = nil
-                try? fm.removeItem(at: url("manifest/\(bucket)"))
+                files.remove("manifest/\(bucket)")
                 next.changedPaths.insert("manifest/\(bucket)")
             }
             if next.listings[bucket]?.values.contains(where: { $0.tombstone != nil }) == true {
@@ -219,31 +216,30 @@ struct SyncRepository {
                 next.tombstoneBuckets.remove(bucket)
             }
         }
-        try fm.createDirectory(at: url("manifest"), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         if !dropped.isEmpty { next.records = next.records.filter { !dropped.contains(sealer.fileID(of: $0.key)) } }
         for bucket in touched where next.listings[bucket] != nil {
             let sealed = sealer.sealManifest(Array(try encoder.encode(next.listings[bucket] ?? [:])), name: bucket)
-            try Data(sealed).write(to: url("manifest/\(bucket)"))
+            files.write("manifest/\(bucket)", sealed)
             next.changedPaths.insert("manifest/\(bucket)")
             next.buckets[bucket] = Digest.sha256(sealed).hex
         }
         // The header the repository was made with stays (each machine wraps
         // the same key under its own salt; only a re-key replaces it).
         let headerBytes: Data
-        if let existing = fm.contents(atPath: url(SyncHeader.fileName).path) {
-            headerBytes = existing
+        if let existing = try bytes(SyncHeader.fileName) {
+            headerBytes = Data(existing)
         } else {
             headerBytes = try header.encoded()
-            try headerBytes.write(to: url(SyncHeader.fileName))
+            files.write(SyncHeader.fileName, Array(headerBytes))
         }
         next.machines = machines
         let root = Root(format: SyncHeader.currentFormat, sequence: next.sequence, header: Digest.sha256(Array(headerBytes)).hex,
                         buckets: next.buckets, machines: machines, collected: next.collected > 0 ? next.collected : nil,
                         tombstoneBuckets: next.tombstoneBuckets.isEmpty ? nil : next.tombstoneBuckets.sorted(),
                         newestTombstone: next.newestTombstone > 0 ? next.newestTombstone : nil)
-        try Data(sealer.sealManifest(Array(try encoder.encode(root)), name: "root")).write(to: url("manifest/root"))
+        files.write("manifest/root", sealer.sealManifest(Array(try encoder.encode(root)), name: "root"))
         next.changedPaths.formUnion(["manifest/root", SyncHeader.fileName])
         return next
     }

@@ -59,11 +59,14 @@ public struct SyncState: Codable, Sendable, Equatable {
         self.machineName = machineName
     }
 
-    /// Where a vault's sync lives: `VAULT.sync/` holds `repo/` (git's working copy) and `state`.
+    /// Where a vault's sync lives: `VAULT.sync/` holds `repo.git/` (a bare repository) and `state`.
     public struct Paths: Sendable {
         public let directory: URL
         public init(vault: URL) { directory = URL(fileURLWithPath: vault.path + ".sync") }
-        public var repository: URL { directory.appendingPathComponent("repo") }
+        /// A bare git repository (no working tree).
+        public var repository: URL { directory.appendingPathComponent("repo.git") }
+        /// The working copy an older bulwark kept, removed when found.
+        var legacyWorkingCopy: URL { directory.appendingPathComponent("repo") }
         public var state: URL { directory.appendingPathComponent("state") }
     }
 

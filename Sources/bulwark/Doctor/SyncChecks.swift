@@ -2,7 +2,7 @@ import BulwarkCore
 import Foundation
 
 /// Sync, for a vault linked to a remote (nothing is said of one that is
-/// not): git is there, the working copy and the sealed state are the
+/// not): git is there, the repository and the sealed state are the
 /// owner's alone, and the remote answers. No password is asked.
 struct SyncChecks {
     let vaultPath: URL
@@ -25,9 +25,9 @@ struct SyncChecks {
             }
         }
         let repository = paths.repository
-        guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git").path),
+        guard SyncEngine.hasRepository(paths),
               let remote = try? git.run(["config", "--get", "remote.origin.url"], in: repository), remote.status == 0 else {
-            checks.append(.warning("sync", "working copy", "\(repository.path) is missing", fix: "bulwark sync (it clones the remote again)"))
+            checks.append(.warning("sync", "repository", "\(repository.path) is missing", fix: "bulwark sync (it fetches the remote again)"))
             return checks
         }
         let url = SyncError.redacted(remote.output.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -68,9 +68,11 @@ import Testing
         #expect(laptop.titles() == ["Forum"])
     }
 
-    /// The remote as the laptop's working copy holds it after its last sync.
+    /// The remote as the machine's repository holds it after its last sync.
     static func remoteTree(_ f: SyncFixture, _ machine: SyncFixture.Machine) throws -> SyncRepository.Tree {
-        try SyncRepository(directory: f.dir.file("\(machine.name)/vault.db.sync/repo"), sealer: SyncSealer(vault: machine.vault)).read()
+        let repository = f.dir.file("\(machine.name)/vault.db.sync/repo.git")
+        let files = try GitSnapshot(git: f.git, repository: repository, commit: "refs/heads/main")
+        return try SyncRepository(files: files, sealer: SyncSealer(vault: machine.vault)).read()
     }
 
     @Test func aTombstoneGoesOnceEveryMachineHasSeenItAndAMachineAwayStillTakesTheDeletion() throws {
@@ -177,7 +179,8 @@ import Testing
         let rewrite = try laptop.sync()
         #expect(rewrite.incoming.map(\.title) == ["Bank"])
         // The repository is sealed under the new key alone now: the old one opens nothing of it.
-        let root = try Data(contentsOf: f.dir.file("laptop/vault.db.sync/repo/manifest/root"))
+        let root = try #require(try GitSnapshot(git: f.git, repository: f.dir.file("laptop/vault.db.sync/repo.git"), commit: "refs/heads/main")
+            .bytes("manifest/root"))
         #expect((try? SyncSealer(vaultID: laptop.vault.vaultID, key: oldKey).openManifest(Array(root), name: "root")) == nil)
         #expect(throws: SyncError.rekeyed) { try desktop.sync() }
         #expect(throws: VaultError.wrongPassword) { try desktop.engine.followRekey(masterPassword: "master") }

@@ -1,0 +1,156 @@
+import Foundation
+
+/// One commit's files in the sync repository, read and written through
+/// git's object store, with no working tree: `ls-tree` lists them once,
+/// `cat-file --batch` reads the ones asked for in one run, and
+/// `fast-import` writes a change as one commit. A clone then never checks
+/// out 100,000 files, and a sync never has git look at each of them.
+final class GitSnapshot {
+    let git: Git
+    /// A bare repository.
+    let repository: URL
+    /// The commit read (nil: none yet, an empty tree).
+    let commit: String?
+    /// Path → blob id, as the commit has them.
+    private var blobs: [String: String] = [:]
+    /// Directory path → tree id, as the commit has them.
+    private(set) var trees: [String: String] = [:]
+    /// Directory → the names directly in it (files and directories).
+    private var children: [String: Set<String>] = [:]
+    private var cache: [String: [UInt8]] = [:]
+    /// What a write changed: new contents, or nil for a removal.
+    private(set) var pending: [String: [UInt8]?] = [:]
+    /// Everything is replaced (a re-key seals every file again).
+    private var replacesAll = false
+
+    init(git: Git, repository: URL, commit: String?) throws {
+        self.git = git
+        self.repository = repository
+        self.commit = commit
+        guard let commit else { return }
+        let listed = try git.run(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], in: repository)
+        guard listed.status == 0 else { throw SyncError.git("cannot list the repository: \(listed.firstError)") }
+        // "MODE TYPE ID\tPATH\0"
+        for record in listed.data.split(separator: 0) {
+            guard let tab = record.firstIndex(of: 9) else { continue }
+            let meta = record[record.startIndex..<tab].split(separator: 32)
+            guard meta.count == 3 else { continue }
+            let path = String(decoding: record[(tab + 1)...], as: UTF8.self)
+            let id = String(decoding: meta[2], as: UTF8.self)
+            if meta[1].elementsEqual("tree".utf8) { trees[path] = id } else if meta[1].elementsEqual("blob".utf8) { blobs[path] = id }
+            add(path)
+        }
+    }
+
+    private func add(_ path: String) {
+        let (directory, name) = Self.split(path)
+        children[directory, default: []].insert(name)
+        if !directory.isEmpty { add(directory) }
+    }
+
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    // MARK: Reading
+
+    /// The names directly in `directory` ("" for the top), sorted; a
+    /// directory left with no file in it is not listed (git keeps none).
+    func names(in directory: String) -> [String] {
+        (children[directory] ?? []).filter { name in
+            let path = directory.isEmpty ? name : "\(directory)/\(name)"
+            return exists(path)
+        }.sorted()
+    }
+
+    private func exists(_ path: String) -> Bool {
+        if let change = pending[path] { return change != nil }
+        if blobs[path] != nil { return !replacesAll }
+        // A directory: any file in it.
+        return (children[path] ?? []).contains { exists("\(path)/\($0)") }
+    }
+
+    /// A file's bytes, nil when there is none.
+    func bytes(_ path: String) throws -> [UInt8]? {
+        if let change = pending[path] { return change }
+        if replacesAll { return nil }
+        if let cached = cache[path] { return cached }
+        guard blobs[path] != nil else { return nil }
+        try load([path])
+        return cache[path]
+    }
+
+    /// Reads the files at `paths` (those not read yet) in one `cat-file`.
+    func load(_ paths: [String]) throws {
+        let wanted = paths.filter { cache[$0] == nil && blobs[$0] != nil }
+        guard !wanted.isEmpty else { return }
+        let input = Data(wanted.map { blobs[$0]! + "\n" }.joined().utf8)
+        let run = try git.run(["cat-file", "--batch"], in: repository, input: input)
+        guard run.status == 0 else { throw SyncError.git("cannot read the repository: \(run.firstError)") }
+        // "ID blob SIZE\n" + bytes + "\n", in the order asked.
+        let data = run.data
+        var at = data.startIndex
+        for path in wanted {
+            guard let end = data[at...].firstIndex(of: 10) else { throw SyncError.git("git cat-file stopped early") }
+            let fields = data[at..<end].split(separator: 32)
+            guard fields.count == 3, fields[1].elementsEqual("blob".utf8), let size = Int(String(decoding: fields[2], as: UTF8.self)),
+                  end + 1 + size <= data.endIndex else {
+                throw SyncError.git("git cat-file could not read \(path)")
+            }
+            cache[path] = Array(data[(end + 1)..<(end + 1 + size)])
+            at = end + 1 + size + 1
+        }
+    }
+
+    /// Every file under `directory`, for `load`.
+    func files(under directory: String) -> [String] {
+        names(in: directory).map { "\(directory)/\($0)" }
+    }
+
+    // MARK: Writing
+
+    func write(_ path: String, _ bytes: [UInt8]) {
+        pending[path] = .some(bytes)
+        add(path)
+    }
+
+    func remove(_ path: String) {
+        pending[path] = .some(nil)
+    }
+
+    /// Drops every file: what is written next is the whole tree.
+    func removeAll() {
+        replacesAll = true
+        pending = [:]
+    }
+
+    /// The pending changes as one commit on `ref` (its parent: the commit
+    /// read), by `fast-import`; returns the new commit's id.
+    func commit(to ref: String, author: String, at time: Date) throws -> String {
+        var stream = Data()
+        func line(_ text: String) { stream.append(contentsOf: Array((text + "\n").utf8)) }
+        let stamp = "\(author) \(Int64(time.timeIntervalSince1970)) +0000"
+        line("commit \(ref)")
+        line("author \(stamp)")
+        line("committer \(stamp)")
+        line("data 4")
+        line("sync")
+        if let commit { line("from \(commit)") }
+        if replacesAll { line("deleteall") }
+        for (path, change) in pending.sorted(by: { $0.key < $1.key }) {
+            if let bytes = change {
+                line("M 100644 inline \(path)")
+                line("data \(bytes.count)")
+                stream.append(contentsOf: bytes)
+                line("")
+            } else if !replacesAll {
+                line("D \(path)")
+            }
+        }
+        line("done")
+        try git.must(["fast-import", "--quiet", "--force", "--done"], in: repository, "cannot commit the change", input: stream)
+        return try git.must(["rev-parse", "--verify", ref], in: repository, "cannot read the new commit")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
