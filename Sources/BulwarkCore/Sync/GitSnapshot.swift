@@ -23,15 +23,19 @@ final class GitSnapshot {
     /// Everything is replaced (a re-key seals every file again).
     private var replacesAll = false
 
+    /// Directories whose names are listed (the others are trees git holds, read when asked).
+    private var listed: Set<String> = [""]
+
     init(git: Git, repository: URL, commit: String?) throws {
         self.git = git
         self.repository = repository
         self.commit = commit
         guard let commit else { return }
-        let listed = try git.run(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], in: repository)
-        guard listed.status == 0 else { throw SyncError.git("cannot list the repository: \(listed.firstError)") }
+        // The top here, then the manifest's files and the buckets (as trees): each bucket's files are read when asked.
+        let run = try git.run(["ls-tree", "-z", "--full-tree", commit], in: repository)
+        guard run.status == 0 else { throw SyncError.git("cannot list the repository: \(run.firstError)") }
         // "MODE TYPE ID\tPATH\0"
-        for record in listed.data.split(separator: 0) {
+        for record in run.data.split(separator: 0) {
             guard let tab = record.firstIndex(of: 9) else { continue }
             let meta = record[record.startIndex..<tab].split(separator: 32)
             guard meta.count == 3 else { continue }
@@ -39,6 +43,47 @@ final class GitSnapshot {
             let id = String(decoding: meta[2], as: UTF8.self)
             if meta[1].elementsEqual("tree".utf8) { trees[path] = id } else if meta[1].elementsEqual("blob".utf8) { blobs[path] = id }
             add(path)
+        }
+        try list(["manifest", "entries"])
+    }
+
+    /// Lists the directories (git trees) not listed yet, in one `cat-file`.
+    func list(_ directories: [String]) throws {
+        let wanted = directories.filter { !listed.contains($0) && trees[$0] != nil }
+        guard !wanted.isEmpty else { return }
+        let run = try git.run(["cat-file", "--batch"], in: repository, input: Data(wanted.map { trees[$0]! + "\n" }.joined().utf8))
+        guard run.status == 0 else { throw SyncError.git("cannot read the repository: \(run.firstError)") }
+        try Self.eachObject(in: run.data, count: wanted.count, type: "tree") { index, object in
+            let directory = wanted[index]
+            let hashLength = trees[directory]!.count / 2
+            // A tree: "MODE NAME\0" then the object's id, raw.
+            var at = object.startIndex
+            while at < object.endIndex {
+                guard let space = object[at...].firstIndex(of: 32), let nul = object[space...].firstIndex(of: 0),
+                      nul + 1 + hashLength <= object.endIndex else { throw SyncError.git("git returned a malformed tree for \(directory)") }
+                let name = String(decoding: object[(space + 1)..<nul], as: UTF8.self)
+                let id = Array(object[(nul + 1)..<(nul + 1 + hashLength)]).hex
+                let path = "\(directory)/\(name)"
+                if object[at..<space].elementsEqual("40000".utf8) { trees[path] = id } else { blobs[path] = id }
+                children[directory, default: []].insert(name)
+                at = nul + 1 + hashLength
+            }
+            listed.insert(directory)
+        }
+    }
+
+    /// Walks `cat-file --batch` output: "ID TYPE SIZE\n" + bytes + "\n" per object, in the order asked.
+    private static func eachObject(in data: Data, count: Int, type: String, _ body: (Int, Data) throws -> Void) throws {
+        var at = data.startIndex
+        for index in 0..<count {
+            guard let end = data[at...].firstIndex(of: 10) else { throw SyncError.git("git cat-file stopped early") }
+            let fields = data[at..<end].split(separator: 32)
+            guard fields.count == 3, fields[1].elementsEqual(type.utf8), let size = Int(String(decoding: fields[2], as: UTF8.self)),
+                  end + 1 + size <= data.endIndex else {
+                throw SyncError.git("git cat-file could not read a \(type)")
+            }
+            try body(index, data[(end + 1)..<(end + 1 + size)])
+            at = end + 1 + size + 1
         }
     }
 
@@ -57,8 +102,9 @@ final class GitSnapshot {
 
     /// The names directly in `directory` ("" for the top), sorted; a
     /// directory left with no file in it is not listed (git keeps none).
-    func names(in directory: String) -> [String] {
-        (children[directory] ?? []).filter { name in
+    func names(in directory: String) throws -> [String] {
+        try list([directory])
+        return (children[directory] ?? []).filter { name in
             let path = directory.isEmpty ? name : "\(directory)/\(name)"
             return exists(path)
         }.sorted()
@@ -67,6 +113,8 @@ final class GitSnapshot {
     private func exists(_ path: String) -> Bool {
         if let change = pending[path] { return change != nil }
         if blobs[path] != nil { return !replacesAll }
+        // A tree git holds, not listed yet: git keeps no empty one.
+        if trees[path] != nil, !listed.contains(path) { return !replacesAll }
         // A directory: any file in it.
         return (children[path] ?? []).contains { exists("\(path)/\($0)") }
     }
@@ -88,24 +136,13 @@ final class GitSnapshot {
         let input = Data(wanted.map { blobs[$0]! + "\n" }.joined().utf8)
         let run = try git.run(["cat-file", "--batch"], in: repository, input: input)
         guard run.status == 0 else { throw SyncError.git("cannot read the repository: \(run.firstError)") }
-        // "ID blob SIZE\n" + bytes + "\n", in the order asked.
-        let data = run.data
-        var at = data.startIndex
-        for path in wanted {
-            guard let end = data[at...].firstIndex(of: 10) else { throw SyncError.git("git cat-file stopped early") }
-            let fields = data[at..<end].split(separator: 32)
-            guard fields.count == 3, fields[1].elementsEqual("blob".utf8), let size = Int(String(decoding: fields[2], as: UTF8.self)),
-                  end + 1 + size <= data.endIndex else {
-                throw SyncError.git("git cat-file could not read \(path)")
-            }
-            cache[path] = Array(data[(end + 1)..<(end + 1 + size)])
-            at = end + 1 + size + 1
-        }
+        try Self.eachObject(in: run.data, count: wanted.count, type: "blob") { index, object in cache[wanted[index]] = Array(object) }
     }
 
-    /// Every file under `directory`, for `load`.
-    func files(under directory: String) -> [String] {
-        names(in: directory).map { "\(directory)/\($0)" }
+    /// Every file under each of `directories` (listed in one go), for `load`.
+    func files(under directories: [String]) throws -> [String] {
+        try list(directories)
+        return try directories.flatMap { directory in try names(in: directory).map { "\(directory)/\($0)" } }
     }
 
     // MARK: Writing

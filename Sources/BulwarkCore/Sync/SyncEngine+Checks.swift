@@ -18,7 +18,9 @@ extension SyncEngine {
 
     /// Fetches the remote and checks what it holds.
     func fetchAndCheck(state: SyncState, header: SyncHeader) throws -> Fetched {
+        var started = DispatchTime.now().uptimeNanoseconds
         let fetched = try git.run(["fetch", "-q", "origin"], in: paths.repository)
+        Self.phase("fetch: git fetch", since: &started)
         guard fetched.status == 0 else {
             throw SyncError.git("cannot reach \(state.remote): \(fetched.firstError). Your changes stay here and go out at the next sync")
         }
@@ -27,6 +29,7 @@ extension SyncEngine {
             throw SyncError.untrusted("the remote's branch \(Self.branch) is gone, though this machine synced with it before")
         }
         let files = try GitSnapshot(git: git, repository: paths.repository, commit: head)
+        Self.phase("fetch: list", since: &started)
         if let remoteHeader = try SyncHeader.read(from: files) {
             guard remoteHeader.vault == header.vault else {
                 throw SyncError.anotherVault("its vault is \(remoteHeader.vault.prefix(8))…, this one is \(header.vault.prefix(8))…")
@@ -54,6 +57,7 @@ extension SyncEngine {
         var tree = try repository.read(verified: current ? state.buckets : [:], trees: try Self.bucketTrees(git, paths, at: head)) { file, listed in
             !current || knownByFile[file] != listed.vector
         }
+        Self.phase("fetch: read and check", since: &started)
         guard tree.sequence >= state.sequence else {
             throw SyncError.untrusted("the remote was rolled back: its manifest is at \(tree.sequence), this machine saw \(state.sequence)")
         }
@@ -82,6 +86,7 @@ extension SyncEngine {
             }
             if current && listed.vector == known.canonical { unchanged.insert(id) }
         }
+        Self.phase("fetch: what is unchanged", since: &started)
         return Fetched(tree: tree, unchanged: unchanged, rewrite: !current, collected: collected, files: files)
     }
 

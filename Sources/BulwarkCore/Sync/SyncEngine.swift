@@ -75,7 +75,7 @@ public final class SyncEngine {
                 throw SyncError.anotherVault("its vault is \(header.vault.prefix(8))…, this one is \((try vault.syncHeader()).vault.prefix(8))…")
             }
         } else {
-            let others = files.names(in: "")
+            let others = try files.names(in: "")
             if !others.isEmpty {
                 throw SyncError.notARepository("it holds other files (\(others.prefix(3).joined(separator: ", ")))")
             }

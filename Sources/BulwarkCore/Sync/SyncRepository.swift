@@ -81,7 +81,7 @@ struct SyncRepository {
     static func bucket(of fileID: String) -> String { String(fileID.prefix(2)) }
 
     private func bytes(_ path: String) throws -> [UInt8]? { try files.bytes(path) }
-    private func names(in path: String) -> [String] { files.names(in: path) }
+    private func names(in path: String) throws -> [String] { try files.names(in: path) }
 
     // MARK: Reading
 
@@ -94,7 +94,7 @@ struct SyncRepository {
               open: (String, Listed) -> Bool = { _, _ in true }) throws -> Tree {
         let headerBytes = try bytes(SyncHeader.fileName) ?? []
         guard let rootBytes = try bytes("manifest/root") else {
-            guard names(in: "entries").isEmpty, names(in: "manifest").isEmpty else {
+            guard try names(in: "entries").isEmpty, try names(in: "manifest").isEmpty else {
                 throw SyncError.untrusted("the manifest's root is missing while entries are present")
             }
             return Tree()
@@ -108,20 +108,20 @@ struct SyncRepository {
         }
         var tree = Tree(sequence: root.sequence, machines: root.machines, buckets: root.buckets, collected: root.collected ?? 0,
                         tombstoneBuckets: Set(root.tombstoneBuckets ?? []), newestTombstone: root.newestTombstone ?? 0)
-        if let stray = Set(names(in: "manifest").filter { $0 != "root" }).subtracting(root.buckets.keys).sorted().first {
+        if let stray = Set(try names(in: "manifest").filter { $0 != "root" }).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the manifest bucket \(stray) is not in the root")
         }
         // (git keeps no empty directory.)
-        if let stray = Set(names(in: "entries").filter { !names(in: "entries/\($0)").isEmpty }).subtracting(root.buckets.keys).sorted().first {
+        if let stray = Set(try names(in: "entries")).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the entry files of bucket \(stray) are not in the manifest")
         }
         // The buckets to read, fetched from git in one go.
         let toRead = root.buckets.sorted(by: { $0.key < $1.key }).filter { bucket, digest in
             !(verified[bucket].map { $0.digest == digest && trees[bucket] == $0.objects } ?? false)
         }
-        try self.files.load(toRead.flatMap { bucket, _ in ["manifest/\(bucket)"] + self.files.files(under: "entries/\(bucket)") })
+        try self.files.load(toRead.map { "manifest/\($0.key)" } + (try self.files.files(under: toRead.map { "entries/\($0.key)" })))
         for (bucket, digest) in toRead {
-            let files = names(in: "entries/\(bucket)")
+            let files = try names(in: "entries/\(bucket)")
             let listed = try listing(of: bucket, digest: digest)
             tree.listings[bucket] = listed
             if let stray = Set(files).subtracting(listed.keys).sorted().first {
