@@ -8,7 +8,7 @@ set -u
 cd "${1:-$(dirname "$0")/..}"
 failed=0
 offenders() { # $1: pattern, $2: the directories allowed to match (an extended regex)
-  grep -rlE "$1" Sources --include='*.swift' --include='*.c' --include='*.h' | grep -vE "^($2)/" || true
+  grep -rlE "$1" Sources --include='*.swift' --include='*.c' --include='*.h' | grep -vE "^($2)(/|$)" || true
 }
 check() { # $1: what, $2: pattern, $3: allowed directory
   local found
@@ -30,8 +30,8 @@ check "import CQRDecode" '^\s*import\s+CQRDecode' Sources/BulwarkCore
 check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
 check "import CMalloc" '^\s*import\s+CMalloc' Sources/BulwarkCore
 check "import CWordFloors" '^\s*import\s+CWordFloors' Sources/BulwarkCore
-# Process hardening and what a spawned child inherits: the executable, and the terminal target's tool runner.
-check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal'
+# Process hardening and what a spawned child inherits: the executable, the terminal target's tool runner, and sync's git.
+check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal|Sources/BulwarkCore/Sync/Git.swift'
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'
 # The core and the upgrades never reach up into the screens.

@@ -58,6 +58,8 @@ final class GitSnapshot {
             let hashLength = trees[directory]!.count / 2
             // A tree: "MODE NAME\0" then the object's id, raw.
             var at = object.startIndex
+            var names = Set<String>()
+            defer { children[directory, default: []].formUnion(names) }
             while at < object.endIndex {
                 guard let space = object[at...].firstIndex(of: 32), let nul = object[space...].firstIndex(of: 0),
                       nul + 1 + hashLength <= object.endIndex else { throw SyncError.git("git returned a malformed tree for \(directory)") }
@@ -65,7 +67,7 @@ final class GitSnapshot {
                 let id = Array(object[(nul + 1)..<(nul + 1 + hashLength)]).hex
                 let path = "\(directory)/\(name)"
                 if object[at..<space].elementsEqual("40000".utf8) { trees[path] = id } else { blobs[path] = id }
-                children[directory, default: []].insert(name)
+                names.insert(name)
                 at = nul + 1 + hashLength
             }
             listed.insert(directory)
@@ -104,6 +106,8 @@ final class GitSnapshot {
     /// directory left with no file in it is not listed (git keeps none).
     func names(in directory: String) throws -> [String] {
         try list([directory])
+        // Nothing written yet: the names are the commit's.
+        if pending.isEmpty && !replacesAll { return (children[directory] ?? []).sorted() }
         return (children[directory] ?? []).filter { name in
             let path = directory.isEmpty ? name : "\(directory)/\(name)"
             return exists(path)

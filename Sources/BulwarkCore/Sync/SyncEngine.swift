@@ -114,10 +114,8 @@ public final class SyncEngine {
                 let entries = tree.records.values.compactMap(\.entry).sorted { $0.id < $1.id }
                 try vault.transaction(keepInMemory: true) { change in try change.insert(entries) }
                 Self.phase("clone: write the vault", since: &started)
-                let sealer = SyncSealer(vault: vault)
-                state.known = tree.records.mapValues {
-                    SyncState.Known(vector: $0.vector, digest: $0.entry.map(SyncMerge.digest) ?? "", file: sealer.fileID(of: $0.id))
-                }
+                state.vaultCounter = vault.counter  // the vault is the remote as read: the first sync has nothing to merge
+                state.known = tree.opened
                 state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths, at: head), before: [:], known: state.known)
                 Self.phase("clone: what this machine knows", since: &started)
                 state.sequence = tree.sequence
@@ -185,7 +183,11 @@ public final class SyncEngine {
             // Decided first without the write lock; when the vault takes
             // something, decided again under it, from the file as it is then.
             _ = try vault.refresh()
-            var outcome = merge(vault.entries)
+            // Nothing changed here since the last merge and nothing new came: nothing to merge
+            // (a no-op sync, or a clone's first, costs no walk of every entry).
+            let nothingNew = lastMerge > 0 && vault.counter == lastMerge && tree.records.isEmpty && fetched.collected.isEmpty && !fetched.rewrite
+            var outcome = nothingNew ? SyncMerge.Outcome() : merge(vault.entries)
+            if nothingNew { outcome.waiting = vault.entries.filter { $0.pendingChange != nil }.map(\.title) }
             var mergedAt = vault.counter
             if !outcome.puts.isEmpty || !outcome.deletes.isEmpty {
                 try vault.transaction { change in

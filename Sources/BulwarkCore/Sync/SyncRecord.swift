@@ -27,12 +27,20 @@ public struct SyncRecord: Sendable, Equatable {
 /// Seals and opens what a sync repository holds, under keys derived from
 /// the vault key (one per purpose), each box bound to the vault and to the
 /// file it belongs in, so a box moved to another file does not open.
-struct SyncSealer {
+/// Its AEAD context is one thread's: another thread takes a `copy()`.
+struct SyncSealer: @unchecked Sendable {
     let vaultID: [UInt8]
     private let nameKey: [UInt8]
     private let entryKey: [UInt8]
     private let manifestKey: [UInt8]
-    private let aead = AEAD()
+    private var aead = AEAD()
+
+    /// The same keys with an AEAD context of its own.
+    func copy() -> SyncSealer {
+        var copy = self
+        copy.aead = AEAD()
+        return copy
+    }
 
     init(vault: Vault) { self.init(vaultID: vault.vaultID, key: vault.key) }
 

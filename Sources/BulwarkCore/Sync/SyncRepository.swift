@@ -53,6 +53,8 @@ struct SyncRepository {
         var listings: [String: [String: Listed]] = [:]
         /// Entry id → record, for the files opened.
         var records: [String: SyncRecord] = [:]
+        /// For each record opened by `read`: its vector, the entry's digest and its file (as `SyncState.known` keeps them).
+        var opened: [String: SyncState.Known] = [:]
         /// The newest sequence whose tombstones have been dropped (every machine had seen them, or they were old).
         var collected: Int64 = 0
         /// The buckets that hold a tombstone, where a write looks for ones to drop.
@@ -67,7 +69,7 @@ struct SyncRepository {
     /// Buckets beyond those written that one write looks through for tombstones to drop.
     static let collectionsPerWrite = 8
 
-    private struct Root: Codable {
+    struct Root: Codable, Equatable {
         var format: Int
         var sequence: Int64
         var header: String
@@ -99,10 +101,9 @@ struct SyncRepository {
             }
             return Tree()
         }
-        let root: Root
-        do { root = try JSONDecoder().decode(Root.self, from: Data(try sealer.openManifest(rootBytes, name: "root"))) } catch let error as SyncError {
-            throw error
-        } catch { throw SyncError.untrusted("the manifest's root is malformed") }
+        guard let root = Self.decodeRoot(try sealer.openManifest(rootBytes, name: "root")) else {
+            throw SyncError.untrusted("the manifest's root is malformed")
+        }
         guard root.header == Digest.sha256(headerBytes).hex else {
             throw SyncError.untrusted("bulwark-sync.json is not the header the manifest was sealed with")
         }
@@ -115,11 +116,16 @@ struct SyncRepository {
         if let stray = Set(try names(in: "entries")).subtracting(root.buckets.keys).sorted().first {
             throw SyncError.untrusted("the entry files of bucket \(stray) are not in the manifest")
         }
+        var started = DispatchTime.now().uptimeNanoseconds
         // The buckets to read, fetched from git in one go.
         let toRead = root.buckets.sorted(by: { $0.key < $1.key }).filter { bucket, digest in
             !(verified[bucket].map { $0.digest == digest && trees[bucket] == $0.objects } ?? false)
         }
-        try self.files.load(toRead.map { "manifest/\($0.key)" } + (try self.files.files(under: toRead.map { "entries/\($0.key)" })))
+        let paths = try self.files.files(under: toRead.map { "entries/\($0.key)" })
+        SyncEngine.phase("read: list the buckets", since: &started)
+        try self.files.load(toRead.map { "manifest/\($0.key)" } + paths)
+        var toOpen: [ToOpen] = []
+        SyncEngine.phase("read: load", since: &started)
         for (bucket, digest) in toRead {
             let files = try names(in: "entries/\(bucket)")
             let listed = try listing(of: bucket, digest: digest)
@@ -132,25 +138,48 @@ struct SyncRepository {
                 guard let sealed = try bytes("entries/\(bucket)/\(fileID)") else {
                     throw SyncError.untrusted("the entry file \(fileID) is missing (dropped without a tombstone)")
                 }
-                guard Digest.sha256(sealed).hex == expected.digest else {
+                guard Self.matches(sealed, expected.digest) else {
                     throw SyncError.untrusted("the entry file \(fileID) is not the version the manifest lists (replayed or altered)")
                 }
-                guard open(fileID, expected) else { continue }
-                let record = try sealer.open(sealed, fileID: fileID)
-                guard record.vector.canonical == expected.vector else {
-                    throw SyncError.untrusted("the entry file \(fileID) does not carry the version the manifest lists")
-                }
-                tree.records[record.id] = record
+                if open(fileID, expected) { toOpen.append(ToOpen(fileID: fileID, sealed: sealed, vector: expected.vector)) }
             }
         }
+        SyncEngine.phase("read: listings and digests", since: &started)
+        // Opening is the costly part (a clone opens every file): on every core.
+        // (An AEAD context per slice.)
+        let sealer = sealer, size = max(256, toOpen.count / (4 * ProcessInfo.processInfo.activeProcessorCount) + 1)
+        let slices = stride(from: 0, to: toOpen.count, by: size).map { Array(toOpen[$0..<min(toOpen.count, $0 + size)]) }
+        for slice in try Concurrently.map(slices, chunk: 1, { slice in
+            let own = sealer.copy()
+            return try slice.map { file in
+                let record = try own.open(file.sealed, fileID: file.fileID)
+                guard record.vector.canonical == file.vector else {
+                    throw SyncError.untrusted("the entry file \(file.fileID) does not carry the version the manifest lists")
+                }
+                // What this machine will know of it, while the record is at hand on this core.
+                return (record, SyncState.Known(vector: record.vector, digest: record.entry.map(SyncMerge.digest) ?? "", file: file.fileID))
+            }
+        }) {
+            for (record, known) in slice {
+                tree.records[record.id] = record
+                tree.opened[record.id] = known
+            }
+        }
+        SyncEngine.phase("read: open", since: &started)
         return tree
+    }
+
+    private struct ToOpen: Sendable {
+        let fileID: String
+        let sealed: [UInt8]
+        let vector: String
     }
 
     /// A bucket's listing, checked against the digest the root gives it.
     func listing(of bucket: String, digest: String) throws -> [String: Listed] {
         guard let sealed = try bytes("manifest/\(bucket)") else { throw SyncError.untrusted("the manifest bucket \(bucket) is missing") }
-        guard Digest.sha256(sealed).hex == digest else { throw SyncError.untrusted("the manifest bucket \(bucket) is not the one the root lists") }
-        guard let listed = try? JSONDecoder().decode([String: Listed].self, from: Data(try sealer.openManifest(sealed, name: bucket))) else {
+        guard Self.matches(sealed, digest) else { throw SyncError.untrusted("the manifest bucket \(bucket) is not the one the root lists") }
+        guard let listed = Self.decodeListing(try sealer.openManifest(sealed, name: bucket)) else {
             throw SyncError.untrusted("the manifest bucket \(bucket) is malformed")
         }
         return listed
@@ -176,7 +205,7 @@ struct SyncRepository {
             next.changedPaths.insert("entries/\(bucket)/\(fileID)")
             // A tombstone keeps the sequence and time it was first pushed at.
             let before = next.listings[bucket]?[fileID]
-            var listed = Listed(vector: record.vector.canonical, digest: Digest.sha256(sealed).hex)
+            var listed = Listed(vector: record.vector.canonical, digest: Self.digest(sealed))
             if record.isTombstone {
                 listed.tombstone = before?.tombstone ?? next.sequence
                 listed.pushed = before?.pushed ?? now
@@ -220,10 +249,10 @@ struct SyncRepository {
         encoder.outputFormatting = .sortedKeys
         if !dropped.isEmpty { next.records = next.records.filter { !dropped.contains(sealer.fileID(of: $0.key)) } }
         for bucket in touched where next.listings[bucket] != nil {
-            let sealed = sealer.sealManifest(Array(try encoder.encode(next.listings[bucket] ?? [:])), name: bucket)
+            let sealed = sealer.sealManifest(Self.encodeListing(next.listings[bucket] ?? [:]), name: bucket)
             files.write("manifest/\(bucket)", sealed)
             next.changedPaths.insert("manifest/\(bucket)")
-            next.buckets[bucket] = Digest.sha256(sealed).hex
+            next.buckets[bucket] = Self.digest(sealed)
         }
         // The header the repository was made with stays (each machine wraps
         // the same key under its own salt; only a re-key replaces it).
@@ -239,7 +268,7 @@ struct SyncRepository {
                         buckets: next.buckets, machines: machines, collected: next.collected > 0 ? next.collected : nil,
                         tombstoneBuckets: next.tombstoneBuckets.isEmpty ? nil : next.tombstoneBuckets.sorted(),
                         newestTombstone: next.newestTombstone > 0 ? next.newestTombstone : nil)
-        files.write("manifest/root", sealer.sealManifest(Array(try encoder.encode(root)), name: "root"))
+        files.write("manifest/root", sealer.sealManifest(try Self.encodeRoot(root), name: "root"))
         next.changedPaths.formUnion(["manifest/root", SyncHeader.fileName])
         return next
     }
