@@ -6,7 +6,7 @@ import Glibc
 
 /// Three machines (three $HOMEs, three vaults) on one bare remote through
 /// the real binary: a seeded random run of adds, edits, renames, hides, TOTP
-/// set-ups, deletes, one `passwd`, syncs at random moments and one machine
+/// set-ups, upgrades at a (mock) service, deletes, one `passwd`, syncs at random moments and one machine
 /// offline for a stretch; then every machine syncs twice and they must agree.
 /// Run again with SIGKILL at random steps of the syncs.
 @Suite struct SyncThreeMachinesTests {
@@ -44,7 +44,7 @@ import Glibc
         var deletes: [String: [Set<Int>]] = [:]
         /// id → each password set on it, with its op.
         var passwords: [String: [(op: Int, password: String)]] = [:]
-        var conflicts = 0, editsKept = 0, killed = 0, operations = 0
+        var conflicts = 0, editsKept = 0, killed = 0, operations = 0, upgrades = 0
 
         init(seed: UInt64, kills: Bool) throws {
             random = Seeded(seed: seed)
@@ -74,24 +74,32 @@ import Glibc
             return result
         }
 
-        func ids(_ m: Machine) throws -> [String] {
+        func ids(_ m: Machine, at site: String? = nil) throws -> [String] {
             let listed = try run(m, ["list", "--json"])
             // By title (each is unique: it ends in its op), so that a seed plays the same run every time.
             let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
-            return entries.sorted { ($0["title"] as? String ?? "") < ($1["title"] as? String ?? "") }.compactMap { $0["id"] as? String }
+            return entries.filter { entry in site.map { site in ((entry["urls"] as? [String]) ?? []).contains { $0.contains(site) } } ?? true }
+                .sorted { ($0["title"] as? String ?? "") < ($1["title"] as? String ?? "") }.compactMap { $0["id"] as? String }
         }
 
         func setUp() throws {
             let first = machines[0]
             #expect(try run(first, ["init", "--scrypt-log-n", "10", "--i-know-this-is-weak"], stdin: "master\nmaster\n").status == 0)
+            try speaksToTheDemosServices(first)
             for _ in 0..<4 { try add(first) }
             #expect(try run(first, ["sync", "init", first.remote, "--name", first.name]).status == 0)
             remoteSeen.formUnion(first.seen)
             for machine in machines.dropFirst() {
                 let cloned = try run(machine, ["sync", "clone", machine.remote, "--name", machine.name])
                 #expect(cloned.status == 0, "\(cloned.stderr)")
+                try speaksToTheDemosServices(machine)
                 machine.seen = remoteSeen
             }
+        }
+
+        /// Each machine's vault speaks to the demo's mock services (each machine its own), so that upgrades run.
+        func speaksToTheDemosServices(_ m: Machine) throws {
+            try Data("written by the tests, as bulwark demo writes it\n".utf8).write(to: URL(fileURLWithPath: m.vault + ".demo"))
         }
 
         func word() -> String { ["Mail", "Bank", "Forum", "Shop", "Cloud", "Game", "News", "Photo"][random.below(8)] }
@@ -99,7 +107,9 @@ import Glibc
         func add(_ m: Machine) throws {
             op += 1
             let password = "pw-\(op)-\(random.next() % 100_000)"
-            let added = try run(m, ["add", "--title", "\(word()) \(op)", "--url", "https://site\(op).example", "--username", "jane",
+            // A quarter at a service one key upgrades (the demo's Shiny), each its own account.
+            let site = random.chance(25) ? ("https://shiny.example", "jane\(op)") : ("https://site\(op).example", "jane")
+            let added = try run(m, ["add", "--title", "\(word()) \(op)", "--url", site.0, "--username", site.1,
                                     "--entry-password-stdin"], stdin: "\(m.password)\n\(password)\n")
             guard added.status == 0 else { return }
             let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -119,7 +129,7 @@ import Glibc
             // Mostly the same few entries, so that machines meet on them.
             let id = ids[random.chance(70) ? random.below(min(3, ids.count)) : random.below(ids.count)]
             op += 1
-            switch random.below(8) {
+            switch random.below(9) {
             case 0:
                 if try run(m, ["edit", id, "--notes", "notes \(op) on \(m.name)"]).status == 0 { record(m, id) }
             case 1:
@@ -136,6 +146,18 @@ import Glibc
             case 6:
                 let uri = "otpauth://totp/Site:jane?secret=JBSWY3DPEHPK3PX\(["P", "Q", "R"][random.below(3)])&issuer=Site"
                 if try run(m, ["edit", id, "--totp", "-"], stdin: "\(m.password)\n\(uri)\n").status == 0 { record(m, id) }
+            case 7:
+                // An upgrade to a strong password at the entry's service: staged, settled, then synced like any
+                // write. The account is signed up at this machine's service first (refused when it is there; then
+                // the service may refuse an old password another machine changed since, which is a real outcome too).
+                let atShiny = try self.ids(m, at: "shiny.example")
+                guard !atShiny.isEmpty else { return }
+                let id = atShiny[random.below(atShiny.count)]
+                _ = try run(m, ["services", "enroll", id])
+                if try run(m, ["upgrade", id, "--strong-password"]).status == 0 {
+                    record(m, id)
+                    upgrades += 1
+                }
             default:
                 guard random.chance(50) else { return }
                 if try run(m, ["rm", id]).status == 0 {
@@ -256,6 +278,6 @@ import Glibc
         try run.setUp()
         try run.play(steps: 80)
         try run.check()
-        print("three machines (seed \(seed)\(kills ? ", SIGKILL in syncs" : "")): \(run.operations) operations, \(run.conflicts) same-field conflicts kept and reported, \(run.editsKept) edits kept over deletes, \(run.killed) syncs killed")
+        print("three machines (seed \(seed)\(kills ? ", SIGKILL in syncs" : "")): \(run.operations) operations, \(run.upgrades) upgrades, \(run.conflicts) same-field conflicts kept and reported, \(run.editsKept) edits kept over deletes, \(run.killed) syncs killed")
     }
 }
