@@ -68,6 +68,37 @@ import Testing
         #expect(try desktop.find("Mail").notes == "edited in the app")
     }
 
+    /// The desktop changes the master password and syncs: the app's next sync
+    /// asks for the new one, once; a wrong one changes nothing; the right one
+    /// opens the vault here with it, and the sync goes on.
+    @Test func aMasterPasswordChangedOnAnotherMachineIsAskedForOnce() async throws {
+        try await unlock()
+        try desktop.changeMasterPassword(to: "new master", parameters: ScryptParameters(logN: 10))
+        try onDesktop("Mail") { $0.notes = "after the re-key" }
+        await f.press(.char("S"))
+        #expect(f.state.overlay == .syncRekey)
+        f.golden("sync-rekey")
+        await f.type("not it")
+        await f.press(.enter)
+        #expect(f.state.sync.rekeyError == "That is not the new master password. Nothing was changed.")
+        #expect(f.state.overlay == .syncRekey && f.state.sync.rekey?.text == "")
+        // Esc: not now; S asks again.
+        await f.press(.escape)
+        #expect(f.state.overlay == nil && f.state.status == "Sync waits for the new master password: S asks again.")
+        await f.press(.char("S"))
+        #expect(f.state.overlay == .syncRekey)
+        await f.type("new master")
+        await f.press(.enter)
+        #expect(f.state.overlay == nil && f.state.sync.rekey == nil)
+        #expect(f.state.banner?.text == "This vault now opens with the new master password.")
+        #expect(f.state.status == "Synced: 1 change from desktop (Mail).")
+        #expect(f.entry("Mail")?.notes == "after the re-key")
+        #expect(f.state.sync.phase == .idle)
+        // The vault here opens with the new password now, and not with the old one.
+        #expect(throws: VaultError.wrongPassword) { try Vault.open(at: f.session.vaultPath, masterPassword: "demo").close() }
+        try Vault.open(at: f.session.vaultPath, masterPassword: "new master").close()
+    }
+
     /// The same field changed on both machines (the desktop's change the later one), then `S`.
     func conflictOnMail() async throws {
         try await unlock()

@@ -182,6 +182,11 @@ public enum SyncAction: Sendable, Equatable {
     case settleConflict(ConflictChoice)
     case later
     case conflictSettled(SessionSnapshot?, String, [SyncConflictView])
+    /// Enter in the dialog that asks for the master password another machine set.
+    case followRekey
+    case rekeyFollowed(AppSession.RekeyResult)
+    /// Esc in that dialog: the sync waits until the password is given.
+    case cancelRekey
 }
 
 /// What `p`, `y` and `t` copy.

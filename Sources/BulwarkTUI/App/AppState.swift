@@ -32,6 +32,8 @@ public enum Overlay: Sendable, Hashable {
     case passkeySignIn
     /// A same-field conflict a sync kept: keep both, mine or theirs.
     case syncConflict
+    /// Another machine changed the master password: the new one, asked once.
+    case syncRekey
 }
 
 /// Signing up at a service with Apple: the services that offer it, then the
@@ -371,7 +373,9 @@ public struct AppState: Sendable {
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
     /// True when a text field owns the keyboard, so `q` types a letter.
-    public var textFieldFocused: Bool { !unlocked || search != nil || overlay == .hide || (editor != nil && overlay != .confirmDiscard) }
+    public var textFieldFocused: Bool {
+        !unlocked || search != nil || overlay == .hide || overlay == .syncRekey || (editor != nil && overlay != .confirmDiscard)
+    }
 
     /// Set while an upgrade talks to a service: quitting then asks first.
     public var upgradeInFlight: Bool {

@@ -70,6 +70,7 @@ public protocol AppleIDClient: Sendable {
 public protocol SyncClient: Sendable {
     func syncNow() -> AppSession.SyncResult
     func settleSyncConflict(_ entryID: String, choice: ConflictChoice) -> (SessionSnapshot?, String, [SyncConflictView])
+    func followRekey(masterPassword: String) -> AppSession.RekeyResult
 }
 
 extension VaultClient {

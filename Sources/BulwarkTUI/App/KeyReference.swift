@@ -37,6 +37,7 @@ public enum KeyReference {
         add("Old passwords", "h on an entry, or in an upgrade's result", Keymaps.history(unlocked))
         add("Changed elsewhere", "saving an edit another bulwark changed meanwhile", Keymaps.conflict(unlocked))
         add("Changed on two machines", "a sync that kept a same-field conflict, until looked at", Keymaps.syncConflict(unlocked))
+        add("New master password", "a sync that finds the master password changed on another machine", Keymaps.syncRekey(unlocked))
         let upgrade = UpgradeRequest(entryID: "", kind: .strongPassword, origin: .recommendation)
         var working = unlocked
         working.upgrade = UpgradeUI(request: upgrade, title: "", state: .authorising)

@@ -1,5 +1,14 @@
-/// The keys of a same-field conflict that a sync kept.
+/// The keys of a same-field conflict that a sync kept, and of the dialog
+/// that asks for a master password another machine set.
 extension Keymaps {
+    static func syncRekey(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("New master password", [
+            B([.enter], .sync(.followRekey), help: "Open the vault with the new master password (it changes here too)", hint: "follow"),
+            B([.escape], .sync(.cancelRekey), help: "Not now (sync waits; S asks again)", hint: "not now"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func syncConflict(_ state: AppState) -> Keymap<AppAction> {
         let from = state.sync.conflicts.first?.from ?? "the other machine"
         let sides = state.sync.conflicts.first?.mine == nil ? "This conflict's versions were not kept" : nil

@@ -341,6 +341,7 @@ public enum Keymaps {
         case .filterPicker: return filterPicker(state)
         case .passkeySignIn: return passkeySignIn(state)
         case .syncConflict: return syncConflict(state)
+        case .syncRekey: return syncRekey(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

@@ -209,6 +209,11 @@ public enum Reducer {
     /// Text for whichever field has the keyboard.
     private static func typeInto(_ key: Key, _ state: inout AppState) {
         guard state.overlay != .confirmDiscard else { return }  // the question has the keys, not the form under it
+        if state.overlay == .syncRekey {
+            state.sync.rekeyError = nil
+            _ = state.sync.rekey?.handle(key)
+            return
+        }
         if state.editor != nil && state.unlocked {
             var editor = state.editor!
             editor.error = nil

@@ -11,6 +11,15 @@ extension AppSession {
         case synced(SessionSnapshot?, incoming: String, outgoing: Int, conflicts: [SyncConflictView])
         case offline(String)
         case failed(String)
+        /// Another machine changed the master password: the new one is needed here, once.
+        case rekeyed
+    }
+
+    public enum RekeyResult: Sendable, Equatable {
+        /// This vault opens with the new password now: the vault as it is.
+        case followed(SessionSnapshot)
+        case wrongPassword
+        case failed(String)
     }
 
     /// Whether the vault at this path is linked to a sync remote.
@@ -34,6 +43,7 @@ extension AppSession {
                 guard try SyncState.load(for: connection) != nil else { return .notLinked }
                 report = try SyncEngine(vault: connection, git: git, clock: clock).sync()
             } catch let error as SyncError {
+                if case .rekeyed = error { return .rekeyed }
                 if case .git(let why) = error, why.hasPrefix("cannot reach") { return .offline(error.description) }
                 return .failed(error.description)
             } catch {
@@ -46,6 +56,27 @@ extension AppSession {
                 return makeSnapshot()
             }
             return .synced(snapshot, incoming: report.incomingSummary, outgoing: report.outgoing.count, conflicts: conflicts)
+        }
+    }
+
+    /// Follows another machine's change of the master password: the vault
+    /// takes the key the repository's header wraps under the new password
+    /// (on a connection of its own), then this session opens it again with
+    /// that password. A wrong one changes nothing.
+    public func followRekey(masterPassword: String) -> RekeyResult {
+        syncLock.withLock {
+            guard let git = syncGit else { return .failed("sync needs git, which is not installed here (Debian: apt install git)") }
+            do {
+                guard let connection = try lock.withLock({ try vault?.anotherConnection() }) else { return .failed("The vault is locked.") }
+                defer { connection.close() }
+                try SyncEngine(vault: connection, git: git, clock: clock).followRekey(masterPassword: masterPassword)
+            } catch VaultError.wrongPassword {
+                return .wrongPassword
+            } catch {
+                return .failed("\(error)")
+            }
+            lockVault()
+            do { return .followed(try unlock(masterPassword: masterPassword)) } catch { return .failed("\(error)") }
         }
     }
 

@@ -31,6 +31,38 @@ enum SyncReducer {
             state.overlay = nil
             state.status = "The conflict stays until you look at it: S syncs and shows it again."
             return Effect.none
+        case .followRekey:
+            guard let field = state.sync.rekey, !field.text.isEmpty else {
+                state.sync.rekeyError = "Type the master password set on the other machine."
+                return Effect.none
+            }
+            let password = field.text
+            state.sync.rekey?.clear()
+            state.busy = true
+            return .run { env in env.sync.map { .sync(.rekeyFollowed($0.followRekey(masterPassword: password))) } }
+        case .rekeyFollowed(let result):
+            state.busy = false
+            switch result {
+            case .followed(let snapshot):
+                state.sync.rekey = nil
+                state.sync.rekeyError = nil
+                if state.overlay == .syncRekey { state.overlay = nil }
+                state.apply(snapshot)
+                state.banner = Banner(ok: true, text: "This vault now opens with the new master password.")
+                return start(&state, manual: false)
+            case .wrongPassword:
+                state.sync.rekeyError = "That is not the new master password. Nothing was changed."
+            case .failed(let why):
+                state.sync.rekeyError = why
+            }
+            return Effect.none
+        case .cancelRekey:
+            state.sync.rekey = nil
+            state.sync.rekeyError = nil
+            if state.overlay == .syncRekey { state.overlay = nil }
+            state.sync.phase = .failed
+            state.status = "Sync waits for the new master password: S asks again."
+            return Effect.none
         case .conflictSettled(let snapshot, let text, let pending):
             state.busy = false
             if let snapshot { state.apply(snapshot) }
@@ -108,6 +140,16 @@ enum SyncReducer {
         case .failed(let why):
             state.sync.phase = .failed
             state.banner = Banner(ok: false, text: "Sync: \(why)")
+        case .rekeyed:
+            // Asked once, over nothing else; otherwise the status line says so and S asks.
+            state.sync.phase = .failed
+            if state.overlay == nil, state.editor == nil, state.upgrade == nil {
+                state.sync.rekey = TextField(masked: true)
+                state.sync.rekeyError = nil
+                state.overlay = .syncRekey
+            } else {
+                state.status = "The master password was changed on another machine: S asks for it."
+            }
         }
         if state.sync.again {
             state.sync.again = false

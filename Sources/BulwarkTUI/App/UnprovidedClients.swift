@@ -87,4 +87,5 @@ extension UnprovidedClients: SyncClient {
     public func settleSyncConflict(_ entryID: String, choice: ConflictChoice) -> (SessionSnapshot?, String, [SyncConflictView]) {
         (reached("SyncClient.settleSyncConflict"), "", [])
     }
+    public func followRekey(masterPassword: String) -> AppSession.RekeyResult { _ = reached("SyncClient.followRekey"); return .failed("not provided") }
 }

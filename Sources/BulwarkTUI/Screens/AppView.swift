@@ -37,6 +37,7 @@ public enum AppView {
             case .serviceApp: Dialogs.renderServiceApp(state, into: &buffer)
             case .conflict: ConflictDialog.render(state, into: &buffer)
             case .syncConflict: SyncConflictDialog.render(state, into: &buffer)
+            case .syncRekey: SyncConflictDialog.renderRekey(state, into: &buffer)
             case .signUp: Dialogs.renderSignUp(state, into: &buffer)
             case .result: ResultPanel.render(state, into: &buffer)
             case .history: ResultPanel.renderHistory(state, into: &buffer)
