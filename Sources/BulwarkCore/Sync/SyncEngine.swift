@@ -142,7 +142,9 @@ public final class SyncEngine {
     // MARK: Syncing
 
     public func sync() throws -> Report {
+        var started = DispatchTime.now().uptimeNanoseconds
         guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
+        Self.phase("load the state", since: &started)
         if !Self.hasRepository(paths) { try Self.prepare(git, paths, remote: state.remote, context: "cannot reach \(state.remote)") }
         return try sync(state: state)
     }
