@@ -142,6 +142,9 @@ enum ServicesCommand {
             do { try world.notify(kind, entry: entry) } catch let refusal as MockBackend.Refusal {
                 Output.error("\(refusal.reason).")
                 return 1
+            } catch let unsent as MockIdentityProvider.NotSent {
+                Output.error("\(unsent).")
+                return 1
             }
             print("\(manifest.name) received \(kind.rawValue) (signed by the identity provider).")
             for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { print(change.sentence) }

@@ -7,11 +7,11 @@ import Testing
 /// reaches the service as a signed event, and the vault and sign-in follow.
 @Suite struct AppleIDLifecycleTests {
     /// Shiny converted, with Shiny Store as a second entry of the same account.
-    static func converted() throws -> UpgradeFixture {
+    static func converted(hidingTheEmail hide: Bool = true) throws -> UpgradeFixture {
         let f = try UpgradeFixture()
         try f.vault.save([Entry(id: "store", title: "Shiny Store", urls: ["https://shinystore.example"], username: "jane", password: "shiny-old-1")])
         guard case .sheet = f.start("shiny", .signInWithApple) else { throw MockBackend.Refusal(reason: "no sheet") }
-        _ = f.engine.chooseEmail(hide: true)
+        _ = f.engine.chooseEmail(hide: hide)
         guard case .completed = f.engine.continueWithApple() else { throw MockBackend.Refusal(reason: "not converted") }
         return f
     }
@@ -64,6 +64,28 @@ import Testing
         try f.world.notify(.emailEnabled, entry: f.entry("store"))
         #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: f.world).first?.what == "mail to \(relay) is forwarded again.")
         #expect(f.entry("store").signInWithApple?.emailForwarding == true)
+    }
+
+    /// Apple sends the e-mail events only for an account behind the private
+    /// relay (WWDC20, "Get the most out of Sign in with Apple"): for one that
+    /// shares its real address the provider sends nothing, and a backend that
+    /// receives one anyway (signed, fresh) refuses it, naming why.
+    @Test func theEmailEventsAreOnlyForAnAccountBehindTheRelay() throws {
+        let f = try Self.converted(hidingTheEmail: false)
+        let link = try #require(f.entry("shiny").signInWithApple)
+        #expect(link.email == "jane.appleseed@icloud.example")
+        #expect(throws: MockIdentityProvider.NotSent(kind: .emailDisabled)) { try f.world.notify(.emailDisabled, entry: f.entry("store")) }
+        #expect("\(MockIdentityProvider.NotSent(kind: .emailDisabled))" == "Sign in with Apple sends email-disabled only for an account that hides its e-mail behind the private relay; this one shares its real address, so nothing was sent")
+        let shiny = try #require(try f.world.backend(for: f.entry("shiny")))
+        let forged = f.world.identityProvider.signEvent(.emailEnabled, user: link.user, audience: "SHINY00001.example.shiny")
+        #expect(throws: MockBackend.Refusal(reason: "the notification was refused: email-enabled is only for an account that uses the private relay, and this one shares its real address")) {
+            try shiny.receive(notification: forged)
+        }
+        #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: f.world).isEmpty)
+        #expect(f.entry("shiny").signInWithApple?.emailForwarding == true)
+        // The other events are for every account.
+        try f.world.notify(.consentRevoked, entry: f.entry("store"))
+        #expect(try AppleIDLifecycle.refresh(vault: f.vault, world: f.world).count == 2)
     }
 
     /// The credential state is asked on unlock even when no event arrived.

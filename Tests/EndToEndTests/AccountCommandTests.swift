@@ -56,6 +56,19 @@ import Testing
         #expect(listed.stderr == "bulwark: services: \(dir.path)/rogue.json: claims shiny.example, which Shiny (Assets/services/shiny.json) also claims; one domain belongs to one service, so neither is loaded\n")
     }
 
+    /// An account that shared its real address hears no e-mail event: the
+    /// relay's forwarding is not its to turn off (Apple sends those only for
+    /// the private relay), and the vault shows nothing changed.
+    @Test func anAccountThatSharesItsAddressHearsNoEmailEvent() throws {
+        let demo = try Demo()
+        #expect(try demo.run(["upgrade", "Shiny", "--sign-in-with-apple"]).status == 0)
+        let disabled = try demo.run(["services", "notify", "shiny", "email-disabled", "Shiny"])
+        #expect(disabled.status == 1 && disabled.stdout.isEmpty)
+        #expect(disabled.stderr == "bulwark: Sign in with Apple sends email-disabled only for an account that hides its e-mail behind the private relay; this one shares its real address, so nothing was sent.\n")
+        let link = (try demo.json(["show", "Shiny", "--json"]) as! [String: Any])["sign_in_with_apple"] as! [String: Any]
+        #expect(link["email_forwarding"] as? Bool == true && link["email"] as? String == "jane.appleseed@icloud.example")
+    }
+
     @Test func notificationsChangeWhatTheVaultShowsAndWhatSignInDoes() throws {
         let demo = try Demo()
         #expect(try demo.run(["upgrade", "Shiny", "--sign-in-with-apple", "--hide-email"]).status == 0)

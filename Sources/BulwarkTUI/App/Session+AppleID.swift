@@ -47,6 +47,8 @@ extension AppSession {
             do {
                 try world.notify(kind, entry: entry)
                 return "The Apple ID's settings sent \(event) to \(world.catalog.manifest(forHost: entry.site)?.name ?? entry.title)."
+            } catch let unsent as MockIdentityProvider.NotSent {
+                return "\(unsent)."
             } catch {
                 return "\(error)"
             }

@@ -101,10 +101,12 @@ enum UpgradeViews {
         Line([Span("EMAIL   ", Theme.label), Span(sheet.hideEmail ? "( ) " : "(•) ", Theme.key), Span("Share My Email  "), Span(sheet.sharedEmail, Theme.dim)])
             .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 1
-        Line([Span("        "), Span(sheet.hideEmail ? "(•) " : "( ) ", Theme.key), Span("Hide My Email")])
+        // The relay address beside Hide My Email, and under it the real address the relay forwards to.
+        Line([Span("        "), Span(sheet.hideEmail ? "(•) " : "( ) ", Theme.key), Span("Hide My Email   "),
+              Span(relay ?? "a private relay address", Theme.dim)])
             .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 1
-        Line([Span("            forward to: " + (relay ?? "a private relay address"), Theme.dim)])
+        Line([Span("            forward to: " + sheet.sharedEmail, Theme.dim)])
             .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 2
         let buttons = "[ Continue ]      [ Cancel ]"

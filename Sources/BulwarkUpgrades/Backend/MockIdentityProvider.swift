@@ -46,7 +46,8 @@ public final class MockIdentityProvider {
             CREATE TABLE IF NOT EXISTS signing_keys(kid TEXT PRIMARY KEY, pkcs8 BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS users(apple_id TEXT NOT NULL, team TEXT NOT NULL, user TEXT NOT NULL, relay TEXT NOT NULL,
                                              state TEXT NOT NULL DEFAULT 'authorized', email_enabled INTEGER NOT NULL DEFAULT 1,
-                                             named INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (apple_id, team));
+                                             named INTEGER NOT NULL DEFAULT 0, private_email INTEGER NOT NULL DEFAULT 0,
+                                             PRIMARY KEY (apple_id, team));
             CREATE TABLE IF NOT EXISTS codes(code TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL, used INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS refresh_tokens(token TEXT PRIMARY KEY, user TEXT NOT NULL, audience TEXT NOT NULL,
                                                       revoked INTEGER NOT NULL DEFAULT 0);
@@ -54,6 +55,10 @@ public final class MockIdentityProvider {
             CREATE TABLE IF NOT EXISTS user_transfers(transfer_sub TEXT PRIMARY KEY, old_user TEXT NOT NULL UNIQUE, old_team TEXT NOT NULL,
                                                       new_user TEXT NOT NULL, new_team TEXT NOT NULL);
             """)
+        // A world from before the provider kept whether each person chose the relay.
+        if try !db.query("PRAGMA table_info(users)").contains(where: { $0[1].text == "private_email" }) {
+            try db.execute("ALTER TABLE users ADD COLUMN private_email INTEGER NOT NULL DEFAULT 0")
+        }
         (signingKey, keyID) = try Self.signingKey(in: db)
     }
 
@@ -92,8 +97,9 @@ public final class MockIdentityProvider {
     public func authorize(appleID: String, fullName: String, team: String, audience: String, nonce: String, state: String,
                           hideEmail: Bool, scopes: [AppleIDScope] = AppleIDScope.allCases) throws -> AppleIDCredential {
         let account = try account(appleID: appleID, team: team)
-        try db.query("UPDATE users SET named = 1, state = 'authorized' WHERE apple_id = ? AND team = ?", [.text(appleID), .text(team)])
         let wantsEmail = scopes.contains(.email)
+        try db.query("UPDATE users SET named = 1, state = 'authorized', private_email = ? WHERE apple_id = ? AND team = ?",
+                     [.integer(wantsEmail && hideEmail ? 1 : 0), .text(appleID), .text(team)])
         let email = !wantsEmail ? "" : hideEmail ? account.relay : appleID
         let now = clock()
         // The demo's Apple ID is a real person's, on a device Apple trusts.
@@ -181,9 +187,25 @@ public final class MockIdentityProvider {
         case .accountDelete:
             try db.query("DELETE FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)])
             try revokeRefreshTokens(user: user, audiencePrefix: team)
-        case .emailDisabled: try db.query("UPDATE users SET email_enabled = 0 WHERE user = ? AND team = ?", [.text(user), .text(team)])
-        case .emailEnabled: try db.query("UPDATE users SET email_enabled = 1 WHERE user = ? AND team = ?", [.text(user), .text(team)])
+        case .emailDisabled, .emailEnabled:
+            // Apple sends these only for an account that chose the private relay: there is no forwarding to stop otherwise.
+            guard try usesPrivateRelay(user: user, team: team) else { throw NotSent(kind: kind) }
+            try db.query("UPDATE users SET email_enabled = ? WHERE user = ? AND team = ?",
+                         [.integer(kind == .emailEnabled ? 1 : 0), .text(user), .text(team)])
         }
+    }
+
+    /// Why the provider sent nothing: the event is not one it sends for this account.
+    public struct NotSent: Error, Sendable, Equatable, CustomStringConvertible {
+        public let kind: Notification
+        public var description: String {
+            "Sign in with Apple sends \(kind.rawValue) only for an account that hides its e-mail behind the private relay; this one shares its real address, so nothing was sent"
+        }
+    }
+
+    /// Whether the person chose Hide My Email for this app.
+    public func usesPrivateRelay(user: String, team: String) throws -> Bool {
+        try db.query("SELECT private_email FROM users WHERE user = ? AND team = ?", [.text(user), .text(team)]).first?[0].integer == 1
     }
 
     public func isEmailEnabled(user: String, team: String) throws -> Bool {

@@ -49,6 +49,13 @@ extension MockBackend {
         do { event = try identityProvider.verifyEvent(token, audience: manifest.appID) } catch {
             throw Refusal(reason: "the notification was refused: \(error.reason)")
         }
+        // An e-mail event is about the relay's forwarding: for an account that shared its real address it is wrong, whoever sent it.
+        if event.kind == .emailDisabled || event.kind == .emailEnabled {
+            let relayed = try db.query("SELECT apple_relay FROM accounts WHERE apple_user = ?", [.text(event.subject)]).first?[0].integer == 1
+            guard relayed else {
+                throw Refusal(reason: "the notification was refused: \(event.kind.rawValue) is only for an account that uses the private relay, and this one shares its real address")
+            }
+        }
         guard try spend(token) else { throw Refusal(reason: "the notification was already delivered") }
         try signOut(appleUser: event.subject, because: event.kind)
         return event
