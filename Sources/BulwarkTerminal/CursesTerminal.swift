@@ -2,6 +2,7 @@ import BulwarkTUI
 import CNcurses
 import Foundation
 import Glibc
+import CHardening
 
 /// The ncurses screen. Only this type calls curses; it must be used from one
 /// thread (ncurses is not thread-safe), and closed on every exit path.
@@ -10,10 +11,18 @@ public final class CursesTerminal {
     /// What the terminal shows beyond ASCII: the frame is narrowed to it.
     public private(set) var glyphs: GlyphSupport = .unicode
     private var lastFrame: Buffer?
+    /// A pipe a finished effect writes a byte to, so a wait for keys ends
+    /// then and its result is drawn at once (not at the wait's time-out).
+    private let wakePipe: [Int32]
 
     /// Opens the terminal. `allowColor` is false when NO_COLOR is set;
     /// `symbols` is the config's choice, else TERM and the locale decide.
     public init(allowColor: Bool, symbols: String? = nil, mouse: Bool = true) throws {
+        var fds: [Int32] = [-1, -1]
+        if bw_pipe_cloexec(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        wakePipe = fds
         let codeset = Self.useUTF8Locale()
         glyphs = GlyphSupport.detect(term: getenv("TERM").map { String(cString: $0) }, codeset: codeset,
                                      override: symbols ?? getenv("BULWARK_SYMBOLS").map { String(cString: $0) })
@@ -29,7 +38,10 @@ public final class CursesTerminal {
         bw_install_signal_handlers()
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        for fd in wakePipe where fd >= 0 { Glibc.close(fd) }
+    }
 
     public func close() { bw_close() }
 
@@ -59,12 +71,28 @@ public final class CursesTerminal {
         copyToClipboard(" ", tmuxPassthrough: tmuxPassthrough)
     }
 
-    /// Waits up to `timeoutMilliseconds` for a key or a resize.
+    /// Waits up to `timeoutMilliseconds` for a key or a resize; nil at the
+    /// time-out or when woken (`wake`).
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
         var value: Int32 = 0
-        let kind = bw_read_key(Int32(timeoutMilliseconds), &value)
+        // A key ncurses holds already; else wait on the terminal and the wake pipe together.
+        var kind = bw_read_key(0, &value)
+        if kind == Int32(BW_KEY_NONE) {
+            if wakePipe[0] >= 0 {
+                guard bw_wait_input(wakePipe[0], Int32(timeoutMilliseconds)) == 1 else { return nil }
+                kind = bw_read_key(0, &value)
+            } else {
+                kind = bw_read_key(Int32(timeoutMilliseconds), &value)
+            }
+        }
         if kind == Int32(BW_KEY_NONE) { return nil }
         return KeyDecoder.decode(kind: kind, value: value)
+    }
+
+    /// Ends a wait in `nextEvent` now (from any thread: a finished effect).
+    public var wake: @Sendable () -> Void {
+        let fd = wakePipe[1]
+        return { if fd >= 0 { var byte: UInt8 = 1; _ = Glibc.write(fd, &byte, 1) } }
     }
 
     /// Whether the terminal has gone away (its pty closed).

@@ -27,6 +27,8 @@ public enum RunLoop {
             terminal.close()
         }
         var autoplay = autoplay
+        // A finished effect ends the wait for keys: its result is drawn at once.
+        store.inbox.whenFinished(terminal.wake)
         var size = terminal.size
         store.send(.resize(width: size.width, height: size.height))
         if let autoplay { store.send(.setPresenter(autoplay.presenter)) }

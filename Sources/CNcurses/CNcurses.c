@@ -107,6 +107,19 @@ int bw_read_key(int timeout_ms, int *value) {
     return kind == KEY_CODE_YES ? BW_KEY_CODE : BW_KEY_CHAR;
 }
 
+int bw_wait_input(int wake_fd, int timeout_ms) {
+    struct pollfd fds[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = wake_fd, .events = POLLIN } };
+    int ready = poll(fds, 2, timeout_ms);
+    if (ready < 0) return 1;  /* a signal: ncurses may have a resize to report */
+    if (ready == 0) return 0;
+    if (fds[1].revents & POLLIN) {
+        char drain[64];
+        while (read(wake_fd, drain, sizeof drain) > 0) {}
+        if (!(fds[0].revents & (POLLIN | POLLHUP))) return 2;
+    }
+    return 1;
+}
+
 /* Clicks and the wheel: presses only (a click acts on the press, as
    terminal programs do), reported at once (no click-interval wait). */
 void bw_enable_mouse(int on) {

@@ -116,3 +116,24 @@ import Testing
         }
     }
 }
+
+/// A finished effect wakes the run loop (it waits for keys with a time-out
+/// of up to a second): the inbox calls its hook once per effect, after the
+/// action is in, so the loop finds it when it looks.
+@Suite struct InboxWakeTests {
+    @Test func eachFinishedEffectWakesTheLoopWithItsActionIn() async {
+        let woken = Mutex<[Int]>([])
+        var state = AppState(width: 80, height: 24, unlock: UnlockForm(hint: ""))
+        state.unlock.password = TextField("typed", masked: true)
+        let store = Store(state: state)
+        let inbox = store.inbox
+        inbox.whenFinished { woken.withLock { $0.append(inbox.drainCount) } }
+        // Reading the key settings hands back an action (one wake, the action in); with no vault
+        // attached, the unlock it starts hands back a refusal (another).
+        store.send(.unlock(.submit))
+        await store.settle()
+        #expect(woken.withLock { $0.first } == 1)
+        #expect(woken.withLock { $0.count } >= 2)
+        #expect(store.state.unlock.error == "No vault is attached.")
+    }
+}

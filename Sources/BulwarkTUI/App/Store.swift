@@ -5,17 +5,25 @@ import Synchronization
 public final class ActionInbox: Sendable {
     private let queue = Mutex<[AppAction]>([])
     private let pending = Mutex<Int>(0)
+    private let onFinish = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init() {}
+
+    /// Called (on the effect's thread) each time an effect finishes: the
+    /// run loop wakes from its wait for keys, so the result is drawn at once.
+    public func whenFinished(_ wake: @escaping @Sendable () -> Void) { onFinish.withLock { $0 = wake } }
 
     func begin() { pending.withLock { $0 += 1 } }
 
     func finish(_ action: AppAction?) {
         if let action { queue.withLock { $0.append(action) } }
         pending.withLock { $0 -= 1 }
+        onFinish.withLock { $0 }?()
     }
 
     public func drain() -> [AppAction] { queue.withLock { q in defer { q = [] }; return q } }
+    /// How many actions wait to be drained.
+    public var drainCount: Int { queue.withLock { $0.count } }
     public var inFlight: Int { pending.withLock { $0 } }
 }
 

@@ -35,6 +35,9 @@ void bw_refresh(void);
 void bw_clear_all(void);
 /* Waits up to timeout_ms for a key. */
 int bw_read_key(int timeout_ms, int *value);
+/* Waits up to timeout_ms for input on the terminal or a byte on wake_fd
+   (which it drains): 1 input (or a signal, such as a resize), 2 woken, 0 neither. */
+int bw_wait_input(int wake_fd, int timeout_ms);
 void bw_enable_mouse(int on);
 int bw_key_mouse(void);
 int bw_read_mouse(int *x, int *y);
