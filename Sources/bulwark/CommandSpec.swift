@@ -236,6 +236,8 @@ enum Commands {
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: every manifest, its capabilities and each domain's association"),
                               OptionSpec(name: "--sign-in-with-apple", valueName: nil, help: "enroll: sign up at SERVICE with Apple (no password)"),
                               OptionSpec(name: "--hide-email", valueName: nil, help: "enroll: give the service a private relay address"),
+                              OptionSpec(name: "--new-account", valueName: nil,
+                                         help: "enroll --sign-in-with-apple: a new account even where the vault holds one (else its upgrade is offered)"),
                               OptionSpec(name: "--passkey", valueName: nil, help: "enroll: register a passkey for the entry's account (services that accept them)"),
                               OptionSpec(name: "--security-key", valueName: nil, help: "enroll: register the USB security key plugged in, for the service's security-key step-up")],
                     details: """

@@ -76,7 +76,7 @@ enum ServicesCommand {
         items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
-    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY [--passkey | --security-key] | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
+    static let servicesUsage = "bulwark services [--json] | bulwark services enroll ENTRY [--passkey | --security-key] | bulwark services enroll SERVICE --sign-in-with-apple [--hide-email] [--new-account] | bulwark services notify SERVICE EVENT ENTRY | bulwark services transfer SERVICE TEAMID"
 
     /// `services transfer SERVICE TEAMID`: the service's app moves to another
     /// developer team; its Sign in with Apple accounts are migrated.
@@ -109,6 +109,15 @@ enum ServicesCommand {
             guard let manifest = world.catalog.manifest(id: parsed.arguments[1]) else {
                 Output.error("no service named \(parsed.arguments[1]); `bulwark services` lists them.")
                 return 2
+            }
+            // An account there already: a second would be a duplicate; its upgrade is the way (unless asked for).
+            let existing = SignUpWithApple.existingAccounts(at: manifest, in: vault.entries, catalog: world.catalog)
+            if let first = existing.first, !parsed.flag("--new-account") {
+                let others = existing.count > 1 ? " and \(existing.count - 1) more" : ""
+                Output.error("the vault already holds an account at \(manifest.name): \(SignUpWithApple.describe(first))\(others). A second one "
+                             + "would be a duplicate: upgrade it instead with `bulwark upgrade \(shellQuoted(first.title)) --sign-in-with-apple`, "
+                             + "or add --new-account to make another. Nothing was made.")
+                return 1
             }
             do {
                 let outcome = try SignUpWithApple.run(manifest: manifest, vault: vault, world: world, hideEmail: parsed.flag("--hide-email"))

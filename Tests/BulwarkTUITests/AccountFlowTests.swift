@@ -92,6 +92,10 @@ import Testing
         #expect(f.state.overlay == .signUp && f.state.signUp?.services.map(\.id) == ["chirp", "city-health", "cloudnotes", "scooters", "shiny"])
         f.golden("sign-up-services")
         await f.press(.char("j"), .char("j"), .enter)
+        // The vault holds a Cloud Notes account: its upgrade is offered first; a new account only when asked for.
+        #expect(f.state.signUp?.existing?.map(\.said) == ["Cloud Notes (as jane@mail.example)"] && f.state.signUp?.sheet == nil)
+        f.golden("sign-up-existing")
+        await f.press(.char("n"))
         #expect(f.state.signUp?.sheet?.serviceName == "Cloud Notes")
         await f.press(.down)
         f.golden("sign-up-sheet")
@@ -104,8 +108,30 @@ import Testing
         await f.press(.char("s"))
         #expect(f.state.banner?.text == "Signed in to Cloud Notes (Sign in with Apple).")
         // Once per Apple ID: a second sign-up is refused by the service, and says so.
-        await f.press(.char("N"), .char("j"), .char("j"), .enter, .enter)
+        await f.press(.char("N"), .char("j"), .char("j"), .enter, .char("n"), .enter)
         #expect(f.state.banner?.text == "Cloud Notes: Cloud Notes already has an account for this Apple ID; sign in with Apple instead.")
+    }
+
+    /// Signing up with Apple where the vault holds an account: `u` upgrades
+    /// that account instead (the sheet an upgrade shows), and no second
+    /// account is made.
+    @Test func signingUpWhereAnAccountIsHeldUpgradesItInstead() async throws {
+        let f = try AppFixture()
+        let before = f.state.snapshot.entries.count
+        await f.press(.char("N"), .char("j"), .enter)
+        #expect(f.state.signUp?.existing?.first?.said == "City Health Portal (as jappleseed)")
+        await f.press(.char("u"))
+        #expect(f.state.overlay == nil && f.state.signUp == nil)
+        #expect(f.state.selectedEntry?.title == "City Health Portal")
+        guard case .sheet(let sheet)? = f.state.upgrade?.state else {
+            Issue.record("no Sign in with Apple sheet: \(String(describing: f.state.upgrade?.state))")
+            return
+        }
+        #expect(sheet.serviceName == "City Health Portal")
+        await f.press(.enter)
+        #expect(f.entry("City Health Portal")?.signInWithApple != nil && f.entry("City Health Portal")?.password == nil,
+                "\(String(describing: f.state.banner))")
+        #expect(f.state.snapshot.entries.count == before)
     }
 }
 

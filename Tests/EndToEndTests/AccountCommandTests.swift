@@ -103,6 +103,23 @@ import Testing
         #expect(notLinked.status == 1 && notLinked.stderr == "bulwark: Grocer does not sign in with Apple.\n")
     }
 
+    /// Where the vault holds an account at the service, signing up again
+    /// would make a duplicate: its upgrade is offered instead, and a new
+    /// account is made only when asked for (`--new-account`).
+    @Test func signUpWithAppleWhereAnAccountIsHeldOffersItsUpgrade() throws {
+        let f = try VaultCommandTests.Fixture(demoServices: true)
+        #expect(try f.run(["add", "--title", "My Notes", "--url", "https://cloudnotes.example", "--username", "jane", "--entry-password-stdin"],
+                          stdin: "master\nold-notes-pw-1\n").status == 0)
+        let offered = try f.run(["services", "enroll", "cloudnotes", "--sign-in-with-apple"])
+        #expect(offered.status == 1 && offered.stdout.isEmpty)
+        #expect(offered.stderr == "bulwark: the vault already holds an account at Cloud Notes: My Notes (as jane). A second one would be a duplicate: "
+                + "upgrade it instead with `bulwark upgrade 'My Notes' --sign-in-with-apple`, or add --new-account to make another. Nothing was made.\n")
+        #expect((try f.json(["list", "--json"]) as! [Any]).count == 1)
+        let made = try f.run(["services", "enroll", "cloudnotes", "--sign-in-with-apple", "--new-account"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect((try f.json(["list", "--json"]) as! [Any]).count == 2)
+    }
+
     @Test func signUpWithAppleCreatesAnAccountWithNoPassword() throws {
         let f = try VaultCommandTests.Fixture(demoServices: true)
         let signedUp = try f.run(["services", "enroll", "cloudnotes", "--sign-in-with-apple", "--hide-email"])

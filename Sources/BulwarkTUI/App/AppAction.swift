@@ -159,6 +159,10 @@ public enum SignUpAction: Sendable, Equatable {
     case proceed
     case signedUp(AppSession.SignUpResult)
     case cancel
+    /// At a service where the vault holds an account: upgrade that one instead.
+    case upgradeExisting
+    /// Or make a new account all the same.
+    case newAccount
 }
 
 /// Demos: a change in the person's Apple ID settings, sent to a service.

@@ -14,6 +14,15 @@ struct SearchStep {
 }
 
 extension AppState {
+    /// The vault screen with every entry listed (no search, no filter) and `id` selected.
+    mutating func showInVault(_ id: String) {
+        screen = .vault
+        search = nil
+        filter = VaultFilter()
+        refilter()
+        if let index = visible.firstIndex(where: { snapshot.entries[$0].id == id }) { list.select(index, count: visible.count) }
+    }
+
     /// Recomputes `visible` from the filter: a fuzzy search over title,
     /// username and site, ranked (every word in the title first, then every
     /// word anywhere, then the query's letters in order), a category, an order.

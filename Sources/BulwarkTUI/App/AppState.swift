@@ -47,6 +47,16 @@ public struct SignUpUI: Sendable, Equatable {
 
     public var services: [Service]
     public var list = ListScroll()
+    /// The accounts the vault holds at the chosen service already (id, as
+    /// said): a new one would be a duplicate, so their upgrade is offered first.
+    public var existing: [Existing]?
+
+    public struct Existing: Sendable, Equatable {
+        public let id: String
+        public let said: String
+    }
+    /// A new account was asked for, duplicate or not.
+    public var newAccount = false
     public var sheet: SignInWithAppleSheet?
     public var relay: String?
     public var working = false

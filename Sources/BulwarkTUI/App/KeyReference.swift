@@ -53,6 +53,9 @@ public enum KeyReference {
         add("Save a passkey", "the sheet, in an upgrade to a passkey", Keymaps.passkeySheet(working))
         add("Upgrade result", "after an upgrade", Keymaps.result(unlocked))
         add("Sign up with Apple", "N", Keymaps.signUp(unlocked))
+        var existing = unlocked
+        existing.signUp = SignUpUI(services: [], existing: [SignUpUI.Existing(id: "", said: "")])
+        add("An account there already", "N, at a service where the vault holds an account", Keymaps.signUp(existing))
         add("Signed in", "s", Keymaps.signInPrompt(unlocked))
         add("The service's app", "A", Keymaps.serviceApp(unlocked))
         add("Sign in with a passkey", "s on an entry with a passkey and no password", Keymaps.passkeySignIn(unlocked))

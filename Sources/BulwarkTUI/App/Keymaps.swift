@@ -203,6 +203,15 @@ public enum Keymaps {
 
     /// Signing up with Apple: the services, then the sheet.
     static func signUp(_ state: AppState) -> Keymap<AppAction> {
+        if state.signUp?.existing != nil {
+            return Keymap("An account there already", [
+                B([.char("u"), .enter], .signUp(.upgradeExisting), help: "Upgrade that account to Sign in with Apple (one account, no duplicate)",
+                  hint: "upgrade it"),
+                B([.char("n")], .signUp(.newAccount), help: "Make a new account all the same (the service will see two)", hint: "new account"),
+                B([.escape], .signUp(.cancel), help: "Cancel", hint: "cancel"),
+                B([.ctrl("c")], .interrupt, help: "Quit"),
+            ])
+        }
         guard state.signUp?.sheet != nil else {
             return Keymap("Sign up with Apple", movement(state.signUp?.services.count ?? 0, empty: "No service offers Sign in with Apple") + [
                 B([.enter], .signUp(.chooseService), help: "Sign up at this service", hint: "choose",

@@ -24,7 +24,30 @@ enum SignUpReducer {
             return Effect.none
         case .chooseService:
             guard let service = state.signUp?.chosen else { return Effect.none }
+            // An account there already: its upgrade is how the service avoids a duplicate; a new one only when asked for.
+            if state.signUp?.newAccount != true, let manifest = state.snapshot.catalog.manifest(id: service.id) {
+                let existing = SignUpWithApple.existingAccounts(at: manifest, in: state.snapshot.entries, catalog: state.snapshot.catalog)
+                if !existing.isEmpty {
+                    state.signUp?.existing = existing.map { SignUpUI.Existing(id: $0.id, said: SignUpWithApple.describe($0)) }
+                    return Effect.none
+                }
+            }
             return .run { env in env.appleID?.signUpSheet(serviceID: service.id).map { .signUp(.sheet($0.sheet, relay: $0.relay)) } }
+        case .newAccount:
+            state.signUp?.existing = nil
+            state.signUp?.newAccount = true
+            return reduce(.chooseService, &state)
+        case .upgradeExisting:
+            guard let id = state.signUp?.existing?.first?.id, let entry = state.entry(id: id) else { return Effect.none }
+            state.signUp = nil
+            if state.overlay == .signUp { state.overlay = nil }
+            // The account in the vault, selected, and its upgrade started as `a` starts it.
+            state.showInVault(id)
+            if let reason = state.offer(.signInWithApple, for: entry).reason {
+                state.status = "\(entry.title) cannot be upgraded to Sign in with Apple: \(reason)."
+                return Effect.none
+            }
+            return UpgradeReducer.reduce(.start(.signInWithApple, .entry), &state)
         case .sheet(let sheet, let relay):
             guard state.signUp != nil else { return Effect.none }
             state.signUp?.sheet = sheet

@@ -71,13 +71,7 @@ enum VaultReducer {
             }
         case .openEntry:
             guard let id = state.selectedRecommendation?.id else { return Effect.none }
-            state.screen = .vault
-            state.search = nil
-            state.filter = VaultFilter()
-            state.refilter()
-            if let index = state.visible.firstIndex(where: { state.snapshot.entries[$0].id == id }) {
-                state.list.select(index, count: state.visible.count)
-            }
+            state.showInVault(id)
             return Effect.none
         case .updated(let snapshot, let banner):
             state.busy = false

@@ -10,6 +10,19 @@ extension Dialogs {
                                relay: signUp.relay, into: &buffer)
             return
         }
+        if let existing = signUp.existing, let service = signUp.chosen {
+            let width = min(buffer.width - 4, 64)
+            let text = Paragraph("The vault holds an account at \(service.name) already: \(existing[0].said)"
+                                 + (existing.count > 1 ? " and \(existing.count - 1) more" : "") + ". Upgrading it to Sign in with Apple "
+                                 + "keeps one account; signing up again would make a second one the service cannot tell apart.")
+            let lines = min(6, text.layout(width: width - 4).count)
+            let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: lines + 4,
+                                     title: Line("Sign up with Apple at \(service.name)", Theme.title))
+            text.render(into: &buffer, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: lines))
+            Footer.render(into: &buffer, area: Rect(x: inner.x, y: inner.maxY - 1, width: inner.width, height: 1),
+                          hints: Keymaps.signUp(state).footerHints, keyStyle: Theme.key)
+            return
+        }
         let height = min(buffer.height - 2, max(8, signUp.services.count + 6))
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: height,
                                  title: Line("Sign up with Apple", Theme.title), rightTitle: Line("Esc cancel", Theme.dim))

@@ -14,6 +14,22 @@ public enum SignUpWithApple {
         }
     }
 
+    /// The accounts the vault holds at the service already (by the site the
+    /// catalog gives it) that do not sign in with Apple yet, by title:
+    /// signing up again would make a duplicate; upgrading one of them to Sign
+    /// in with Apple is how a service avoids one (WWDC20, one-tap account
+    /// security upgrades). One that signs in with Apple already is the
+    /// service's to refuse ("sign in with Apple instead").
+    public static func existingAccounts(at manifest: ServiceManifest, in entries: some Sequence<Entry>, catalog: ServiceCatalog) -> [Entry] {
+        entries.filter { $0.signInWithApple == nil && !$0.site.isEmpty && catalog.manifest(forHost: $0.site)?.id == manifest.id }
+            .sorted { $0.title < $1.title }
+    }
+
+    /// "Shiny (as jane@mail.example)", for saying which account is there.
+    public static func describe(_ entry: Entry) -> String {
+        entry.username.isEmpty ? entry.title : "\(entry.title) (as \(entry.username))"
+    }
+
     public static func run(manifest: ServiceManifest, vault: Vault, world: any ServiceDirectory, appleID: AppleIDAccount? = nil,
                            hideEmail: Bool) throws -> Outcome {
         guard manifest.supportsSignInWithApple else { throw ServiceRefusal(reason: "\(manifest.name) does not offer Sign in with Apple") }
