@@ -227,7 +227,9 @@ public final class SyncEngine {
                 Self.phase("write the repository and commit", since: &started)
                 KillPoint.reach("sync-committed")
                 try beforePush?()
-                let pushed = try git.run(["push", "-q", "origin", "\(Self.localRef):refs/heads/\(Self.branch)"], in: paths.repository)
+                // The commit this sync made, by its id: another bulwark syncing the same vault
+                // meanwhile may have moved the local branch, never what this one pushes.
+                let pushed = try git.run(["push", "-q", "origin", "\(synced ?? Self.localRef):refs/heads/\(Self.branch)"], in: paths.repository)
                 if pushed.status != 0 {
                     if Self.isRace(pushed.errors), attempt < attempts { continue }
                     throw SyncError.git("the remote refused the push: \(pushed.firstError); check that this machine may write to \(state.remote). Your changes stay here and go out at the next sync")

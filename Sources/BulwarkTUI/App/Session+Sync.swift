@@ -20,6 +20,8 @@ extension AppSession {
         case followed(SessionSnapshot)
         case wrongPassword
         case failed(String)
+        /// The vault took the new password but did not open again here: the app locks (unlocking takes the new one).
+        case locked(String)
     }
 
     /// Whether the vault at this path is linked to a sync remote.
@@ -76,7 +78,7 @@ extension AppSession {
                 return .failed("\(error)")
             }
             lockVault()
-            do { return .followed(try unlock(masterPassword: masterPassword)) } catch { return .failed("\(error)") }
+            do { return .followed(try unlock(masterPassword: masterPassword)) } catch { return .locked("\(error)") }
         }
     }
 

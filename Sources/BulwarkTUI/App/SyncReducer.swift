@@ -54,6 +54,10 @@ enum SyncReducer {
                 state.sync.rekeyError = "That is not the new master password. Nothing was changed."
             case .failed(let why):
                 state.sync.rekeyError = why
+            case .locked(let why):
+                let effect = Reducer.reduce(into: &state, action: .lock)
+                state.status = "The vault now opens with the new master password, but did not open again here (\(why)): unlock with it."
+                return effect
             }
             return Effect.none
         case .cancelRekey:
