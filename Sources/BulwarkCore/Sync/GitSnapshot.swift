@@ -1,10 +1,11 @@
 import Foundation
 
 /// One commit's files in the sync repository, read and written through
-/// git's object store, with no working tree: `ls-tree` lists them once,
-/// `cat-file --batch` reads the ones asked for in one run, and
-/// `fast-import` writes a change as one commit. A clone then never checks
-/// out 100,000 files, and a sync never has git look at each of them.
+/// git's object store, with no working tree: `ls-tree` lists the top, the
+/// manifest's and the buckets' trees are read as objects (a bucket's only
+/// when asked), `cat-file --batch` reads the files asked for in one run,
+/// and `fast-import` writes a change as one commit. A clone then never
+/// checks out 100,000 files, and a sync reads only the buckets that changed.
 final class GitSnapshot {
     let git: Git
     /// A bare repository.
