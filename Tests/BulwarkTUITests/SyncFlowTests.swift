@@ -85,6 +85,13 @@ import Testing
         // Esc: not now; S asks again.
         await f.press(.escape)
         #expect(f.state.overlay == nil && f.state.status == "Sync waits for the new master password: S asks again.")
+        #expect(f.state.sync.label == "sync needs password")
+        // The periodic sync does not ask again by itself (it would, after its five minutes, were it not waiting).
+        var later = f.state
+        later.now = AppFixture.now + SyncUI.pullEvery * 2
+        #expect(SyncReducer.onTick(&later).isNone)
+        later.sync.phase = .failed
+        #expect(!SyncReducer.onTick(&later).isNone)
         await f.press(.char("S"))
         #expect(f.state.overlay == .syncRekey)
         await f.type("new master")

@@ -64,7 +64,7 @@ enum SyncReducer {
             state.sync.rekey = nil
             state.sync.rekeyError = nil
             if state.overlay == .syncRekey { state.overlay = nil }
-            state.sync.phase = .failed
+            state.sync.phase = .needsPassword
             state.status = "Sync waits for the new master password: S asks again."
             return Effect.none
         case .conflictSettled(let snapshot, let text, let pending):
@@ -93,7 +93,8 @@ enum SyncReducer {
 
     /// On every tick: look for the other machines' changes now and then, and try again when offline.
     static func onTick(_ state: inout AppState) -> Effect {
-        guard state.unlocked, state.sync.phase != .off, state.sync.phase != .syncing, let last = state.sync.lastAttempt else { return .none }
+        // Waiting for the new master password: asked once, then only when S asks again.
+        guard state.unlocked, ![.off, .syncing, .needsPassword].contains(state.sync.phase), let last = state.sync.lastAttempt else { return .none }
         let wait = state.sync.phase == .offline ? SyncUI.retryEvery : SyncUI.pullEvery
         guard state.now.timeIntervalSince(last) >= wait else { return .none }
         return start(&state, manual: false)
@@ -146,7 +147,7 @@ enum SyncReducer {
             state.banner = Banner(ok: false, text: "Sync: \(why)")
         case .rekeyed:
             // Asked once, over nothing else; otherwise the status line says so and S asks.
-            state.sync.phase = .failed
+            state.sync.phase = .needsPassword
             if state.overlay == nil, state.editor == nil, state.upgrade == nil {
                 state.sync.rekey = TextField(masked: true)
                 state.sync.rekeyError = nil

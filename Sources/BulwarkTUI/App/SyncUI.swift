@@ -13,6 +13,8 @@ public struct SyncUI: Sendable, Equatable {
         case offline
         /// The remote failed a check or refused: said in the banner, retried less often.
         case failed
+        /// Another machine changed the master password: sync waits for the new one (S asks).
+        case needsPassword
     }
 
     public var phase: Phase = .off
@@ -43,6 +45,7 @@ public struct SyncUI: Sendable, Equatable {
         case .syncing: word = "syncing…"
         case .offline: word = "offline"
         case .failed: word = "sync failed"
+        case .needsPassword: word = "sync needs password"
         }
         return conflicts.isEmpty ? word : "\(word), \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"
     }
