@@ -15,6 +15,8 @@ public final class SyncEngine {
     public var attempts = 5
     /// Runs just before each push (tests: another machine pushes first).
     var beforePush: (() throws -> Void)?
+    /// How long a sync waits for another sync of this vault on this machine to end.
+    public var lockWait: TimeInterval = 30
 
     public init(vault: Vault, git: Git, clock: @escaping () -> Date = { Date() }) {
         self.vault = vault
@@ -65,6 +67,10 @@ public final class SyncEngine {
     /// Links the vault to `remote`: an empty remote gets the vault; one
     /// holding this vault is joined; anything else is refused.
     public func link(remote: String, machineName: String) throws -> Report {
+        try holdingSyncLock { try linking(remote: remote, machineName: machineName) }
+    }
+
+    private func linking(remote: String, machineName: String) throws -> Report {
         if let state = try SyncState.load(for: vault) {
             throw SyncError.git("this vault is already linked to \(state.remote); `bulwark sync` syncs it")
         }
@@ -141,7 +147,9 @@ public final class SyncEngine {
 
     // MARK: Syncing
 
-    public func sync() throws -> Report {
+    public func sync() throws -> Report { try holdingSyncLock { try syncing() } }
+
+    private func syncing() throws -> Report {
         var started = DispatchTime.now().uptimeNanoseconds
         guard let state = try SyncState.load(for: vault) else { throw SyncError.notLinked }
         Self.phase("load the state", since: &started)
@@ -280,6 +288,10 @@ public final class SyncEngine {
     /// one unwraps the key the repository's header now holds, and the vault
     /// here changes to it (a wrong password changes nothing).
     public func followRekey(masterPassword: String) throws {
+        try holdingSyncLock { try following(masterPassword: masterPassword) }
+    }
+
+    private func following(masterPassword: String) throws {
         let files = try GitSnapshot(git: git, repository: paths.repository, commit: try Self.remoteHead(git, paths))
         guard let header = try SyncHeader.read(from: files) else {
             throw SyncError.notARepository("it holds no \(SyncHeader.fileName)")

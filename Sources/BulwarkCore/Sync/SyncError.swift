@@ -15,6 +15,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case git(String)
     /// Another machine changed the master password; this one must follow it first.
     case rekeyed
+    /// Another bulwark on this machine is syncing the same vault.
+    case busy
 
     /// A remote's URL as it may be shown: a password or token in it (`https://me:TOKEN@host/…`) hidden.
     public static func redacted(_ text: String) -> String {
@@ -37,6 +39,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
             why
         case .rekeyed:
             "the master password was changed on another machine; `bulwark sync` in a terminal asks for the new one, once, and this vault follows"
+        case .busy:
+            "another bulwark on this machine is syncing this vault (the app, in the background?); sync again when it ends"
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import BulwarkCore
 
@@ -165,6 +168,23 @@ import Testing
         try laptop.sync()
         #expect(laptop.titles() == desktop.titles())
         #expect(laptop.titles() == ["Desktop's", "Laptop's", "Mail"])
+    }
+
+    /// One sync of a vault at a time on a machine: while another holds the
+    /// vault's sync lock (the app's background sync, say), a sync waits for
+    /// it, and past its wait says so and changes nothing; the lock gone, it runs.
+    @Test func aSecondSyncOfTheSameVaultWaitsForTheFirst() throws {
+        let f = try SyncFixture()
+        let laptop = try f.first(entries: [F.entry("Mail")])
+        try F.edit(laptop, "Mail", at: 10) { $0.notes = "waiting" }
+        let lock = open(laptop.vault.path.path + ".sync/lock", O_RDWR | O_CLOEXEC)
+        #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let stateBefore = try SyncState.load(for: laptop.vault)
+        laptop.engine.lockWait = 0
+        #expect(throws: SyncError.busy) { try laptop.sync() }
+        #expect(try SyncState.load(for: laptop.vault) == stateBefore)
+        close(lock)
+        #expect(try laptop.sync().outgoing == ["Mail"])
     }
 
     @Test func aMasterPasswordChangedOnOneMachineReachesTheOthers() throws {
