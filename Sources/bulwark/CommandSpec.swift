@@ -91,9 +91,10 @@ enum Commands {
     static let all: [CommandSpec] = [
         CommandSpec(name: "init", summary: "Create a vault.", usage: "bulwark init [--scrypt-log-n N] [--i-know-this-is-weak]", options: [scryptOption, weakOption],
                     details: "Asks for the master password twice (or reads two lines with --password-stdin)."),
-        CommandSpec(name: "list", summary: "List the vault's entries.", usage: "bulwark list [--json]",
-                    options: [OptionSpec(name: "--json", valueName: nil, help: "A JSON array: id, title, username, urls, category, tags, modified")],
-                    details: ""),
+        CommandSpec(name: "list", summary: "List the vault's entries.", usage: "bulwark list [--ids] [--json]",
+                    options: [OptionSpec(name: "--ids", valueName: nil, help: "Each entry's id too, after its title, user name and site"),
+                              OptionSpec(name: "--json", valueName: nil, help: "A JSON array: id, title, username, urls, category, tags, modified")],
+                    details: "One line per entry: its title, user name and site, separated by tabs."),
         CommandSpec(name: "show", summary: "Show one entry.", usage: "bulwark show ENTRY [--json] [--reveal]",
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON output"),
                               OptionSpec(name: "--reveal", valueName: nil, help: "Include the password, the TOTP URI and the password history")],

@@ -161,8 +161,10 @@ enum VaultCommands {
                 sink.write(vault.entries.isEmpty ? "]\n" : "\n]\n")
                 guard sink.flush() else { Output.error("cannot write the listing: standard output was closed."); return 1 }
             } else {
+                // The title first, as people look for it; the id (what scripts pass back) only when asked.
+                let ids = parsed.flag("--ids")
                 for e in vault.entries {
-                    print([e.id, e.title, e.username, e.site].joined(separator: "\t"))
+                    print(([e.title, e.username, e.site] + (ids ? [e.id] : [])).joined(separator: "\t"))
                 }
             }
             return 0

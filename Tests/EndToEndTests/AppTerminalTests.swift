@@ -244,6 +244,6 @@ import Testing
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
         let list = try Binary.run(["list", "--vault", vault, "--password-stdin"], stdin: "lantern orchid velvet quarry\n")
-        #expect(list.status == 0 && list.stdout.contains("\tGarden\t") && list.stdout.contains("garden.example"))
+        #expect(list.status == 0 && list.stdout.contains("Garden\t") && list.stdout.contains("garden.example"))
     }
 }

@@ -59,6 +59,16 @@ import Testing
         #expect((try f.json(["list", "--json"]) as! [Any]).isEmpty)
     }
 
+    /// `list` says each entry as people look for it, title first; the id,
+    /// which scripts pass back, only with --ids (or --json).
+    @Test func listPutsTheTitleFirstAndTheIdOnlyWhenAsked() throws {
+        let f = try Fixture()
+        let id = try f.run(["add", "--title", "Bank", "--url", "https://bank.example", "--username", "jane"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try f.run(["list"]).stdout == "Bank\tjane\tbank.example\n")
+        #expect(try f.run(["list", "--ids"]).stdout == "Bank\tjane\tbank.example\t\(id)\n")
+    }
+
     @Test func wrongMasterPasswordExitsOneAndChangesNothing() throws {
         let f = try Fixture()
         _ = try f.run(["add", "--title", "A"])
