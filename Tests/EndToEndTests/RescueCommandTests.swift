@@ -35,7 +35,7 @@ import Testing
         #expect(recovered.status == 0)
         #expect(recovered.stdout == "Wrote 1 of 2 entries to \(out); the damaged vault was not changed.\nThese do not decrypt and were left out: \(id).\n")
         let listed = try Binary.run(["list", "--vault", out, "--password-stdin"], stdin: "master\n")
-        #expect(listed.status == 0 && listed.stdout.contains("\tBeta\t") && !listed.stdout.contains("Alpha"))
+        #expect(listed.status == 0 && listed.stdout.hasPrefix("Beta\t") && !listed.stdout.contains("Alpha"))
 
         // The backup taken before Beta holds Alpha whole.
         let list = try run(["restore", "--list"]).stdout.split(separator: "\n")
@@ -59,7 +59,7 @@ import Testing
         try FileManager.default.copyItem(at: copy, to: URL(fileURLWithPath: f.vault))
 
         let listed = try f.run(["list"])
-        #expect(listed.status == 0 && listed.stdout.contains("\tAlpha\t"))
+        #expect(listed.status == 0 && listed.stdout.hasPrefix("Alpha\t"))
         #expect(listed.stderr == "bulwark: warning: this vault is older than the one this machine last saw (change 2, last seen 3): restored from a backup, or rolled back? Changes made after it may be lost; 'bulwark check' tells more.\n")
         let check = try f.run(["check"])
         #expect(check.status == 1 && check.stdout.contains("  freshness: this vault is older than the one this machine last saw (change 2, last seen 3)"))
