@@ -48,6 +48,20 @@ final class GitSnapshot {
         try list(["manifest", "entries"])
     }
 
+    /// git's ids of each bucket's entry directory and manifest file in the
+    /// commit read (what `SyncEngine.bucketTrees` asks git for), from the
+    /// listing already made.
+    var bucketObjects: [String: SyncRepository.GitObjects] {
+        var objects: [String: SyncRepository.GitObjects] = [:]
+        for (path, id) in trees where path.hasPrefix("entries/") && path.split(separator: "/").count == 2 {
+            objects[String(path.dropFirst("entries/".count)), default: .init()].entries = id
+        }
+        for (path, id) in blobs where path.hasPrefix("manifest/") && path != "manifest/root" && path.split(separator: "/").count == 2 {
+            objects[String(path.dropFirst("manifest/".count)), default: .init()].manifest = id
+        }
+        return objects
+    }
+
     /// Lists the directories (git trees) not listed yet, in one `cat-file`.
     func list(_ directories: [String]) throws {
         let wanted = directories.filter { !listed.contains($0) && trees[$0] != nil }

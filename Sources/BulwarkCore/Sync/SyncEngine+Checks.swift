@@ -54,7 +54,7 @@ extension SyncEngine {
         var knownByFile: [String: String] = [:]
         for (id, known) in state.known { knownByFile[file(id, known)] = known.canonical }
         let repository = SyncRepository(files: files, sealer: sealer)
-        var tree = try repository.read(verified: current ? state.buckets : [:], trees: try Self.bucketTrees(git, paths, at: head)) { file, listed in
+        var tree = try repository.read(verified: current ? state.buckets : [:], trees: files.bucketObjects) { file, listed in
             !current || knownByFile[file] != listed.vector
         }
         Self.phase("fetch: read and check", since: &started)

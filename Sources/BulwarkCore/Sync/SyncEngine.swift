@@ -122,7 +122,7 @@ public final class SyncEngine {
                 Self.phase("clone: write the vault", since: &started)
                 state.vaultCounter = vault.counter  // the vault is the remote as read: the first sync has nothing to merge
                 state.known = tree.opened
-                state.buckets = cleanBuckets(tree, trees: try bucketTrees(git, paths, at: head), before: [:], known: state.known)
+                state.buckets = cleanBuckets(tree, trees: files.bucketObjects, before: [:], known: state.known)
                 Self.phase("clone: what this machine knows", since: &started)
                 state.sequence = tree.sequence
                 state.header = SyncHeader.digest(from: files)
@@ -252,7 +252,9 @@ public final class SyncEngine {
             state.vaultCounter = mergedAt
             state.header = SyncHeader.digest(from: fetched.files)
             state.known.merge(outcome.known) { _, new in new }
-            state.buckets = Self.cleanBuckets(written, trees: try Self.bucketTrees(git, paths, at: synced), before: fetched.rewrite ? [:] : state.buckets,
+            // A new commit is listed by git; the fetched one was listed already.
+            let trees = synced == fetched.files.commit ? fetched.files.bucketObjects : try Self.bucketTrees(git, paths, at: synced)
+            state.buckets = Self.cleanBuckets(written, trees: trees, before: fetched.rewrite ? [:] : state.buckets,
                                               known: state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.

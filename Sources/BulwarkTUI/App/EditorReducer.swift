@@ -53,7 +53,7 @@ enum EditorReducer {
             }
             state.editor = nil
             let title = entry.title, base = editor.baseVersion
-            let codeNote = VaultReducer.codeOwnerNote(entry, original: original, entries: state.snapshot.entries)
+            let codeNote = codeOwnerNote(entry, original: original, entries: state.snapshot.entries)
             return .run { env in
                 guard let vault = env.vault else { return nil }
                 do {
@@ -67,5 +67,11 @@ enum EditorReducer {
                 }
             }
         }
+    }
+
+    /// A code just set whose issuer names other entries better than this one.
+    static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: ChunkedArray<Entry>) -> String {
+        guard entry.totpURI != original?.totpURI, let (issuer, others) = CodeOwner.misplaced(entry, in: Array(entries)), !others.isEmpty else { return "" }
+        return " The code says it is \(issuer)'s: entries that look like it: \(others.joined(separator: ", "))."
     }
 }

@@ -152,12 +152,6 @@ enum VaultReducer {
                                       subject: "the \(field.rawValue) of \(entry.title)"))
     }
 
-    /// A code just set whose issuer names other entries better than this one.
-    static func codeOwnerNote(_ entry: Entry, original: Entry?, entries: ChunkedArray<Entry>) -> String {
-        guard entry.totpURI != original?.totpURI, let (issuer, others) = CodeOwner.misplaced(entry, in: Array(entries)), !others.isEmpty else { return "" }
-        return " The code says it is \(issuer)'s: entries that look like it: \(others.joined(separator: ", "))."
-    }
-
     static func signIn(_ entry: Entry, _ state: inout AppState) -> Effect {
         state.busy = true
         state.status = "Signing in to \(entry.title)…"
