@@ -26,7 +26,7 @@ import Testing
         await f.press(.enter)
         await f.selectEntry("Forum")
         await f.press(.char("s"))
-        #expect(f.state.overlay == .signInPrompt && Keymaps.signInPrompt(f.state).title == "Change this password?")
+        #expect(f.state.overlayKind == .signInPrompt && Keymaps.signInPrompt(f.state).title == "Change this password?")
         #expect(Keymaps.signInPrompt(f.state).footerHints.map(\.key) == ["w", "Esc"])
         f.golden("sign-in-prompt-change-password")
         await f.press(.char("w"))
@@ -89,7 +89,7 @@ import Testing
     func signUpWithAppleInTheApp(width: Int, height: Int) async throws {
         let f = try AppFixture(width: width, height: height)
         await f.press(.char("N"))
-        #expect(f.state.overlay == .signUp && f.state.signUp?.services.map(\.id) == ["chirp", "city-health", "cloudnotes", "scooters", "shiny"])
+        #expect(f.state.overlayKind == .signUp && f.state.signUp?.services.map(\.id) == ["chirp", "city-health", "cloudnotes", "scooters", "shiny"])
         f.golden("sign-up-services")
         await f.press(.char("j"), .char("j"), .enter)
         // The vault holds a Cloud Notes account: its upgrade is offered first; a new account only when asked for.
@@ -162,17 +162,17 @@ extension MockBackend {
         await f.press(.enter)
         #expect(f.state.status == "Type the code first.")
         await f.press(.char("?"))
-        #expect(f.state.overlay == .help && Keymaps.beneathHelp(f.state).title == "Chirp")
+        #expect(f.state.overlayKind == .help && Keymaps.beneathHelp(f.state).title == "Chirp")
         #expect(AppView.render(f.state).textDump().contains("Keys: Chirp"))
         await f.press(.escape)
         guard case .stepUp? = f.state.upgrade?.state else { Issue.record("the step-up was lost"); return }
         #expect(f.state.overlay == nil)
         await f.press(.char("m"))
-        #expect(f.state.overlay == .messages)
+        #expect(f.state.overlayKind == .messages)
         await f.press(.char("?"))
         #expect(AppView.render(f.state).textDump().contains("Keys: Messages"))
         await f.press(.escape)
-        #expect(f.state.overlay == .messages)  // back to Messages, not past it
+        #expect(f.state.overlayKind == .messages)  // back to Messages, not past it
     }
 }
 

@@ -80,7 +80,7 @@ import Testing
             await f.press(.enter)
         }
         await f.press(.char("f"))
-        #expect(f.state.overlay == .filterPicker && f.state.picker?.options.first == .init(label: "Every account", category: nil, tag: nil, count: 42))
+        #expect(f.state.overlayKind == .filterPicker && f.state.picker?.options.first == .init(label: "Every account", category: nil, tag: nil, count: 42))
         #expect(f.state.picker?.options.map(\.label).suffix(4) == ["#home", "#money", "#pin", "#work"])
         #expect(f.state.picker?.options.first { $0.category == .finance }?.count == 5)
         f.golden("filter-picker")
@@ -175,7 +175,7 @@ import Testing
         guard case .stepUp? = f.state.upgrade?.state else { Issue.record("no step-up"); return }
         #expect(f.state.snapshot.messages.count == 1)
         await f.press(.char("m"))
-        #expect(f.state.overlay == .messages)
+        #expect(f.state.overlayKind == .messages)
         // The code in the message is random: draw a fixed one for the golden.
         var shown = f.state
         shown.snapshot.messages = [MessagesInbox.Message(id: 1, sender: "Chirp", body: "Your Chirp code is 482913. Do not share it.\n\n@chirp.example #482913",
@@ -237,13 +237,13 @@ import Testing
         let f = try AppFixture(width: width, height: height)
         await f.selectEntry("Scooter Share")
         await f.press(.char("s"))
-        #expect(f.state.overlay == .signInPrompt && f.state.banner?.text == "Signed in to Scooter Share.")
+        #expect(f.state.overlayKind == .signInPrompt && f.state.banner?.text == "Signed in to Scooter Share.")
         f.golden("sign-in-prompt")
         await f.press(.char("u"))
         #expect(f.state.banner?.text == "Scooter Share set a strong password of its own; bulwark saved it. The old one is kept in history.")
         await f.selectEntry("Shiny")
         await f.press(.char("A"))
-        #expect(f.state.overlay == .serviceApp && f.state.appSession != nil)
+        #expect(f.state.overlayKind == .serviceApp && f.state.appSession != nil)
         f.golden("service-app")
         await f.press(.char("u"))
         #expect(f.state.banner?.text == "Shiny app: Shiny now uses a strong password, saved in bulwark. The old one is kept in history. Also updated, the same account: Shiny Store.")

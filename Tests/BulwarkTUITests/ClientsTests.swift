@@ -95,7 +95,7 @@ import Testing
         }
         #expect(conflict.mine.title == "AlphaX")
         #expect(conflict.theirs?.title == "Alpha (theirs)")
-        #expect(store.state.overlay == .conflict)
+        #expect(store.state.overlayKind == .conflict)
     }
 
     /// Signing in needs the sign-in client, which this test did not

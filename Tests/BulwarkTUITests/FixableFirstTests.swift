@@ -52,7 +52,7 @@ import Testing
     @Test func theFilterPickerAndACancelledUpgradeAt60x16() async throws {
         let f = try AppFixture(width: 60, height: 16)
         await f.press(.char("f"))
-        #expect(f.state.overlay == .filterPicker)
+        #expect(f.state.overlayKind == .filterPicker)
         f.golden("filter-picker")
         await f.press(.escape)
         var state = f.state

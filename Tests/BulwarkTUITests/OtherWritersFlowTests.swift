@@ -76,7 +76,7 @@ import Testing
         let f = try AppFixture(width: width, height: height)
         let oldPassword = try #require(f.entry("Mail")?.password)
         _ = try await Self.conflictingEdit(f)
-        #expect(f.state.overlay == .conflict && f.state.editor == nil)
+        #expect(f.state.overlayKind == .conflict && f.state.editor == nil)
         #expect(f.entry("Mail")?.password == "theirs-17-secret")  // the list already shows theirs
         #expect(Keymaps.active(f.state).footerHints.map(\.label) == ["keep theirs", "keep mine", "keep both", "back to my edit"])
         f.golden("edit-conflict")
@@ -146,9 +146,9 @@ import Testing
     @Test func anEditOfAnEntryDeletedElsewhereCanRestoreIt() async throws {
         let f = try AppFixture()
         _ = try await Self.conflictingEdit(f, otherDeletes: true)
-        #expect(f.state.overlay == .conflict && f.entry("Mail") == nil)
+        #expect(f.state.overlayKind == .conflict && f.entry("Mail") == nil)
         await f.press(.char("b"))
-        #expect(f.state.overlay == .conflict)  // unavailable: nothing to keep both of
+        #expect(f.state.overlayKind == .conflict)  // unavailable: nothing to keep both of
         await f.press(.char("m"))
         #expect(f.entry("Mail")?.password == "mine-42-secret")
     }

@@ -28,7 +28,7 @@ struct StandInSecurityKey: SecurityKeyDevice, SecurityKeyProvider {
         #expect(sheet.rpID == "shiny.example" && sheet.userName == "jane@mail.example")
         f.golden("passkey-sheet")
         await f.press(.enter)
-        #expect(f.state.overlay == .result && f.state.result?.heading == "Shiny: upgraded to a passkey")
+        #expect(f.state.overlayKind == .result && f.state.result?.heading == "Shiny: upgraded to a passkey")
         f.golden("passkey-result")
         await f.press(.enter)
         let shiny = try #require(f.entry("Shiny"))
@@ -40,7 +40,7 @@ struct StandInSecurityKey: SecurityKeyDevice, SecurityKeyProvider {
         f.golden("entry-after-passkey-upgrade")
         // Signing in: the sheet asks first; Esc backs out, Enter signs in through the service's relying party.
         await f.press(.char("s"))
-        #expect(f.state.overlay == .passkeySignIn)
+        #expect(f.state.overlayKind == .passkeySignIn)
         await f.press(.escape)
         #expect(f.state.overlay == nil && f.state.banner?.text != "Signed in to Shiny.")
         await f.press(.char("s"))

@@ -25,7 +25,7 @@ import Testing
         #expect(store.state.status == "No services known: give them with --services (bulwark demo has its own).")
         let demo = Store(state: Self.state())
         demo.send(.key(.char("N")))
-        #expect(demo.state.overlay == .signUp && demo.state.signUp?.services.isEmpty == false)
+        #expect(demo.state.overlayKind == .signUp && demo.state.signUp?.services.isEmpty == false)
     }
 
     /// Search ranks matches in the title first, then anywhere; the query's
@@ -126,7 +126,7 @@ import Testing
     @Test func questionMarkOpensHelpAndEscClosesIt() {
         let store = Store(state: Self.state())
         store.send(.key(.char("?")))
-        #expect(store.state.overlay == .help)
+        #expect(store.state.overlayKind == .help)
         store.send(.key(.char("j")))
         #expect(store.state.list.selected == 0)
         store.send(.key(.escape))
@@ -151,13 +151,13 @@ import Testing
         let store = Store(state: state)
         store.send(.key(.ctrl("c")))
         #expect(store.exitCode == nil)
-        #expect(store.state.overlay == .confirmQuit)
+        #expect(store.state.overlayKind == .confirmQuit)
         store.send(.key(.char("n")))
         #expect(store.exitCode == nil && store.state.overlay == nil)
         store.send(.key(.char("q")))  // q is not a key while the service works
         #expect(store.state.overlay == nil && store.exitCode == nil)
         store.send(.key(.ctrl("c")))
-        #expect(store.state.overlay == .confirmQuit)
+        #expect(store.state.overlayKind == .confirmQuit)
         store.send(.key(.char("y")))
         #expect(store.exitCode == 0)
     }
@@ -289,9 +289,9 @@ import Testing
         state.upgrade = UpgradeUI(request: UpgradeRequest(entryID: "d02", kind: .strongPassword, origin: .entry), title: "Shiny", state: .authorising)
         let store = Store(state: state)
         store.send(.key(.ctrl("c")))
-        #expect(store.state.overlay == .confirmQuit)
+        #expect(store.state.overlayKind == .confirmQuit)
         store.send(.upgrade(.stepped(.failed(reason: "The service is down."), store.state.snapshot)))
-        #expect(store.state.overlay == .result && store.state.banner?.text == "Shiny: The service is down. Nothing was changed.")
+        #expect(store.state.overlayKind == .result && store.state.banner?.text == "Shiny: The service is down. Nothing was changed.")
         #expect(store.state.result?.vault == ["Nothing was changed."] && store.state.result?.service == "The service is down.")
         #expect(store.exitCode == nil)
     }

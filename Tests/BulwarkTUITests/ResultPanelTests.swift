@@ -21,7 +21,7 @@ import Testing
         store.send(.key(.escape))  // once is enough
         #expect(store.state.status == "Cancel the upgrade (nothing changes unless the service has already made the change): unavailable. Already cancelling.")
         store.send(.upgrade(.stepped(.cancelled, store.state.snapshot)))
-        #expect(store.state.upgrade == nil && store.state.overlay == .result)
+        #expect(store.state.upgrade == nil && store.state.overlayKind == .result)
         let result = store.state.result
         #expect(result?.ending == .cancelled && result?.heading == "Shiny: cancelled")
         #expect(result?.service == "Shiny was told to stop before it changed anything." && result?.vault == ["Nothing was changed."])
@@ -55,7 +55,7 @@ import Testing
         let store = Self.working()
         store.send(.upgrade(.stepped(.failed(reason: "The service is down."), store.state.snapshot)))
         let selected = store.state.list.selected
-        #expect(store.state.overlay == .result)
+        #expect(store.state.overlayKind == .result)
         store.send(.key(.char("j")))
         #expect(store.state.overlay == nil && store.state.result == nil && store.state.list.selected == selected + 1)
         store.send(.upgrade(.stepped(.failed(reason: "The service is down."), store.state.snapshot)))  // no upgrade: nothing shown
@@ -68,7 +68,7 @@ import Testing
         await f.selectEntry("Shiny")
         await f.press(.char("u"))
         let result = try #require(f.state.result)
-        #expect(f.state.overlay == .result && f.state.selectedEntry?.title == "Shiny")  // the cursor stays on the entry
+        #expect(f.state.overlayKind == .result && f.state.selectedEntry?.title == "Shiny")  // the cursor stays on the entry
         #expect(result.before == ["High", "Also used on 3 other accounts", "Weak, about 11 bits: it is mostly a dictionary word or name",
                                    "Could sign in with a passkey instead"])
         // Only the opportunity is left: Shiny takes passkeys.
@@ -76,7 +76,7 @@ import Testing
         #expect(result.vault.last == "Also updated, the same account: Shiny Store.")
         f.golden("upgrade-result")
         await f.press(.char("h"))
-        #expect(f.state.overlay == .history && f.state.history?.entryID == f.entry("Shiny")?.id)
+        #expect(f.state.overlayKind == .history && f.state.history?.entryID == f.entry("Shiny")?.id)
         f.golden("history")
         await f.press(.char("v"))
         #expect(f.state.history?.revealed == 0)
@@ -87,7 +87,7 @@ import Testing
         await f.press(.escape)
         #expect(f.state.overlay == nil && f.state.history == nil)
         await f.press(.char("h"))  // from the vault's detail
-        #expect(f.state.overlay == .history)
+        #expect(f.state.overlayKind == .history)
     }
 
     @Test func anOldPasswordHidesAgainAfterTheRevealTime() throws {
@@ -97,7 +97,6 @@ import Testing
         state.snapshot.entries = entries
         let id = entries[0].id
         state.history = HistoryBrowser(entryID: id)
-        state.overlay = .history
         let store = Store(state: state)
         store.send(.key(.char("v")))
         #expect(store.state.history?.revealed == 0)

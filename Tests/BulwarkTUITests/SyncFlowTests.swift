@@ -76,12 +76,12 @@ import Testing
         try desktop.changeMasterPassword(to: "new master", parameters: ScryptParameters(logN: 10))
         try onDesktop("Mail") { $0.notes = "after the re-key" }
         await f.press(.char("S"))
-        #expect(f.state.overlay == .syncRekey)
+        #expect(f.state.overlayKind == .syncRekey)
         f.golden("sync-rekey")
         await f.type("not it")
         await f.press(.enter)
-        #expect(f.state.sync.rekeyError == "That is not the new master password. Nothing was changed.")
-        #expect(f.state.overlay == .syncRekey && f.state.sync.rekey?.text == "")
+        #expect(f.state.rekey?.error == "That is not the new master password. Nothing was changed.")
+        #expect(f.state.overlayKind == .syncRekey && f.state.rekey?.field.text == "")
         // Esc: not now; S asks again.
         await f.press(.escape)
         #expect(f.state.overlay == nil && f.state.status == "Sync waits for the new master password: S asks again.")
@@ -93,10 +93,10 @@ import Testing
         later.sync.phase = .failed
         #expect(!SyncReducer.onTick(&later).isNone)
         await f.press(.char("S"))
-        #expect(f.state.overlay == .syncRekey)
+        #expect(f.state.overlayKind == .syncRekey)
         await f.type("new master")
         await f.press(.enter)
-        #expect(f.state.overlay == nil && f.state.sync.rekey == nil)
+        #expect(f.state.overlay == nil && f.state.rekey == nil)
         #expect(f.state.banner?.text == "This vault now opens with the new master password.")
         #expect(f.state.status == "Synced: 1 change from desktop (Mail).")
         #expect(f.entry("Mail")?.notes == "after the re-key")
@@ -118,7 +118,7 @@ import Testing
 
     @Test func aSameFieldConflictOpensTheDialogAndMineCanStand() async throws {
         try await conflictOnMail()
-        #expect(f.state.overlay == .syncConflict)
+        #expect(f.state.overlayKind == .syncConflict)
         #expect(f.state.sync.conflicts.map(\.title) == ["Mail"])
         #expect(f.entry("Mail")?.notes == "desktop's note")
         #expect(f.entry("Mail")?.fields.first { $0.name == "Notes (from laptop)" }?.value == "laptop's note")

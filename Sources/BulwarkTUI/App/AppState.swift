@@ -8,34 +8,6 @@ public enum Screen: String, Sendable, Hashable {
     case recommendations
 }
 
-/// A dialog that takes the keys until it is answered. The upgrade's own
-/// dialogs (progress, step-up, sheet) come from `AppState.upgrade`.
-public enum Overlay: Sendable, Hashable {
-    case help
-    case confirmQuit
-    case confirmDelete
-    /// Esc in a form with typed changes: save, discard or back.
-    case confirmDiscard
-    case messages
-    case hide
-    case signInPrompt
-    case serviceApp
-    case conflict
-    case signUp
-    /// What an upgrade did (or that nothing changed), until dismissed.
-    case result
-    /// An entry's old passwords.
-    case history
-    /// `f`: the categories and tags to filter by.
-    case filterPicker
-    /// Signing in with the entry's passkey: the sheet that asks first.
-    case passkeySignIn
-    /// A same-field conflict a sync kept: keep both, mine or theirs.
-    case syncConflict
-    /// Another machine changed the master password: the new one, asked once.
-    case syncRekey
-}
-
 /// Signing up at a service with Apple: the services that offer it, then the
 /// Sign in with Apple sheet for the one chosen.
 public struct SignUpUI: Sendable, Equatable {
@@ -212,11 +184,10 @@ public struct AppState: Sendable {
     public var unlocked: Bool
     public var unlock: UnlockForm
     public var screen: Screen = .vault
+    /// The dialog on top, holding its own state: closing it drops that state.
     public var overlay: Overlay?
     /// Sync with the other machines (off when the vault has no remote).
     public var sync = SyncUI()
-    /// The dialog the help overlay was opened over, to go back to.
-    public var overlayUnderHelp: Overlay?
     public var snapshot = SessionSnapshot()
     public var filter = VaultFilter()
     /// Indices into `snapshot.entries` that the filter lets through, in order.
@@ -250,10 +221,8 @@ public struct AppState: Sendable {
     public var upgrade: UpgradeUI?
     /// "Log in with IDP": the web authentication session's sheet.
     public var webSignIn: WebSignInUI?
-    public var signUp: SignUpUI?
     public var banner: Banner?
     public var status: String?
-    public var hideField = TextField(placeholder: "YYYY-MM-DD, or empty for always")
     /// The entry a sign-in or a service's app screen is about.
     public var focusEntryID: String?
     public var appSession: String?
@@ -276,14 +245,6 @@ public struct AppState: Sendable {
     public var titleCard: TitleCard?
     /// A look for other processes' changes is under way.
     public var polling = false
-    /// The edit waiting for the person's choice (with `Overlay.conflict`).
-    public var conflict: EditConflict?
-    /// The last upgrade's result (with `Overlay.result`).
-    public var result: UpgradeResult?
-    /// The old passwords being browsed (with `Overlay.history`).
-    public var history: HistoryBrowser?
-    /// The categories and tags offered (with `Overlay.filterPicker`).
-    public var picker: FilterPicker?
 
     public init(width: Int = 80, height: Int = 24, unlocked: Bool = false, unlock: UnlockForm = UnlockForm(),
                 snapshot: SessionSnapshot = SessionSnapshot(), lockLabel: String = "unlocked", now: Date = Date()) {
@@ -384,7 +345,7 @@ public struct AppState: Sendable {
 
     /// True when a text field owns the keyboard, so `q` types a letter.
     public var textFieldFocused: Bool {
-        !unlocked || search != nil || overlay == .hide || overlay == .syncRekey || (editor != nil && overlay != .confirmDiscard)
+        !unlocked || search != nil || isTyping || (editor != nil && overlayKind != .confirmDiscard)
     }
 
     /// Set while an upgrade talks to a service: quitting then asks first.

@@ -43,7 +43,7 @@ enum EditorReducer {
             state.status = "Generated a strong password for this site's rules (shown until you leave the field)."
             return Effect.none
         case .save:
-            if state.overlay == .confirmDiscard { state.overlay = nil }
+            if state.overlayKind == .confirmDiscard { state.overlay = nil }
             guard let editor = state.editor else { return Effect.none }
             let original = state.entry(id: editor.id)
             let entry: Entry

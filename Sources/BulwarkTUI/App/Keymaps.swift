@@ -371,7 +371,7 @@ public enum Keymaps {
     /// (a dialog, the step-up screen, the sheet, or the screen).
     public static func beneathHelp(_ state: AppState) -> Keymap<AppAction> {
         var below = state
-        below.overlay = state.overlayUnderHelp
+        if case .help(let over)? = state.overlay { below.overlay = over }
         return active(below)
     }
 

@@ -29,13 +29,11 @@ enum OtherWritersReducer {
         case .editConflict(let conflict, let snapshot):
             state.busy = false
             state.apply(snapshot)
-            state.conflict = conflict
-            state.overlay = .conflict
+            state.overlay = .conflict(conflict)
             return Effect.none
         case .resolveConflict(let choice):
             guard let conflict = state.conflict else { return Effect.none }
             if choice == .both && conflict.theirs == nil { return Effect.none }
-            state.overlay = nil
             state.conflict = nil
             state.busy = true
             return .run { env in
@@ -49,7 +47,6 @@ enum OtherWritersReducer {
             }
         case .reviewConflict:
             guard let conflict = state.conflict else { return Effect.none }
-            state.overlay = nil
             state.conflict = nil
             // The form again, with the person's values over the other version: saving now replaces it knowingly.
             var editor = EntryEditor(editing: conflict.mine, version: state.snapshot.versions[conflict.mine.id])

@@ -30,12 +30,11 @@ enum RecommendationsReducer {
                 }
             }
         case .askHide:
-            state.hideField.clear()
             state.overlay = .hide
             return Effect.none
         case .confirmHide:
             guard let entry = state.currentEntry else { return Effect.none }
-            let text = state.hideField.text.trimmingCharacters(in: .whitespaces)
+            let text = (state.hideField?.text ?? "").trimmingCharacters(in: .whitespaces)
             var until: Date?
             if !text.isEmpty {
                 guard let day = CalendarDay.parse(text), day > state.now else {

@@ -60,23 +60,21 @@ public enum Reducer {
             return .none
         case .showHelp:
             // Over a dialog, the help is the dialog's, and closing it goes back to it.
-            if state.overlay != .help { state.overlayUnderHelp = state.overlay }
-            state.overlay = .help
+            if state.overlayKind != .help { state.overlay = .help(over: state.overlay) }
             return .none
         case .closeOverlay:
-            if state.overlay == .history { state.history = nil }
-            if state.overlay == .filterPicker { state.picker = nil }
-            state.overlay = state.overlay == .help ? state.overlayUnderHelp : nil
-            state.overlayUnderHelp = nil
+            // A dialog's state goes with it; under the help, the dialog it was opened over comes back.
+            if case .help(let over)? = state.overlay { state.overlay = over } else { state.overlay = nil }
             return .none
         case .requestQuit, .interrupt:
             if state.upgradeInFlight {
-                state.overlay = .confirmQuit
+                if state.overlayKind != .confirmQuit { state.overlay = .confirmQuit(over: state.overlay) }
                 return .none
             }
             return .quit(exitCode: 0)
         case .confirmQuit(let yes):
-            state.overlay = nil
+            // "No" goes back to the dialog the question came over.
+            if case .confirmQuit(let over)? = state.overlay { state.overlay = over } else { state.overlay = nil }
             return yes ? .quit(exitCode: 0) : .none
         case .setStatus(let message):
             state.status = message
@@ -145,27 +143,27 @@ public enum Reducer {
 
     /// The selected row of the list `moveSelection` moves.
     static func selectedRow(_ state: AppState) -> Int {
-        if state.overlay == .messages { return state.messageList.selected }
-        if state.overlay == .history { return state.history?.list.selected ?? 0 }
-        if state.overlay == .filterPicker { return state.picker?.list.selected ?? 0 }
-        if state.overlay == .signUp { return state.signUp?.list.selected ?? 0 }
+        if state.overlayKind == .messages { return state.messageList.selected }
+        if state.overlayKind == .history { return state.history?.list.selected ?? 0 }
+        if state.overlayKind == .filterPicker { return state.picker?.list.selected ?? 0 }
+        if state.overlayKind == .signUp { return state.signUp?.list.selected ?? 0 }
         return state.screen == .recommendations ? state.recommendationList.selected : state.list.selected
     }
 
     static func moveSelection(by delta: Int, _ state: inout AppState) {
         // A shown password is for the entry it was shown on.
         defer { if let reveal = state.reveal, reveal.id != state.currentEntry?.id { state.reveal = nil } }
-        if state.overlay == .messages {
+        if state.overlayKind == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
-        } else if state.overlay == .filterPicker, var picker = state.picker {
+        } else if state.overlayKind == .filterPicker, var picker = state.picker {
             picker.list.move(by: delta, count: picker.options.count)
             state.picker = picker
-        } else if state.overlay == .history, var history = state.history {
+        } else if state.overlayKind == .history, var history = state.history {
             history.list.move(by: delta, count: state.entry(id: history.entryID)?.history.count ?? 0)
             history.revealed = nil  // a shown old password is for the row it was shown on
             history.revealedSince = nil
             state.history = history
-        } else if state.overlay == .signUp {
+        } else if state.overlayKind == .signUp {
             let count = state.signUp?.services.count ?? 0
             state.signUp?.list.move(by: delta, count: count)
         } else if state.screen == .recommendations {
@@ -189,8 +187,7 @@ public enum Reducer {
         let keymap = Keymaps.active(state)
         // The result panel stays until a key: its own keys act on it, any
         // other closes it and then does what it does underneath.
-        if state.overlay == .result, keymap.binding(for: key) == nil {
-            state.overlay = nil
+        if state.overlayKind == .result, keymap.binding(for: key) == nil {
             state.result = nil
             return handleKey(key, state: &state)
         }
@@ -208,10 +205,10 @@ public enum Reducer {
 
     /// Text for whichever field has the keyboard.
     private static func typeInto(_ key: Key, _ state: inout AppState) {
-        guard state.overlay != .confirmDiscard else { return }  // the question has the keys, not the form under it
-        if state.overlay == .syncRekey {
-            state.sync.rekeyError = nil
-            _ = state.sync.rekey?.handle(key)
+        guard state.overlayKind != .confirmDiscard else { return }  // the question has the keys, not the form under it
+        if state.overlayKind == .syncRekey {
+            state.rekey?.error = nil
+            _ = state.rekey?.field.handle(key)
             return
         }
         if state.editor != nil && state.unlocked {
@@ -229,8 +226,8 @@ public enum Reducer {
                 state.refilter()
                 state.list.select(0, count: state.visible.count)
             }
-        } else if state.overlay == .hide {
-            _ = state.hideField.handle(key)
+        } else if state.overlayKind == .hide {
+            _ = state.hideField?.handle(key)
         } else if case .secondFactor? = state.webSignIn?.step {
             if case .char(let c) = key, !c.isNumber { return }
             if state.webSignIn?.code.text.count ?? 0 >= 8, case .char = key { return }

@@ -6,15 +6,12 @@ enum ResultReducer {
     static func reduce(_ action: ResultAction, _ state: inout AppState) -> Effect {
         switch action {
         case .dismiss:
-            state.overlay = nil
             state.result = nil
             return Effect.none
         case .openHistory:
-            let id = state.overlay == .result ? state.result?.entryID : state.currentEntry?.id
+            let id = state.overlayKind == .result ? state.result?.entryID : state.currentEntry?.id
             guard let id, let entry = state.entry(id: id), !entry.history.isEmpty else { return Effect.none }
-            state.result = nil
-            state.history = HistoryBrowser(entryID: id)
-            state.overlay = .history
+            state.history = HistoryBrowser(entryID: id)  // in the result's place
             return Effect.none
         case .revealHistoryItem:
             guard var history = state.history else { return Effect.none }

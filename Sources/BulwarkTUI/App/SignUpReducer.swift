@@ -19,8 +19,7 @@ enum SignUpReducer {
             // Only services that offer it and whose sites agree they are theirs.
             let services = catalog.manifests.filter { $0.supportsSignInWithApple && catalog.manifest(forHost: $0.primaryDomain)?.id == $0.id }
                 .map { SignUpUI.Service(id: $0.id, name: $0.name, domain: $0.primaryDomain) }
-            state.signUp = SignUpUI(services: services)
-            state.overlay = .signUp
+            state.overlay = .signUp(SignUpUI(services: services))
             return Effect.none
         case .chooseService:
             guard let service = state.signUp?.chosen else { return Effect.none }
@@ -40,7 +39,6 @@ enum SignUpReducer {
         case .upgradeExisting:
             guard let id = state.signUp?.existing?.first?.id, let entry = state.entry(id: id) else { return Effect.none }
             state.signUp = nil
-            if state.overlay == .signUp { state.overlay = nil }
             // The account in the vault, selected, and its upgrade started as `a` starts it.
             state.showInVault(id)
             if let reason = state.offer(.signInWithApple, for: entry).reason {
@@ -63,7 +61,6 @@ enum SignUpReducer {
             return .run { env in env.appleID.map { .signUp(.signedUp($0.signUpWithApple(serviceID: service.id, hideEmail: hide))) } }
         case .signedUp(let result):
             state.signUp = nil
-            if state.overlay == .signUp { state.overlay = nil }
             switch result {
             case .done(let snapshot, let id, let summary):
                 state.apply(snapshot)
@@ -76,7 +73,6 @@ enum SignUpReducer {
             return Effect.none
         case .cancel:
             state.signUp = nil
-            if state.overlay == .signUp { state.overlay = nil }
             return Effect.none
         }
     }

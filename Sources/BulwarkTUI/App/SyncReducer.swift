@@ -32,28 +32,26 @@ enum SyncReducer {
             state.status = "The conflict stays until you look at it: S syncs and shows it again."
             return Effect.none
         case .followRekey:
-            guard let field = state.sync.rekey, !field.text.isEmpty else {
-                state.sync.rekeyError = "Type the master password set on the other machine."
+            guard let field = state.rekey?.field, !field.text.isEmpty else {
+                state.rekey?.error = "Type the master password set on the other machine."
                 return Effect.none
             }
             let password = field.text
-            state.sync.rekey?.clear()
+            state.rekey?.field.clear()
             state.busy = true
             return .run { env in env.sync.map { .sync(.rekeyFollowed($0.followRekey(masterPassword: password))) } }
         case .rekeyFollowed(let result):
             state.busy = false
             switch result {
             case .followed(let snapshot):
-                state.sync.rekey = nil
-                state.sync.rekeyError = nil
-                if state.overlay == .syncRekey { state.overlay = nil }
+                state.rekey = nil
                 state.apply(snapshot)
                 state.banner = Banner(ok: true, text: "This vault now opens with the new master password.")
                 return start(&state, manual: false)
             case .wrongPassword:
-                state.sync.rekeyError = "That is not the new master password. Nothing was changed."
+                state.rekey?.error = "That is not the new master password. Nothing was changed."
             case .failed(let why):
-                state.sync.rekeyError = why
+                state.rekey?.error = why
             case .locked(let why):
                 let effect = Reducer.reduce(into: &state, action: .lock)
                 state.status = "The vault now opens with the new master password, but did not open again here (\(why)): unlock with it."
@@ -61,9 +59,7 @@ enum SyncReducer {
             }
             return Effect.none
         case .cancelRekey:
-            state.sync.rekey = nil
-            state.sync.rekeyError = nil
-            if state.overlay == .syncRekey { state.overlay = nil }
+            state.rekey = nil
             state.sync.phase = .needsPassword
             state.status = "Sync waits for the new master password: S asks again."
             return Effect.none
@@ -149,9 +145,7 @@ enum SyncReducer {
             // Asked once, over nothing else; otherwise the status line says so and S asks.
             state.sync.phase = .needsPassword
             if state.overlay == nil, state.editor == nil, state.upgrade == nil {
-                state.sync.rekey = TextField(masked: true)
-                state.sync.rekeyError = nil
-                state.overlay = .syncRekey
+                state.overlay = .syncRekey(RekeyForm())
             } else {
                 state.status = "The master password was changed on another machine: S asks for it."
             }

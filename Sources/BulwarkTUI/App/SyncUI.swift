@@ -27,10 +27,6 @@ public struct SyncUI: Sendable, Equatable {
     public var lastAttempt: Date?
     /// The conflicts not yet looked at; the first is the dialog's.
     public var conflicts: [SyncConflictView] = []
-    /// The new master password being typed, while another machine's re-key is followed (gone with a lock).
-    public var rekey: TextField?
-    /// Why the last one typed did not open it.
-    public var rekeyError: String?
 
     /// Seconds between syncs that look for the other machines' changes, and between tries when offline.
     public static let pullEvery: TimeInterval = 300

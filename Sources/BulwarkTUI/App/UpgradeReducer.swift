@@ -65,7 +65,7 @@ enum UpgradeReducer {
                 if upgrade.cancelling { return reduce(.cancel, &state) }
             }
             // "Quit while the upgrade runs?" asks about nothing once it has ended.
-            if next.isFinished && state.overlay == .confirmQuit { state.overlay = state.result == nil ? nil : .result }
+            if next.isFinished, case .confirmQuit(let over)? = state.overlay { state.overlay = over }
             return Effect.none
         case .stop:
             guard state.upgradeWorking, state.upgrade?.cancelling == false else { return Effect.none }
@@ -160,8 +160,7 @@ enum UpgradeReducer {
 
     /// The result panel, over whatever else is open but the quit question.
     static func show(_ result: UpgradeResult, _ state: inout AppState) {
-        state.result = result
-        if state.overlay != .confirmQuit { state.overlay = .result }
+        state.result = result  // under the quit question when it is up
     }
 
     /// The code of a message bound to the upgrade's site, if it is one.

@@ -29,12 +29,10 @@ enum VaultReducer {
             }
             return Effect.none
         case .openFilterPicker:
-            state.picker = FilterPicker(entries: state.snapshot.entries, current: state.filter)
-            state.overlay = .filterPicker
+            state.overlay = .filterPicker(FilterPicker(entries: state.snapshot.entries, current: state.filter))
             return Effect.none
         case .choosePickerOption:
             guard let option = state.picker?.chosen else { return Effect.none }
-            state.overlay = nil
             state.picker = nil
             (state.filter.category, state.filter.tag) = (option.category, option.tag)
             state.refilter()
@@ -84,9 +82,9 @@ enum VaultReducer {
             return Effect.none
         case .showChangePasswordURL:
             // From the sign-in prompt the entry is the one signed in to.
-            let entry = state.overlay == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
+            let entry = state.overlayKind == .signInPrompt ? state.entry(id: state.focusEntryID) : state.currentEntry
             guard let entry, let url = state.changePasswordURL(for: entry) else { return Effect.none }
-            if state.overlay == .signInPrompt { state.overlay = nil }
+            if state.overlayKind == .signInPrompt { state.overlay = nil }
             state.banner = Banner(ok: true, text: "Change the password at \(url) (copied).")
             return .copy(ClipboardRequest(text: url, label: "the change-password URL"))
         case .signIn:
@@ -99,14 +97,14 @@ enum VaultReducer {
             }
             return signIn(entry, &state)
         case .confirmPasskeySignIn:
-            guard state.overlay == .passkeySignIn, let entry = state.entry(id: state.focusEntryID) else { return Effect.none }
+            guard state.overlayKind == .passkeySignIn, let entry = state.entry(id: state.focusEntryID) else { return Effect.none }
             state.overlay = nil
             return signIn(entry, &state)
         case .signedIn(let id, let result):
             state.busy = false
             state.status = nil
             let title = state.entry(id: id)?.title ?? "the service"
-            if state.overlay == .serviceApp {
+            if state.overlayKind == .serviceApp {
                 switch result {
                 case .accepted(let token): state.appSession = token
                 case .refused(let reason):

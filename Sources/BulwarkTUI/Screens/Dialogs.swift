@@ -71,7 +71,7 @@ enum Dialogs {
         let y = inner.y + 5, width = min(34, max(0, inner.width - 9))
         buffer.put("Until", x: inner.x, y: y, style: Theme.label, clip: inner)
         buffer.put("[", x: inner.x + 6, y: y, style: Theme.dim, clip: inner)
-        state.hideField.render(into: &buffer, area: Rect(x: inner.x + 7, y: y, width: width, height: 1), focused: true, style: Style(underline: true))
+        state.hideField?.render(into: &buffer, area: Rect(x: inner.x + 7, y: y, width: width, height: 1), focused: true, style: Style(underline: true))
         buffer.put("]", x: inner.x + 7 + width, y: y, style: Theme.dim, clip: inner)
     }
 

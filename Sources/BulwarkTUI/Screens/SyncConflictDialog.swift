@@ -6,7 +6,7 @@ import Foundation
 /// and the dialog that asks for a master password another machine set.
 enum SyncConflictDialog {
     static func renderRekey(_ state: AppState, into buffer: inout Buffer) {
-        guard let field = state.sync.rekey else { return }
+        guard let field = state.rekey?.field else { return }
         let width = min(buffer.width - 4, 64)
         let intro = Paragraph("The master password was changed on another machine. Type the new one: this vault will open with it, "
                               + "here as there. The old one opens only copies made before.")
@@ -20,7 +20,7 @@ enum SyncConflictDialog {
         field.render(into: &buffer, area: Rect(x: inner.x + 10, y: y, width: fieldWidth, height: 1), focused: !state.busy,
                      style: Style(underline: true))
         buffer.put("]", x: inner.x + 10 + fieldWidth, y: y, style: Theme.dim, clip: inner)
-        if let error = state.sync.rekeyError {
+        if let error = state.rekey?.error {
             buffer.put(DisplayWidth.truncate("✗ " + error, to: inner.width), x: inner.x, y: y + 2, style: Theme.danger, clip: inner)
         } else if state.busy {
             buffer.put("Opening the vault with it…", x: inner.x, y: y + 2, style: Theme.dim, clip: inner)

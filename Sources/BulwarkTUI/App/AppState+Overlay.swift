@@ -1,0 +1,74 @@
+import Foundation
+
+/// Each dialog's state, read and written through the dialog that holds it.
+/// Setting one opens its dialog; setting it to nil closes that dialog (and
+/// only that one). A dialog under the help or the quit question is the one
+/// these reach, so a result arriving under them lands where it belongs.
+extension AppState {
+    /// The kind of the dialog on top, for comparisons that ignore its state.
+    public var overlayKind: Overlay.Kind? { overlay?.kind }
+
+    /// The dialog that holds state: the top one, or the one under help or the quit question.
+    var presented: Overlay? {
+        get {
+            switch overlay {
+            case .help(let over)?, .confirmQuit(let over)?: over
+            default: overlay
+            }
+        }
+        set {
+            switch overlay {
+            case .help?: overlay = .help(over: newValue)
+            case .confirmQuit?: overlay = .confirmQuit(over: newValue)
+            default: overlay = newValue
+            }
+        }
+    }
+
+    public var conflict: EditConflict? {
+        get { if case .conflict(let value)? = presented { value } else { nil } }
+        set { replace(.conflict, with: newValue.map(Overlay.conflict)) }
+    }
+
+    public var result: UpgradeResult? {
+        get { if case .result(let value)? = presented { value } else { nil } }
+        set { replace(.result, with: newValue.map(Overlay.result)) }
+    }
+
+    public var history: HistoryBrowser? {
+        get { if case .history(let value)? = presented { value } else { nil } }
+        set { replace(.history, with: newValue.map(Overlay.history)) }
+    }
+
+    public var picker: FilterPicker? {
+        get { if case .filterPicker(let value)? = presented { value } else { nil } }
+        set { replace(.filterPicker, with: newValue.map(Overlay.filterPicker)) }
+    }
+
+    public var signUp: SignUpUI? {
+        get { if case .signUp(let value)? = presented { value } else { nil } }
+        set { replace(.signUp, with: newValue.map(Overlay.signUp)) }
+    }
+
+    public var hideField: TextField? {
+        get { if case .hide(let value)? = presented { value } else { nil } }
+        set { replace(.hide, with: newValue.map(Overlay.hide)) }
+    }
+
+    public var rekey: RekeyForm? {
+        get { if case .syncRekey(let value)? = presented { value } else { nil } }
+        set { replace(.syncRekey, with: newValue.map(Overlay.syncRekey)) }
+    }
+
+    /// A text field in a dialog has the keyboard.
+    var isTyping: Bool { overlayKind == .hide || overlayKind == .syncRekey }
+
+    /// A new value opens (or updates) the dialog; nil closes it when it is the one presented.
+    private mutating func replace(_ kind: Overlay.Kind, with new: Overlay?) {
+        if let new {
+            presented = new
+        } else if presented?.kind == kind {
+            presented = nil
+        }
+    }
+}
