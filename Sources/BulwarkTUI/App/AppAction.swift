@@ -78,6 +78,8 @@ public enum VaultAction: Sendable, Equatable {
     case confirmPasskeySignIn
     case signedIn(entryID: String, AppSession.SignInResult)
     case openServiceApp
+    /// Show an entry in the vault and start its upgrade, as `a` there would.
+    case upgradeInVault(entryID: String, UpgradeKind)
     /// A write finished: the vault as it is now, and what to say.
     case updated(SessionSnapshot, banner: Banner?)
     case failed(String)
@@ -147,6 +149,8 @@ public enum WebSignInAction: Sendable, Equatable {
     case fillCode
     case consent(Bool)
     case cancel
+    /// The provider's alert for an entry: the session on screen begins.
+    case began(entryID: String, title: String, WebAuthenticationSession.Step, SessionSnapshot)
     case stepped(WebAuthenticationSession.Step, SessionSnapshot, autoFill: String?)
 }
 

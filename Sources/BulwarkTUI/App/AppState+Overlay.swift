@@ -60,6 +60,15 @@ extension AppState {
         set { replace(.syncRekey, with: newValue.map(Overlay.syncRekey)) }
     }
 
+    /// The editor feature's state: the form, and the question over it.
+    var editorForm: EditorReducer.Form {
+        get { EditorReducer.Form(editor: editor, askingDiscard: overlayKind == .confirmDiscard) }
+        set {
+            editor = newValue.editor
+            if newValue.askingDiscard { overlay = .confirmDiscard } else if overlayKind == .confirmDiscard { overlay = nil }
+        }
+    }
+
     /// A text field in a dialog has the keyboard.
     var isTyping: Bool { overlayKind == .hide || overlayKind == .syncRekey }
 

@@ -14,13 +14,18 @@ struct SearchStep {
 }
 
 extension AppState {
+    /// Selects an entry in the vault list when the filter shows it.
+    mutating func showInList(_ id: String) {
+        if let index = visible.firstIndex(where: { snapshot.entries[$0].id == id }) { list.select(index, count: visible.count) }
+    }
+
     /// The vault screen with every entry listed (no search, no filter) and `id` selected.
     mutating func showInVault(_ id: String) {
         screen = .vault
         search = nil
         filter = VaultFilter()
         refilter()
-        if let index = visible.firstIndex(where: { snapshot.entries[$0].id == id }) { list.select(index, count: visible.count) }
+        showInList(id)
     }
 
     /// Recomputes `visible` from the filter: a fuzzy search over title,

@@ -3,8 +3,9 @@ import BulwarkUpgrades
 import Foundation
 
 /// For demos: a change in the person's Apple ID settings sent to a service.
+/// It holds no state: each action is only work for the client.
 enum AppleIDReducer {
-    static func reduce(_ action: AppleIDAction, _ state: inout AppState) -> Effect {
+    static func reduce(_ action: AppleIDAction) -> Effect {
         switch action {
         case .event(let event, let title):
             return .run { env in

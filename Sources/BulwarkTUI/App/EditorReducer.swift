@@ -4,57 +4,61 @@ import Foundation
 
 /// The form that adds and edits entries: focus, generate, save, discard.
 enum EditorReducer {
-    static func reduce(_ action: EditorAction, _ state: inout AppState) -> Effect {
+    /// The form, and whether the "discard your changes?" question is over it.
+    struct Form: Equatable {
+        var editor: EntryEditor?
+        var askingDiscard: Bool
+    }
+
+    static func reduce(_ action: EditorAction, _ form: inout Form, _ app: AppContext) -> FeatureOutcome {
         switch action {
         case .new:
-            state.editor = EntryEditor(editing: nil)
-            return Effect.none
+            form.editor = EntryEditor(editing: nil)
+            return .none
         case .edit:
-            guard let entry = state.selectedEntry else { return Effect.none }
-            state.editor = EntryEditor(editing: entry, version: state.snapshot.versions[entry.id])
-            return Effect.none
+            guard let entry = app.currentEntry else { return .none }
+            form.editor = EntryEditor(editing: entry, version: app.snapshot.versions[entry.id])
+            return .none
         case .focus(let delta):
-            guard var editor = state.editor else { return Effect.none }
+            guard var editor = form.editor else { return .none }
             editor.fields[3].masked = true  // a generated password is shown only while its field has the focus
             editor.focus = (editor.focus + delta + EntryEditor.labels.count) % EntryEditor.labels.count
-            state.editor = editor
-            return Effect.none
+            form.editor = editor
+            return .none
         case .cancel:
             // Typed changes are never dropped without asking (as KeePassXC asks).
-            if state.editor?.changedLabels.isEmpty == false {
-                state.overlay = .confirmDiscard
+            if form.editor?.changedLabels.isEmpty == false {
+                form.askingDiscard = true
             } else {
-                state.editor = nil
+                form.editor = nil
             }
-            return Effect.none
+            return .none
         case .discard(let discard):
-            state.overlay = nil
-            if discard {
-                state.editor = nil
-                state.status = "Discarded your changes."
-            }
-            return Effect.none
+            form.askingDiscard = false
+            guard discard else { return .none }
+            form.editor = nil
+            return .status("Discarded your changes.")
         case .generatePassword:
-            let site = state.editor?.fields[1].text ?? ""
+            let site = form.editor?.fields[1].text ?? ""
             return .run { env in (env.vault?.generatePassword(forSite: site)).map { .editor(.generated($0)) } }
         case .generated(let password):
+            guard form.editor != nil else { return .none }  // the form was closed meanwhile
             // Shown, so the person sees what was made; masked again when they leave the field.
-            state.editor?.fields[3] = TextField(password, masked: false)
-            state.status = "Generated a strong password for this site's rules (shown until you leave the field)."
-            return Effect.none
+            form.editor?.fields[3] = TextField(password, masked: false)
+            return .status("Generated a strong password for this site's rules (shown until you leave the field).")
         case .save:
-            if state.overlayKind == .confirmDiscard { state.overlay = nil }
-            guard let editor = state.editor else { return Effect.none }
-            let original = state.entry(id: editor.id)
+            form.askingDiscard = false
+            guard let editor = form.editor else { return .none }
+            let original = app.entry(id: editor.id)
             let entry: Entry
-            do { entry = try editor.entry(original: original, now: state.now) } catch {
-                state.editor?.error = error.message
-                return Effect.none
+            do { entry = try editor.entry(original: original, now: app.now) } catch {
+                form.editor?.error = error.message
+                return .none
             }
-            state.editor = nil
+            form.editor = nil
             let title = entry.title, base = editor.baseVersion
-            let codeNote = codeOwnerNote(entry, original: original, entries: state.snapshot.entries)
-            return .run { env in
+            let codeNote = codeOwnerNote(entry, original: original, entries: app.snapshot.entries)
+            return FeatureOutcome(effect: .run { env in
                 guard let vault = env.vault else { return nil }
                 do {
                     let (snapshot, also) = try vault.saveEdit(entry, basedOn: base)
@@ -65,7 +69,7 @@ enum EditorReducer {
                 } catch {
                     return .vault(.failed("\(error)"))
                 }
-            }
+            })
         }
     }
 

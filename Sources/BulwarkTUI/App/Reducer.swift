@@ -108,13 +108,23 @@ public enum Reducer {
             }
         case .unlock(let action): return UnlockReducer.reduce(action, &state)
         case .vault(let action): return VaultReducer.reduce(action, &state)
-        case .editor(let action): return EditorReducer.reduce(action, &state)
+        case .editor(let action): return state.scope(\.editorForm, action, EditorReducer.reduce)
         case .recommendations(let action): return RecommendationsReducer.reduce(action, &state)
         case .upgrade(let action): return UpgradeReducer.reduce(action, &state)
-        case .result(let action): return ResultReducer.reduce(action, &state)
-        case .webSignIn(let action): return WebSignInReducer.reduce(action, &state)
-        case .signUp(let action): return SignUpReducer.reduce(action, &state)
-        case .appleID(let action): return AppleIDReducer.reduce(action, &state)
+        case .result(let action): return state.scope(\.presented, action, ResultReducer.reduce)
+        case .webSignIn(let action):
+            switch action {
+            case .began(_, _, _, let snapshot), .stepped(_, let snapshot, _): state.apply(snapshot)
+            default: break
+            }
+            return state.scope(\.webSignIn, action, WebSignInReducer.reduce)
+        case .signUp(let action):
+            if case .signedUp(.done(let snapshot, let id, _)) = action {
+                state.apply(snapshot)
+                state.showInList(id)
+            }
+            return state.scope(\.signUp, action, SignUpReducer.reduce)
+        case .appleID(let action): return AppleIDReducer.reduce(action)
         case .otherWriters(let action): return OtherWritersReducer.reduce(action, &state)
         case .sync(let action): return SyncReducer.reduce(action, &state)
         }

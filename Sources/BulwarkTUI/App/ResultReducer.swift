@@ -1,30 +1,33 @@
 import BulwarkCore
 import Foundation
 
-/// The upgrade's result panel and the history browser.
+/// The upgrade's result panel and the history browser. Scoped to the dialog
+/// presented (the panel, the browser that takes its place, or none).
 enum ResultReducer {
-    static func reduce(_ action: ResultAction, _ state: inout AppState) -> Effect {
+    static func reduce(_ action: ResultAction, _ dialog: inout Overlay?, _ app: AppContext) -> FeatureOutcome {
         switch action {
         case .dismiss:
-            state.result = nil
-            return Effect.none
+            if case .result? = dialog { dialog = nil }
+            return .none
         case .openHistory:
-            let id = state.overlayKind == .result ? state.result?.entryID : state.currentEntry?.id
-            guard let id, let entry = state.entry(id: id), !entry.history.isEmpty else { return Effect.none }
-            state.history = HistoryBrowser(entryID: id)  // in the result's place
-            return Effect.none
+            let id: String?
+            if case .result(let result)? = dialog { id = result.entryID } else { id = app.currentEntry?.id }
+            guard let id, let entry = app.entry(id: id), !entry.history.isEmpty else { return .none }
+            dialog = .history(HistoryBrowser(entryID: id))  // in the result's place
+            return .none
         case .revealHistoryItem:
-            guard var history = state.history else { return Effect.none }
+            guard case .history(var history)? = dialog else { return .none }
+            var outcome = FeatureOutcome.none
             if history.revealed == history.list.selected {
                 history.revealed = nil
                 history.revealedSince = nil
             } else {
                 history.revealed = history.list.selected
-                history.revealedSince = state.now
-                state.status = "Shown for \(Reducer.duration(state.revealFor)), or until you move."
+                history.revealedSince = app.now
+                outcome = .status("Shown for \(Reducer.duration(app.revealFor)), or until you move.")
             }
-            state.history = history
-            return Effect.none
+            dialog = .history(history)
+            return outcome
         }
     }
 }

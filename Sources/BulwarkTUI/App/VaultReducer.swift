@@ -129,6 +129,14 @@ enum VaultReducer {
             state.overlay = .serviceApp
             let id = entry.id
             return .run { env in env.signIn.map { .vault(.signedIn(entryID: id, $0.signIn(id: id))) } }
+        case .upgradeInVault(let id, let kind):
+            guard let entry = state.entry(id: id) else { return Effect.none }
+            state.showInVault(id)
+            if let reason = state.offer(kind, for: entry).reason {
+                state.status = "\(entry.title): \(kind.label) is unavailable: \(reason)."
+                return Effect.none
+            }
+            return UpgradeReducer.reduce(.start(kind, .entry), &state)
         }
     }
 
