@@ -10,19 +10,14 @@ extension AppState {
 
     /// The dialog that holds state: the top one, or the one under help or the quit question.
     var presented: Overlay? {
-        get {
-            switch overlay {
-            case .help(let over)?, .confirmQuit(let over)?: over
-            default: overlay
-            }
-        }
-        set {
-            switch overlay {
-            case .help?: overlay = .help(over: newValue)
-            case .confirmQuit?: overlay = .confirmQuit(over: newValue)
-            default: overlay = newValue
-            }
-        }
+        get { overlay.presented }
+        set { overlay.presented = newValue }
+    }
+
+    /// The upgrade feature's state (see `UpgradeReducer.Scope`).
+    var upgradeScope: UpgradeReducer.Scope {
+        get { UpgradeReducer.Scope(upgrade: upgrade, overlay: overlay, messageList: messageList) }
+        set { (upgrade, overlay, messageList) = (newValue.upgrade, newValue.overlay, newValue.messageList) }
     }
 
     public var conflict: EditConflict? {
@@ -78,6 +73,25 @@ extension AppState {
             presented = new
         } else if presented?.kind == kind {
             presented = nil
+        }
+    }
+}
+
+extension Optional where Wrapped == Overlay {
+    /// The dialog that holds state: this one, or the one under the help or the quit question.
+    var presented: Overlay? {
+        get {
+            switch self {
+            case .help(let over)?, .confirmQuit(let over)?: over
+            default: self
+            }
+        }
+        set {
+            switch self {
+            case .help?: self = .help(over: newValue)
+            case .confirmQuit?: self = .confirmQuit(over: newValue)
+            default: self = newValue
+            }
         }
     }
 }

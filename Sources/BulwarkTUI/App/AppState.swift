@@ -120,6 +120,14 @@ public struct UpgradeUI: Sendable, Equatable {
         self.title = title
         self.state = state
     }
+
+    /// The service is working (the spinner turns).
+    public var isWorking: Bool {
+        switch state {
+        case .authorising, .verifying, .exchanging: true
+        default: false
+        }
+    }
 }
 
 /// The web authentication session on screen: the alert, then the
@@ -355,10 +363,5 @@ public struct AppState: Sendable {
     }
 
     /// The service is working (the spinner turns).
-    public var upgradeWorking: Bool {
-        switch upgrade?.state {
-        case .authorising?, .verifying?, .exchanging?: true
-        default: false
-        }
-    }
+    public var upgradeWorking: Bool { upgrade?.isWorking == true }
 }

@@ -10,12 +10,17 @@ struct AppContext {
     let now: Date
     let currentEntry: Entry?
     let revealFor: TimeInterval
+    /// The entry a sign-in prompt or a service's app screen is about, and that app's session.
+    let focusEntryID: String?
+    let appSession: String?
 
     init(_ state: AppState) {
         snapshot = state.snapshot
         now = state.now
         currentEntry = state.currentEntry
         revealFor = state.revealFor
+        focusEntryID = state.focusEntryID
+        appSession = state.appSession
     }
 
     func entry(id: String?) -> Entry? { id.flatMap(snapshot.entry(id:)) }

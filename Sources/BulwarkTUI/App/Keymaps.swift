@@ -238,7 +238,7 @@ public enum Keymaps {
     }
 
     static func messages(_ state: AppState) -> Keymap<AppAction> {
-        let bound = UpgradeReducer.boundCode(of: state.messageList.selected, state) != nil
+        let bound = UpgradeReducer.boundCode(of: state.messageList.selected, upgrade: state.upgrade, AppContext(state)) != nil
         return Keymap("Messages", movement(state.snapshot.messages.count, empty: "No messages") + [
             B([.enter], .upgrade(.fillFromMessage), help: "Fill this code", hint: "fill",
               disabledReason: bound ? nil : "This message's code is not for this site"),

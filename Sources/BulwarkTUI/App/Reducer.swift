@@ -110,7 +110,9 @@ public enum Reducer {
         case .vault(let action): return VaultReducer.reduce(action, &state)
         case .editor(let action): return state.scope(\.editorForm, action, EditorReducer.reduce)
         case .recommendations(let action): return RecommendationsReducer.reduce(action, &state)
-        case .upgrade(let action): return UpgradeReducer.reduce(action, &state)
+        case .upgrade(let action):
+            if case .stepped(_, let snapshot) = action { state.apply(snapshot) }
+            return state.scope(\.upgradeScope, action, UpgradeReducer.reduce)
         case .result(let action): return state.scope(\.presented, action, ResultReducer.reduce)
         case .webSignIn(let action):
             switch action {

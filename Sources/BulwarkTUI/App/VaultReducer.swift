@@ -136,7 +136,7 @@ enum VaultReducer {
                 state.status = "\(entry.title): \(kind.label) is unavailable: \(reason)."
                 return Effect.none
             }
-            return UpgradeReducer.reduce(.start(kind, .entry), &state)
+            return Reducer.reduce(into: &state, action: .upgrade(.start(kind, .entry)))
         }
     }
 
