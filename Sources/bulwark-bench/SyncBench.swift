@@ -43,6 +43,13 @@ enum SyncBench {
             let into = seconds { _ = try SyncEngine(vault: desktop!, git: git).sync() }
             print(line("one change synced in at \(count)", into))
             print("remote growth for that change".padding(toLength: 46, withPad: " ", startingAt: 0) + " \(grown / 1024) KiB  target < 64 KiB")
+            // A deletion leaves no row to see: that sync walks every entry (see SyncScope).
+            try laptop.remove(id: try laptop.find("Account 4243").id)
+            print(line("one deletion synced out at \(count)", seconds { _ = try SyncEngine(vault: laptop, git: git).sync() }))
+            print(line("the sync after it, one change", seconds {
+                _ = try laptop.update(id) { $0.notes = "changed again" }
+                _ = try SyncEngine(vault: laptop, git: git).sync()
+            }))
             laptop.close()
             desktop?.close()
             if ProcessInfo.processInfo.environment["BULWARK_BENCH_SYNC_PASS"] != "0" {

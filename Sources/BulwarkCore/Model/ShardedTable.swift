@@ -63,6 +63,13 @@ public struct ShardedTable<Element: TableKeyed> {
     /// Every element, in no order.
     public var elements: [Element] { shards.flatMap { $0.slots.compactMap(\.element) } }
 
+    /// Visits every element, in no order, without copying them into an array.
+    public func forEachElement(_ body: (Element) throws -> Void) rethrows {
+        for shard in shards {
+            for slot in shard.slots { if let element = slot.element { try body(element) } }
+        }
+    }
+
     /// The shard (the hash's low 6 bits) and the tag (the 32 above, 0 made 1).
     @usableFromInline static func place(_ key: String) -> (shard: Int, tag: UInt32) {
         let hash = key.hashValue

@@ -5,8 +5,11 @@ import Foundation
 extension SyncEngine {
     struct Fetched {
         var tree: SyncRepository.Tree
-        /// Ids the remote holds exactly as this machine last synced them.
+        /// Ids the remote holds exactly as this machine last synced them, in the buckets examined…
         var unchanged: Set<String>
+        /// …the buckets read this time or gone from the root (nil: every one); a known
+        /// entry in any other bucket is as this machine last synced it.
+        var examined: Set<String>?
         /// The remote is sealed under a key this machine retired (its own
         /// re-key): every record was read, and the next push rewrites them all.
         var rewrite = false
@@ -16,8 +19,9 @@ extension SyncEngine {
         var files: GitSnapshot
     }
 
-    /// Fetches the remote and checks what it holds.
-    func fetchAndCheck(state: SyncState, header: SyncHeader) throws -> Fetched {
+    /// Fetches the remote and checks what it holds (reading, of what this
+    /// machine knew, only the buckets the remote changed).
+    func fetchAndCheck(state: inout SyncState, header: SyncHeader) throws -> Fetched {
         var started = DispatchTime.now().uptimeNanoseconds
         let fetched = try git.run(["fetch", "-q", "origin"], in: paths.repository)
         Self.phase("fetch: git fetch", since: &started)
@@ -51,12 +55,21 @@ extension SyncEngine {
         let sealer = sealers[opening], current = opening == 0
         // Each known entry's file under the key the remote is sealed with.
         func file(_ id: String, _ known: SyncState.Known) -> String { current ? known.file : sealer.fileID(of: id) }
-        var knownByFile: [String: String] = [:]
-        for (id, known) in state.known { knownByFile[file(id, known)] = known.canonical }
+        // Each bucket's files and their vectors as known here, made when the bucket is read.
+        var vectorsByBucket: [String: [String: String]] = [:]
+        var known = state.known
         let repository = SyncRepository(files: files, sealer: sealer)
         var tree = try repository.read(verified: current ? state.buckets : [:], trees: files.bucketObjects) { file, listed in
-            !current || knownByFile[file] != listed.vector
+            guard current else { return true }
+            let bucket = SyncRepository.bucket(of: file)
+            if vectorsByBucket[bucket] == nil {
+                // A bucket that does not read here is opened whole; the walk below reports why.
+                let entries = (try? known.entries(inBucket: bucket)) ?? [:]
+                vectorsByBucket[bucket] = Dictionary(entries.values.map { ($0.file, $0.canonical) }) { a, _ in a }
+            }
+            return vectorsByBucket[bucket]?[file] != listed.vector
         }
+        state.known = known
         Self.phase("fetch: read and check", since: &started)
         guard tree.sequence >= state.sequence else {
             throw SyncError.untrusted("the remote was rolled back: its manifest is at \(tree.sequence), this machine saw \(state.sequence)")
@@ -64,7 +77,16 @@ extension SyncEngine {
         // Everything the remote held at the last sync is still there, at that version or a later one,
         // or was a tombstone every machine had seen (collected), or went while this machine was away.
         var unchanged = Set<String>(), collected = Set<String>()
-        for (id, known) in state.known {
+        // Under this vault's key, only the buckets read or gone: the others are as last verified.
+        let examined: Set<String>? = current
+            ? Set(tree.listings.keys).union(state.known.bucketNames.filter { tree.buckets[$0] == nil }) : nil
+        var walked: [String: SyncState.Known] = [:]
+        if let examined {
+            for bucket in examined { walked.merge(try state.known.entries(inBucket: bucket)) { _, new in new } }
+        } else {
+            walked = try state.known.all()
+        }
+        for (id, known) in walked {
             let name = file(id, known)
             let bucket = SyncRepository.bucket(of: name)
             let listing = tree.listings[bucket]
@@ -87,7 +109,7 @@ extension SyncEngine {
             if current && listed.vector == known.canonical { unchanged.insert(id) }
         }
         Self.phase("fetch: what is unchanged", since: &started)
-        return Fetched(tree: tree, unchanged: unchanged, rewrite: !current, collected: collected, files: files)
+        return Fetched(tree: tree, unchanged: unchanged, examined: examined, rewrite: !current, collected: collected, files: files)
     }
 
     /// The buckets not to read again while unchanged: those read or written
@@ -95,12 +117,12 @@ extension SyncEngine {
     /// those skipped this time (unchanged since they were clean).
     static func cleanBuckets(_ tree: SyncRepository.Tree, trees: [String: SyncRepository.GitObjects],
                              before: [String: SyncRepository.VerifiedBucket],
-                             known: [String: SyncState.Known]) -> [String: SyncRepository.VerifiedBucket] {
-        var vectorByFile: [String: String] = [:]
-        for item in known.values { vectorByFile[item.file] = item.canonical }
+                             known: inout KnownTable) throws -> [String: SyncRepository.VerifiedBucket] {
         var clean: [String: SyncRepository.VerifiedBucket] = [:]
         for (bucket, digest) in tree.buckets {
             if let listing = tree.listings[bucket] {
+                var vectorByFile: [String: String] = [:]
+                for item in try known.entries(inBucket: bucket).values { vectorByFile[item.file] = item.canonical }
                 if let objects = trees[bucket], listing.allSatisfy({ vectorByFile[$0.key] == $0.value.vector }) {
                     clean[bucket] = SyncRepository.VerifiedBucket(digest: digest, objects: objects)
                 }
@@ -109,5 +131,14 @@ extension SyncEngine {
             }
         }
         return clean
+    }
+}
+
+extension SyncEngine.Fetched {
+    /// Whether the remote holds a known entry exactly as this machine last synced it.
+    func isUnchanged(_ id: String, bucket: (String) -> String) -> Bool {
+        if unchanged.contains(id) { return true }
+        guard let examined else { return false }
+        return !examined.contains(bucket(id))
     }
 }

@@ -25,17 +25,19 @@ extension SyncEngine {
             if !Self.hasRepository(paths) {
                 throw SyncError.git("the repository beside the vault is missing; `bulwark sync` makes it again")
             }
-            fetched = try fetchAndCheck(state: state, header: try vault.syncHeader())
+            fetched = try fetchAndCheck(state: &state, header: try vault.syncHeader())
         } catch let error as SyncError {
             if case .git = error { offline = error.description } else { throw error }
         }
-        for id in fetched?.collected ?? [] where state.known[id]?.deleted == true { state.known[id] = nil }
+        for id in fetched?.collected ?? [] where try state.known.known(id)?.deleted == true { try state.known.set(id, nil) }
+        let known = try state.known.all(), table = state.known
         var local: [String: Entry] = [:]
         for entry in vault.entries { local[entry.id] = entry }
         // Without the remote, what it held at the last sync stands in for it.
         let names = (fetched?.tree.machines ?? [:]).mapValues(\.name).merging([state.machineID: state.machineName]) { _, mine in mine }
-        let outcome = SyncMerge.merge(SyncMerge.Input(local: local, known: state.known, remote: fetched?.tree.records ?? [:],
-                                                      unchanged: fetched?.unchanged ?? Set(state.known.keys), base: { _ in nil },
+        let outcome = SyncMerge.merge(SyncMerge.Input(local: local, known: known, remote: fetched?.tree.records ?? [:],
+                                                      isUnchanged: { id in fetched.map { $0.isUnchanged(id, bucket: table.bucket(of:)) } ?? (known[id] != nil) },
+                                                      base: { _ in nil },
                                                       fileID: sealer.fileID(of:), me: state.machineID,
                                                       counter: max(state.counter, fetched?.tree.machines[state.machineID]?.counter ?? 0) + 1,
                                                       machineNames: names, now: clock()))

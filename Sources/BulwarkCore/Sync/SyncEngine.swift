@@ -121,8 +121,9 @@ public final class SyncEngine {
                 try vault.transaction(keepInMemory: true) { change in try change.insert(entries) }
                 Self.phase("clone: write the vault", since: &started)
                 state.vaultCounter = vault.counter  // the vault is the remote as read: the first sync has nothing to merge
-                state.known = tree.opened
-                state.buckets = cleanBuckets(tree, trees: files.bucketObjects, before: [:], known: state.known)
+                state.rowsAtMerge = vault.rows.count
+                state.known = KnownTable(tree.opened, fileOf: SyncState.fileOf(vault))
+                state.buckets = try cleanBuckets(tree, trees: files.bucketObjects, before: [:], known: &state.known)
                 Self.phase("clone: what this machine knows", since: &started)
                 state.sequence = tree.sequence
                 state.header = SyncHeader.digest(from: files)
@@ -159,11 +160,12 @@ public final class SyncEngine {
 
     private func sync(state initial: SyncState) throws -> Report {
         var state = initial
+        state.known.fileOf = SyncState.fileOf(vault)
         let sealer = SyncSealer(vault: vault)
         let header = try vault.syncHeader()
         var started = DispatchTime.now().uptimeNanoseconds
         for attempt in 1...attempts {
-            let fetched = try fetchAndCheck(state: state, header: header)
+            let fetched = try fetchAndCheck(state: &state, header: header)
             Self.phase("fetch and check", since: &started)
             KillPoint.reach("sync-fetched")
             let tree = fetched.tree
@@ -175,14 +177,19 @@ public final class SyncEngine {
             let counter = max(state.counter, tree.machines[state.machineID]?.counter ?? 0) + 1
             let sealers = state.sealers(for: vault)
             // Tombstones the remote dropped once every machine had seen them: nothing more to say of them.
-            for id in fetched.collected where state.known[id]?.deleted == true { state.known[id] = nil }
+            for id in fetched.collected where try state.known.known(id)?.deleted == true { try state.known.set(id, nil) }
             // An entry whose row is no newer than the last sync's merge is as that sync left it
             // (unless the vault went back: a restore, where every digest is compared).
             let lastMerge = state.vaultCounter
-            func merge(_ entries: [Entry]) -> SyncMerge.Outcome {
-                var local: [String: Entry] = [:]
-                for entry in entries { local[entry.id] = entry }
-                var input = SyncMerge.Input(local: local, known: state.known, remote: tree.records, unchanged: fetched.unchanged,
+            let bucketOf = state.known.bucket(of:)
+            func merge() throws -> SyncMerge.Outcome {
+                // The entries changed on either side since the last merge, when they can be told
+                // without a walk of every entry (see `SyncScope`); else every entry.
+                let scope = try SyncScope.changed(in: vault, since: lastMerge, rowsThen: state.rowsAtMerge, known: &state.known,
+                                                  remote: tree.records.keys, rewrite: fetched.rewrite)
+                var input = SyncMerge.Input(local: scope?.local ?? Self.byID(vault.entries),
+                                            known: try scope?.known ?? state.known.all(), remote: tree.records,
+                                            isUnchanged: { fetched.isUnchanged($0, bucket: bucketOf) },
                                             base: { [self] id in base(id, sealers) }, fileID: sealer.fileID(of:),
                                             me: state.machineID, counter: counter, machineNames: names, now: now)
                 if lastMerge > 0, vault.counter >= lastMerge {
@@ -193,21 +200,17 @@ public final class SyncEngine {
             // Decided first without the write lock; when the vault takes
             // something, decided again under it, from the file as it is then.
             _ = try vault.refresh()
-            // Nothing changed here since the last merge and nothing new came: nothing to merge
-            // (a no-op sync, or a clone's first, costs no walk of every entry).
-            let nothingNew = lastMerge > 0 && vault.counter == lastMerge && tree.records.isEmpty && fetched.collected.isEmpty && !fetched.rewrite
-            var outcome = nothingNew ? SyncMerge.Outcome() : merge(vault.entries)
-            if nothingNew { outcome.waiting = vault.entries.filter { $0.pendingChange != nil }.map(\.title) }
-            var mergedAt = vault.counter
+            var outcome = try merge()
+            var mergedAt = vault.counter, rowsAtMerge = vault.rows.count
             if !outcome.puts.isEmpty || !outcome.deletes.isEmpty {
                 try vault.transaction { change in
-                    outcome = merge(change.entries)
+                    outcome = try merge()
                     for entry in outcome.puts {
                         if change.entry(id: entry.id) != nil { try change.update([entry.id]) { $0 = entry } } else { try change.insert([entry]) }
                     }
                     for id in outcome.deletes { try change.remove(id: id) }
                 }
-                mergedAt = vault.counter
+                (mergedAt, rowsAtMerge) = (vault.counter, vault.rows.count)
             }
             Self.phase("merge (and the vault's write)", since: &started)
             KillPoint.reach("sync-merged")
@@ -250,12 +253,13 @@ public final class SyncEngine {
             state.sequence = written.sequence
             state.counter = counter
             state.vaultCounter = mergedAt
+            state.rowsAtMerge = rowsAtMerge
             state.header = SyncHeader.digest(from: fetched.files)
-            state.known.merge(outcome.known) { _, new in new }
+            for (id, known) in outcome.known.sorted(by: { $0.key < $1.key }) { try state.known.set(id, known) }
             // A new commit is listed by git; the fetched one was listed already.
             let trees = synced == fetched.files.commit ? fetched.files.bucketObjects : try Self.bucketTrees(git, paths, at: synced)
-            state.buckets = Self.cleanBuckets(written, trees: trees, before: fetched.rewrite ? [:] : state.buckets,
-                                              known: state.known)
+            state.buckets = try Self.cleanBuckets(written, trees: trees, before: fetched.rewrite ? [:] : state.buckets,
+                                                  known: &state.known)
             state.lastSync = now
             // Conflicts settled meanwhile (in the app) stay settled.
             state.conflicts = outcome.conflicts + (SyncState.conflicts(for: vault) ?? state.conflicts)
@@ -267,6 +271,12 @@ public final class SyncEngine {
                           resealed: fetched.rewrite)
         }
         throw SyncError.git("other machines kept pushing first (\(attempts) tries); sync again in a moment")
+    }
+
+    static func byID(_ entries: [Entry]) -> [String: Entry] {
+        var local: [String: Entry] = [:]
+        for entry in entries { local[entry.id] = entry }
+        return local
     }
 
     static func isRace(_ errors: String) -> Bool {

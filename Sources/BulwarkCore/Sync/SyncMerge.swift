@@ -11,7 +11,7 @@ public struct SyncMerge {
         /// The remote's records this machine does not hold at their version (opened)…
         public var remote: [String: SyncRecord]
         /// …and the ids the remote holds exactly as this machine last synced them (not opened).
-        public var unchanged: Set<String> = []
+        public var isUnchanged: (String) -> Bool = { _ in false }
         /// The entry as last synced (the common ancestor of both sides), when the repository still has it.
         public var base: (String) -> Entry?
         /// The repository file of an entry id.
@@ -51,9 +51,9 @@ public struct SyncMerge {
         // Most syncs touch few entries: one that neither side changed needs no decision.
         var changed: [String] = []
         for id in ids {
-            if input.unchanged.contains(id), let known = input.known[id], let local = input.local[id], !known.deleted,
+            if input.isUnchanged(id), let known = input.known[id], let local = input.local[id], !known.deleted,
                local.pendingChange == nil, unchangedLocally(local, known, input) { continue }
-            if input.unchanged.contains(id), let known = input.known[id], known.deleted, input.local[id] == nil { continue }
+            if input.isUnchanged(id), let known = input.known[id], known.deleted, input.local[id] == nil { continue }
             changed.append(id)
         }
         for id in changed.sorted() {
@@ -65,7 +65,7 @@ public struct SyncMerge {
     private static func decide(_ id: String, _ input: Input, _ out: inout Outcome) {
         let local = input.local[id], known = input.known[id]
         // Unchanged on the remote: its record is the one this machine last synced.
-        let remote = input.remote[id] ?? (input.unchanged.contains(id) ? known.map {
+        let remote = input.remote[id] ?? (input.isUnchanged(id) ? known.map {
             SyncRecord(id: id, vector: $0.vector, entry: $0.deleted ? nil : local, changedAt: .distantPast, edited: $0.edited)
         } : nil)
         if let local, local.pendingChange != nil {

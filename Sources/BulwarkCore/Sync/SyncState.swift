@@ -19,10 +19,16 @@ public struct SyncState: Codable, Sendable, Equatable {
     /// The vault's change counter as of the last sync's merge: an entry whose
     /// row is no newer is as that sync left it (no digest of it is needed). 0: unknown.
     public var vaultCounter: Int64 = 0
+    /// The vault's rows at that merge (nil: not recorded, by an older bulwark): see `SyncScope`.
+    var rowsAtMerge: Int?
     public var lastSync: Date?
     /// sha256 of the repository's header as of the last sync (a new one and a root that does not open: a re-key).
     public var header: String?
-    public var known: [String: Known] = [:]
+    /// Each entry as of the last sync, by bucket (see `KnownTable`).
+    public var known = KnownTable()
+    /// The file of the known table's buckets, and where each is in it.
+    var knownName: String?
+    var knownPlaces: [String: KnownFile.Place] = [:]
     /// Same-field conflicts kept, newest first (titles and what was kept), until looked at.
     public var conflicts: [SyncConflict] = []
     /// The vault keys of before each re-key, hex, newest last: the repository, and the history
@@ -76,13 +82,21 @@ public struct SyncState: Codable, Sendable, Equatable {
         var next = self
         next.retiredKeys.append(oldKey.hex)
         let sealer = SyncSealer(vault: vault)
-        for (id, known) in known {
-            var renamed = known
-            renamed.file = sealer.fileID(of: id)
-            next.known[id] = renamed
+        var renamed: [String: Known] = [:]
+        for (id, known) in try next.known.all() {
+            var item = known
+            item.file = sealer.fileID(of: id)
+            renamed[id] = item
         }
+        next.known = KnownTable(renamed, fileOf: Self.fileOf(vault))
         next.buckets = [:]
         try next.save(for: vault)
+    }
+
+    /// The entry id → repository file naming of the vault's current key.
+    static func fileOf(_ vault: Vault) -> @Sendable (String) -> String {
+        let sealer = SyncSealer(vault: vault)
+        return { sealer.fileID(of: $0) }
     }
 
     /// The sealers of the current key and of each retired one, newest first.
@@ -97,56 +111,61 @@ public struct SyncState: Codable, Sendable, Equatable {
 
     public static func load(for vault: Vault) throws -> SyncState? { try load(for: vault, withKnown: true) }
 
-    /// `withKnown` false: the entries' table is not decoded (it is most of the file).
+    /// With every bucket of the table read now (before a re-key: they are sealed under the key of now).
+    static func loadWhole(for vault: Vault) throws -> SyncState? {
+        guard var state = try load(for: vault) else { return nil }
+        state.known = KnownTable(try state.known.all(), fileOf: state.known.fileOf)
+        return state
+    }
+
+    /// `withKnown` false: the entries' table is not opened.
     private static func load(for vault: Vault, withKnown: Bool) throws -> SyncState? {
         let paths = Paths(vault: vault.path)
         guard let data = FileManager.default.contents(atPath: paths.state.path) else { return nil }
-        guard let plain = vault.unsealed(Array(data), purpose: "sync-state"), let state = decode(plain, withKnown: withKnown) else {
+        guard let plain = vault.unsealed(Array(data), purpose: "sync-state"), var state = decode(plain, withKnown: withKnown) else {
             throw VaultError.damaged("the sync state \(paths.state.path) does not open; `bulwark sync init` links the vault again")
+        }
+        state.known.fileOf = fileOf(vault)
+        if withKnown, let name = state.knownName {
+            state.known = KnownTable(reading: try KnownFile.Reader(path: paths.directory.appendingPathComponent(name), places: state.knownPlaces,
+                                                                   vault: vault), fileOf: fileOf(vault))
         }
         return state
     }
 
-    // The state is JSON but for `known` (an entry each, 100,000 of them in a
-    // large vault), which is length-prefixed parts: JSON took seconds a sync.
+    // The state is JSON; the entries' table (100,000 of them in a large
+    // vault) is in its own file by bucket (`KnownFile`). A state of the first
+    // format carries the whole table after the JSON, as length-prefixed parts.
     private enum CodingKeys: String, CodingKey {
         case remote, machineID, machineName, sequence, counter, vaultCounter, lastSync, header, conflicts, retiredKeys, buckets
+        case knownName, knownPlaces, rowsAtMerge
     }
 
     func encoded() throws -> [UInt8] {
-        var table: [[UInt8]] = []
-        table.reserveCapacity(known.count * 5)
-        for (id, item) in known {
-            table += [Array(id.utf8), Array(item.file.utf8), Array(item.digest.utf8), Array(item.canonical.utf8),
-                      Array((item.edited == item.vector ? "" : item.edited.canonical).utf8)]
-        }
-        return FieldCoding.encode(parts: [Array(try JSONEncoder().encode(self)), FieldCoding.encode(parts: table)])
+        FieldCoding.encode(parts: [Array(try JSONEncoder().encode(self)), []])
     }
 
     static func decode(_ plain: [UInt8], withKnown: Bool = true) -> SyncState? {
         guard let halves = FieldCoding.decode(parts: plain), halves.count == 2,
               var state = try? JSONDecoder().decode(SyncState.self, from: Data(halves[0])) else { return nil }
-        guard withKnown else { return state }
-        guard let table = FieldCoding.decode(parts: Array(halves[1])), table.count % 5 == 0 else { return nil }
-        state.known.reserveCapacity(table.count / 5)
-        var index = 0
-        while index < table.count {
-            let text = String(decoding: table[index + 3], as: UTF8.self), editedText = String(decoding: table[index + 4], as: UTF8.self)
-            guard let vector = VersionVector(canonical: text), let edited = editedText.isEmpty ? vector : VersionVector(canonical: editedText) else {
-                return nil
-            }
-            state.known[String(decoding: table[index], as: UTF8.self)] = Known(vector: vector, digest: String(decoding: table[index + 2], as: UTF8.self),
-                                                                              file: String(decoding: table[index + 1], as: UTF8.self), canonical: text,
-                                                                              edited: edited)
-            index += 5
-        }
+        guard withKnown, !halves[1].isEmpty else { return state }
+        guard let table = FieldCoding.decode(parts: Array(halves[1])), let all = KnownFile.decodeTable(table[...]) else { return nil }
+        state.known = KnownTable(all, fileOf: state.known.fileOf)  // written by bucket at the next save
         return state
     }
 
-    /// Written whole under a temporary name and renamed over, so a kill leaves the old state or the new.
-    public func save(for vault: Vault) throws {
+    /// The table's changed buckets first (made durable), then the state,
+    /// written whole under a temporary name and renamed over, so a kill
+    /// leaves the old state or the new, each with the table it points at.
+    public mutating func save(for vault: Vault) throws {
         let paths = Paths(vault: vault.path)
         try FileManager.default.createDirectory(at: paths.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var retired: URL?
+        if known.whole || !known.changed.isEmpty {
+            let current = try knownName.map { try KnownFile.Reader(path: paths.directory.appendingPathComponent($0), places: knownPlaces, vault: vault) }
+            let saved = try KnownFile.save(known, currentName: knownName, current: current, directory: paths.directory, vault: vault)
+            (knownName, knownPlaces, retired) = (saved.name, saved.places, saved.retired)
+        }
         let sealed = vault.sealed(try encoded(), purpose: "sync-state")
         let temporary = paths.directory.appendingPathComponent(".state-\(getpid())")
         let fd = Glibc.open(temporary.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -157,6 +176,15 @@ public struct SyncState: Codable, Sendable, Equatable {
         guard written == sealed.count, synced == 0, rename(temporary.path, paths.state.path) == 0 else {
             unlink(temporary.path)
             throw VaultError.storage("cannot write \(paths.state.path): \(String(cString: strerror(errno)))")
+        }
+        if let retired { unlink(retired.path) }
+        if let knownName {
+            known.saved(to: try KnownFile.Reader(path: paths.directory.appendingPathComponent(knownName), places: knownPlaces, vault: vault))
+            // A compaction a kill cut short left a file nothing points at.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: paths.directory.path)) ?? []
+            where name.hasPrefix("known-") && name != knownName {
+                unlink(paths.directory.appendingPathComponent(name).path)
+            }
         }
     }
 }

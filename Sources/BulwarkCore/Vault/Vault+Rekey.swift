@@ -23,7 +23,7 @@ extension Vault {
         var newKey = given ?? SecureRandom.bytes(AEAD.keySize)
         defer { newKey.wipe() }
         // The sync state is sealed under the vault key: read now, sealed again under the new one below.
-        let syncState = try? SyncState.load(for: self)
+        let syncState = try? SyncState.loadWhole(for: self)
         takeBackupIfDue()
         let (oldKey, oldParameters, oldWrapped) = (key, parameters, wrappedKey)
         try guarded {
