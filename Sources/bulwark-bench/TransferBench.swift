@@ -36,6 +36,7 @@ enum TransferBench {
                 ("show --json", ["show", "--json", "Account \(count / 2)"]),
                 ("export bitwarden-json", ["export", "--format", "bitwarden-json", directory.appendingPathComponent("out.json").path]),
                 ("export apple-csv", ["export", "--format", "apple-csv", directory.appendingPathComponent("out.csv").path]),
+                ("export cxf", ["export", "--format", "cxf", directory.appendingPathComponent("out.cxf.json").path]),
             ]
             for (name, arguments) in steps {
                 guard let (seconds, kib) = command(bulwark, ["--vault", vault, "--password-stdin"] + arguments, stdin: "bench-master\n", directory: directory) else {
@@ -45,6 +46,17 @@ enum TransferBench {
                 let label = "\(name), \(count) entries"
                 print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
                       + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
+            }
+            // The CXF document just written, into a new vault.
+            let second = directory.appendingPathComponent("vault-cxf-\(count).db").path
+            _ = command(bulwark, ["--vault", second, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "bench-master\nbench-master\n", directory: directory)
+            if let (seconds, kib) = command(bulwark, ["--vault", second, "--password-stdin", "import", directory.appendingPathComponent("out.cxf.json").path],
+                                            stdin: "bench-master\n", directory: directory) {
+                let label = "import cxf, \(count) entries"
+                print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
+                      + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
+            } else {
+                print("import cxf \(count): failed")
             }
         }
     }
@@ -96,5 +108,13 @@ extension TransferBench {
         let memo = Double(Measure.now() - start) / 1e9
         vault.close()
         print("import phases, \(count) entries: read \(Measure.format(read)), seal+write \(Measure.format(save)), close (WAL checkpoint) \(Measure.format(close)); later, the first analysis's strength memo \(Measure.format(memo))")
+        // The same entries as a CXF document: its reading alone, and the JSON reader's part of it.
+        let cxf = Exporter.write(result.entries, format: .cxf)
+        start = Measure.now()
+        _ = try! JSONStream.parse(cxf, streaming: [["accounts", "*", "items"]])
+        let scan = Double(Measure.now() - start) / 1e9
+        start = Measure.now()
+        _ = try! Importer.read(cxf, format: .cxf, existing: [])
+        print("CXF import phases, \(count) entries (\(cxf.count / 1_000_000) MB): read \(Measure.format(Double(Measure.now() - start) / 1e9)), of it the JSON reader alone \(Measure.format(scan))")
     }
 }

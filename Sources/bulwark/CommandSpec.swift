@@ -150,7 +150,7 @@ enum Commands {
                     A password-protected Bitwarden export or a KeePass database asks for its password (with
                     --password-stdin, the line after the master password; empty with --key-file alone). The summary counts each kind and names what was not kept.
                     """, arguments: [.files]),
-        CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, or a KeePass database.",
+        CommandSpec(name: "export", summary: "Export the vault: Bitwarden JSON (plain or password-protected), Apple CSV, CXF, or a KeePass database.",
                     usage: "bulwark export --format FORMAT [--password-protected] [--allow-loss] FILE",
                     options: [OptionSpec(name: "--format", valueName: "FORMAT", help: Commands.list(Commands.exportFormats) + " (a KeePass database with a password of its own)",
                                          values: .words(Commands.exportFormats)),
@@ -162,7 +162,9 @@ enum Commands {
                     The file is written 0600 and, unless password-protected, holds every password in plain text. An
                     entry the format cannot carry whole is named with what of it would not be written (Apple's CSV has
                     no place for kinds, custom fields, tags, old passwords or passkeys; KeePass holds one passkey an
-                    entry), and nothing is written, exit 1, unless --allow-loss. In
+                    entry), and nothing is written, exit 1, unless --allow-loss. CXF (the FIDO Alliance's Credential
+                    Exchange Format 1.0) carries every kind, passkeys included; what it has no place for (old
+                    passwords, a chosen category) travels in a custom-fields group labelled bulwark. In
                     CSV, a cell that begins with = + - @ or a tab gets a leading ' so that a spreadsheet does not run
                     it as a formula; each is named. A cell that already begins with ' before such a character gets one
                     more, so bulwark's import reads back exactly what was written. Apple's CSV has one row per website,

@@ -95,6 +95,29 @@ import Glibc
         #expect(number["hidden"] as? Bool == true && number["value"] == nil)
     }
 
+    @Test func aCXFDocumentIsDetectedSummedUpAndWrittenBack() throws {
+        let f = try VaultCommandTests.Fixture()
+        let file = Self.fixtures.appendingPathComponent("cxf-archive.zip").path
+        let result = try f.run(["import", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "bulwark: reading \(file) as cxf (from its CXF Header or Account members).\n")
+        #expect(result.stdout == """
+        Imported 10 entries (1 login, 3 secure notes, 3 identities, 1 SSH key, 2 others).
+          Future: the credential type quantum-key is not one CXF 1.0 defines; kept as the hidden field cxf:quantum-key.
+          Future: the extension example-colour is not one CXF 1.0 defines; kept as the hidden field cxf-extension:example-colour.
+          Not kept: the file passport.pdf of Scans (bulwark holds no attachments).
+          Not kept: 1 file in the archive's documents/ (bulwark holds no attachments).
+
+        """)
+        let out = f.dir.appendingPathComponent("vault.cxf.json").path
+        let exported = try f.run(["export", "--format", "cxf", out])
+        #expect(exported.status == 0 && exported.stdout == "Exported 10 entries to \(out).\n")
+        let g = try VaultCommandTests.Fixture()
+        #expect(try g.run(["import", out]).stdout == "Imported 10 entries (1 login, 3 secure notes, 3 identities, 1 SSH key, 2 others).\n")
+        let wifi = try g.json(["show", "Home Wi-Fi", "--json", "--reveal"]) as! [String: Any]
+        #expect(wifi["password"] as? String == "correct horse battery")
+    }
+
     @Test func anExportReplacesItsFileWholeAndLeavesNothingHalfWritten() throws {
         let f = try VaultCommandTests.Fixture()
         _ = try f.run(["add", "--title", "A", "--entry-password-stdin"], stdin: "master\nsecret\n")

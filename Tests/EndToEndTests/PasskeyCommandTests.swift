@@ -55,6 +55,18 @@ import Testing
         let again = try Self.relyingParty(["auth-verify", "https://shop.example", file("state.json"), file("authentication2.json")])
         #expect(again.ok, "py_webauthn refused the moved passkey: \(again.output)")
 
+        // And through the Credential Exchange Format.
+        let exchanged = f.dir.appendingPathComponent("export.cxf.json").path
+        #expect(try f.run(["export", "--format", "cxf", exchanged]).status == 0)
+        let third = try Fixture()
+        #expect(try third.run(["import", exchanged]).status == 0)
+        #expect(try Self.relyingParty(["auth-options", "shop.example", file("state.json"), file("get3.json")]).ok)
+        let fromCXF = try third.run(["passkey", "get", "--origin", "https://shop.example", "--options", file("get3.json")])
+        #expect(fromCXF.status == 0, "\(fromCXF.stderr)")
+        try Data(fromCXF.stdout.utf8).write(to: URL(fileURLWithPath: file("authentication3.json")))
+        let viaCXF = try Self.relyingParty(["auth-verify", "https://shop.example", file("state.json"), file("authentication3.json")])
+        #expect(viaCXF.ok, "py_webauthn refused the passkey moved through CXF: \(viaCXF.output)")
+
         // The relying party refuses an assertion made for another origin (bulwark signs what it is told; the RP checks).
         let elsewhere = try f.run(["passkey", "get", "--origin", "https://login.shop.example", "--options", file("get.json")])
         #expect(elsewhere.status == 0)

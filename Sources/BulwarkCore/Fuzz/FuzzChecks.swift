@@ -13,6 +13,7 @@ public enum FuzzChecks {
         "import-csv": importCSV,
         "import-json": importJSON,
         "import-1pux": import1PUX,
+        "import-cxf": importCXF,
         "kdbx-xml": kdbxXML,
         "kdbx-file": kdbxFile,
         "terminal-text": terminalText,
@@ -120,6 +121,14 @@ public enum FuzzChecks {
     public static func importJSON(_ data: [UInt8]) -> String? {
         guard let result = try? Importer.read(Data(data), format: .bitwardenJSON, existing: [], now: Date(timeIntervalSince1970: 0)) else { return nil }
         return importedEntriesAreValid(result, .bitwardenJSON)
+    }
+
+    /// Any bytes as a Credential Exchange Format document (read by bulwark's
+    /// own JSON reader, `JSONStream`): refused with a reason, or read into
+    /// entries that pass the checks every import's do.
+    public static func importCXF(_ data: [UInt8]) -> String? {
+        guard let result = try? Importer.read(Data(data), format: .cxf, existing: [], now: Date(timeIntervalSince1970: 0)) else { return nil }
+        return importedEntriesAreValid(result, .cxf)
     }
 
     /// Any bytes as a 1PUX archive's `export.data` (the ZIP around it is

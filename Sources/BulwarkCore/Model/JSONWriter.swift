@@ -85,10 +85,13 @@ public struct JSONWriter: Sendable {
     /// Open objects and arrays, innermost last: whether each is an array,
     /// and how many members or elements it has so far.
     private var levels: [(isArray: Bool, count: Int)] = []
+    /// No line breaks or indentation (a document for programs, as CXF exporters write theirs).
+    private let compact: Bool
 
-    public init(terminalSafe: Bool, baseDepth: Int = 0) {
+    public init(terminalSafe: Bool, baseDepth: Int = 0, compact: Bool = false) {
         self.terminalSafe = terminalSafe
         self.baseDepth = baseDepth
+        self.compact = compact
         bytes.reserveCapacity(1024)
     }
 
@@ -121,7 +124,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: String) {
         separate()
         quoted(name)
-        bytes.append(contentsOf: [0x20, 0x3A, 0x20])
+        if compact { bytes.append(0x3A) } else { bytes.append(contentsOf: [0x20, 0x3A, 0x20]) }
     }
 
     public mutating func string(_ text: String) {
@@ -190,14 +193,15 @@ public struct JSONWriter: Sendable {
     private mutating func separate() {
         guard !levels.isEmpty else { return }
         if levels[levels.count - 1].count > 0 { bytes.append(0x2C) }
-        bytes.append(0x0A)
         levels[levels.count - 1].count += 1
+        guard !compact else { return }
+        bytes.append(0x0A)
         indent(levels.count)
     }
 
     private mutating func close(_ bracket: UInt8) {
         let level = levels.removeLast()
-        if level.count > 0 {
+        if level.count > 0, !compact {
             bytes.append(0x0A)
             indent(levels.count)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes entries in a plaintext interchange format.
 public enum Exporter {
-    public enum Format: String, CaseIterable, Sendable { case bitwardenJSON = "bitwarden-json", appleCSV = "apple-csv" }
+    public enum Format: String, CaseIterable, Sendable { case bitwardenJSON = "bitwarden-json", appleCSV = "apple-csv", cxf = "cxf" }
 
     public static func write(_ entries: [Entry], format: Format) -> Data { write(entries, format: format, spreadsheetSafe: false).data }
 
@@ -47,6 +47,9 @@ public enum Exporter {
             return guarded
         case .bitwardenJSON:
             BitwardenJSON.write(entries, to: sink)
+            return []
+        case .cxf:
+            CXFExport.write(entries, to: sink)
             return []
         }
     }

@@ -23,10 +23,11 @@ import Foundation
 ///   or password-protected (`BitwardenEncryption`).
 /// - 1Password 1PUX: a ZIP with `export.data` (`OnePasswordPUX`).
 /// - KeePass KDBX 3.1 and 4.x (`KDBXImport`), with a password and or a key file.
+/// - Credential Exchange Format 1.0 (`CXFImport`): a Header, a bare Account, or either in a ZIP.
 public enum ImportFormat: String, CaseIterable, Sendable {
     case appleCSV = "apple-csv", chromeCSV = "chrome-csv", firefoxCSV = "firefox-csv", lastpassCSV = "lastpass-csv",
          bitwardenJSON = "bitwarden-json", bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv",
-         onePassword1PUX = "1password-1pux", kdbx = "kdbx"
+         onePassword1PUX = "1password-1pux", kdbx = "kdbx", cxf = "cxf"
 
     /// Columns (matched without regard to case) and how they map onto an
     /// entry. A column not named here is kept as a custom field.
@@ -76,20 +77,44 @@ public enum ImportFormat: String, CaseIterable, Sendable {
                                     notHeld: ["icon": "KeePassXC's icon number"])
         case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth",
                                       tags: "tags", backslashEscapes: true, favorite: "favorite", archived: "archived")
-        case .bitwardenJSON, .onePassword1PUX, .kdbx: nil
+        case .bitwardenJSON, .onePassword1PUX, .kdbx, .cxf: nil
         }
     }
 
     /// The format a file is in, from its magic bytes, its JSON keys or its
     /// CSV header: the columns only one exporter writes decide first.
     public static func detect(_ data: Data) -> ImportFormat? {
-        if ZipArchive.looksLikeZip(data) { return .onePassword1PUX }
-        if KDBXContainer.looksLikeKDBX(data) { return .kdbx }
-        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["items"] != nil || object["encrypted"] != nil {
-            return .bitwardenJSON
+        if ZipArchive.looksLikeZip(data) {
+            // 1Password's archive holds export.data; any other is read as CXF's (which says what it found).
+            return (try? ZipArchive(data))?.names.contains("export.data") == false ? .cxf : .onePassword1PUX
         }
+        if KDBXContainer.looksLikeKDBX(data) { return .kdbx }
+        if let format = detectJSON(data) { return format }
         guard let (text, _) = try? Importer.decodeText(data), let header = try? CSV.parse(String(text.prefix(4096))).first else { return nil }
         return detect(header: header.fields)
+    }
+
+    /// A JSON document's format from its keys and its first item, read up to
+    /// that item and no further (a 100,000-item export is not parsed to tell).
+    /// A CXF Account has "items" too: its items hold "credentials", Bitwarden's a numeric "type".
+    static func detectJSON(_ data: Data) -> ImportFormat? {
+        guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "{") else { return nil }
+        struct Seen: Error { let path: JSONStream.Path; let item: Any }
+        let object: JSONObject
+        do {
+            guard let root = try JSONStream.parse(data, streaming: [["items"], ["accounts", "*", "items"]], each: { throw Seen(path: $0, item: $1) }) as? JSONObject else {
+                return nil
+            }
+            object = root
+        } catch let seen as Seen {
+            if (seen.item as? JSONObject)?["credentials"] is [Any] { return .cxf }
+            return seen.path == ["items"] ? .bitwardenJSON : nil
+        } catch {
+            return nil
+        }
+        if CXFImport.isDocument(object) { return .cxf }
+        if object["items"] != nil || object["encrypted"] != nil { return .bitwardenJSON }
+        return nil
     }
 
     static func detect(header fields: [String]) -> ImportFormat? {
@@ -111,6 +136,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     public var detectedFrom: String {
         switch self {
         case .onePassword1PUX: "ZIP magic bytes and export.data"
+        case .cxf: "CXF Header or Account members"
         case .kdbx: "KeePass signature"
         case .bitwardenJSON: "JSON keys"
         default: "header"

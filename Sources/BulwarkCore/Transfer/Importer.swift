@@ -68,6 +68,7 @@ public enum Importer {
         case .onePassword1PUX: read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
         case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
         case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
+        case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows)
         default:
             let (text, note) = try decodeText(data)
             encodingNote = note
@@ -252,7 +253,9 @@ public enum Importer {
     /// A JSON number, never a boolean: JSONSerialization gives `true` as an
     /// NSNumber subclass that `as? Int` reads as 1.
     static func jsonInteger(_ value: Any?) -> Int? {
-        guard let value, type(of: value) == NSNumber.self else { return nil }
+        guard let value else { return nil }
+        if type(of: value) == Int.self { return value as? Int }  // `JSONStream`'s
+        guard type(of: value) == NSNumber.self else { return nil }
         return value as? Int
     }
 
@@ -260,6 +263,8 @@ public enum Importer {
     /// numeric password is still that password).
     static func jsonText(_ value: Any?) -> (text: String, wasNumber: Bool)? {
         if let text = value as? String { return (text, false) }
+        if let value, type(of: value) == Int.self, let int = value as? Int { return (String(int), true) }  // `JSONStream`'s
+        if let value, type(of: value) == Double.self, let double = value as? Double { return (String(double), true) }
         guard let value, type(of: value) == NSNumber.self, let number = value as? NSNumber else { return nil }
         return (number.stringValue, true)
     }

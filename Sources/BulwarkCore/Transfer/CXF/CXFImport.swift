@@ -1,0 +1,164 @@
+import Foundation
+
+/// Reads a Credential Exchange Format 1.0 document (see `CXFFields`): the
+/// `Header` an exporter writes (`version`, `exporterRpId`, `accounts`), a
+/// bare `Account` (Apple's `ASImportableAccount` as JSON, and several
+/// exporters write one), either of them inside a ZIP archive. Each item is
+/// an entry; its credentials fill it (`CXFCredentials`); collections become
+/// tags, as their path of titles. A credential type, field type or
+/// extension CXF 1.0 does not define is kept as a hidden custom field and
+/// named, never a reason to refuse the document; a file is named as not kept.
+enum CXFImport {
+    static let sizeLimit = 512 << 20
+
+    /// A JSON object that is a CXF document: a Header, or a bare Account.
+    static func isDocument(_ object: JSONObject) -> Bool {
+        if object["exporterRpId"] != nil, object["accounts"] is [Any] { return true }
+        if let accounts = object["accounts"] as? [JSONObject], let first = accounts.first { return isAccount(first) }
+        return isAccount(object)
+    }
+
+    static func isAccount(_ object: JSONObject) -> Bool {
+        guard let items = object["items"] as? [Any], object["collections"] != nil || object["username"] != nil else { return false }
+        guard let first = items.first else { return object["collections"] is [Any] }
+        return (first as? JSONObject)?["credentials"] is [Any]
+    }
+
+    static func read(_ data: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> ImportRead {
+        guard ZipArchive.looksLikeZip(data) else { return try read(json: data, now: now) }
+        do {
+            let archive = try ZipArchive(data)
+            for name in archive.names where !name.hasSuffix("/") && !name.hasPrefix("documents/") {
+                guard let bytes = try archive.read(name, limit: sizeLimit), var read = try? read(json: bytes, now: now) else { continue }
+                let files = archive.names.filter { $0.hasPrefix("documents/") && !$0.hasSuffix("/") }
+                if !files.isEmpty { read.notHeld.append("\(files.count) file\(files.count == 1 ? "" : "s") in the archive's documents/ (bulwark holds no attachments)") }
+                return read
+            }
+            throw ImportError(line: nil, message: "the archive holds no Credential Exchange Format document (a JSON Header or Account)")
+        } catch let error as ZipArchive.Failure {
+            throw ImportError(line: nil, message: error.description)
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(line: nil, message: "\(error)")
+        }
+    }
+
+    static let notADocument = "not a Credential Exchange Format document: expected a Header (\"exporterRpId\", \"accounts\") or an Account (\"items\" of credentials)"
+
+    /// The items are read one at a time as the document streams past
+    /// (`JSONStream`); collections, accounts' names and item references,
+    /// which may come before or after them, are applied at the end.
+    static func read(json data: Data, now: Date) throws(ImportError) -> ImportRead {
+        var read = ImportRead()
+        var items: [(account: Int, id: String?)] = []
+        // Items wait in batches and are made into entries on every core, in order.
+        var batch: [JSONObject] = []
+        func flush() throws {
+            let made = try Concurrently.map(batch) { item in
+                var notes = ImportRead()
+                let entry = CXFCredentials.entry(item, now: now, read: &notes)
+                return (entry, notes, item["creationAt"] == nil && item["modifiedAt"] == nil)
+            }
+            for (entry, notes, undated) in made {
+                read.entries.append(entry)
+                read.rowNotes += notes.rowNotes
+                read.keptAside += notes.keptAside
+                read.notHeld += notes.notHeld
+                if undated { read.undated.insert(entry.id) }
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+        let root: Any
+        var position = 0
+        do {
+            root = try JSONStream.parse(data, streaming: [["items"], ["accounts", "*", "items"]]) { path, value in
+                position += 1
+                guard let item = value as? JSONObject, item["credentials"] is [Any] else {
+                    // The first item says whose "items" these are (Bitwarden's have a numeric type, not credentials).
+                    if items.isEmpty { throw ImportError(line: nil, message: notADocument) }
+                    try flush()
+                    read.rowNotes.append("item \(position) is not an object with credentials, skipped")
+                    return
+                }
+                batch.append(item)
+                items.append((path.count > 2 ? Int(path[1]) ?? 0 : 0, item["id"] as? String))
+                if batch.count == 2048 { try flush() }
+            }
+            try flush()
+        } catch let failure as JSONStream.Failure {
+            throw ImportError(line: failure.line(in: data), message: "not valid JSON (\(failure.message))")
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(line: nil, message: "\(error)")
+        }
+        guard let object = root as? JSONObject, isDocument(object) || !read.entries.isEmpty else { throw ImportError(line: nil, message: notADocument) }
+        if let version = object["version"] as? JSONObject, let major = Importer.jsonInteger(version["major"]), major > 1 {
+            throw ImportError(line: nil, message: "this is Credential Exchange Format \(major).\(Importer.jsonInteger(version["minor"]) ?? 0); bulwark reads 1.x")
+        }
+        let accounts = (object["accounts"] as? [Any])?.map { $0 as? JSONObject ?? JSONObject() } ?? [object]
+        // Item references name their target by its title, known once every item is read.
+        var titles: [String: String] = [:]
+        if read.entries.contains(where: { $0.fields.contains { $0.value.hasPrefix(CXFCredentials.referenceMark) } }) {
+            for (index, item) in items.enumerated() { if let id = item.id { titles[id] = read.entries[index].title } }
+        }
+        let tagsByAccount = accounts.map { collectionTags($0["collections"] as? [Any] ?? []) }
+        for (index, (account, id)) in items.enumerated() where accounts.indices.contains(account) {
+            var entry = read.entries[index]
+            // An item reference names the item it points at by its title, known only now.
+            for (at, field) in entry.fields.enumerated() where field.value.hasPrefix(CXFCredentials.referenceMark) {
+                let target = String(field.value.dropFirst(CXFCredentials.referenceMark.count))
+                entry.fields[at].value = titles[target].flatMap { $0.isEmpty ? nil : $0 } ?? target
+            }
+            if let id { entry.tags += (tagsByAccount[account][id] ?? []).filter { !entry.tags.contains($0) } }
+            let name = [accounts[account]["fullName"], accounts[account]["username"], accounts[account]["email"]].compactMap { $0 as? String }.first { !$0.isEmpty }
+            if accounts.count > 1, let name, !entry.tags.contains(name) { entry.tags.append(name) }
+            read.entries[index] = entry
+        }
+        return read
+    }
+
+    /// Each item's collections as tags: the path of titles from the account down ("Work/Servers").
+    static func collectionTags(_ collections: [Any], path: [String] = []) -> [String: [String]] {
+        var tags: [String: [String]] = [:]
+        for case let collection as JSONObject in collections {
+            let title = (collection["title"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
+            let here = path + [title]
+            for case let link as JSONObject in collection["items"] as? [Any] ?? [] {
+                if let id = link["item"] as? String { tags[id, default: []].append(here.joined(separator: "/")) }
+            }
+            tags.merge(collectionTags(collection["subCollections"] as? [Any] ?? [], path: here)) { $0 + $1 }
+        }
+        return tags
+    }
+
+    /// An `EditableField`: its value as text, its field type, its label. A
+    /// plain string or number where a field belongs (some exporters write
+    /// one) is read as a string field.
+    static func field(_ value: Any?) -> (value: String, type: String, label: String?)? {
+        if let (text, _) = Importer.jsonText(value) { return (text, "string", nil) }
+        guard let object = value as? JSONObject else { return nil }
+        let type = object["fieldType"] as? String ?? "string"
+        let text: String
+        if let (plain, _) = Importer.jsonText(object["value"]) { text = plain } else if let flag = object["value"] as? Bool { text = flag ? "true" : "false" } else {
+            return nil
+        }
+        return (text, type, object["label"] as? String)
+    }
+
+    static let fieldTypes: Set<String> = ["string", "concealed-string", "email", "number", "boolean", "date", "year-month",
+                                          "wifi-network-security-type", "subdivision-code", "country-code"]
+
+    /// Seconds since 1970 (a number past year 5138 in seconds is read as milliseconds, as a few exporters write them).
+    static func date(_ value: Any?) -> Date? { OnePasswordPUX.seconds(value) }
+
+    /// Compact JSON of what is kept as a field (sorted keys: the same value reads the same).
+    static func json(_ value: Any) -> String {
+        let value = JSONObject.foundation(value)
+        guard JSONSerialization.isValidJSONObject(value), let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else {
+            return "\(value)"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// The reader behind CXF import and JSON detection.
+@Suite struct JSONStreamTests {
+    @Test func itemsAtTheStreamedPathsArriveOneAtATimeAndAreLeftOut() throws {
+        let text = #"{"a":[1,2],"accounts":[{"items":[{"x":1},{"x":2}],"name":"one"},{"items":[{"x":3}]}],"items":[{"y":"\u00e9\ud83d\ude00\n"}]}"#
+        var seen: [(JSONStream.Path, Int)] = []
+        var top: [String] = []
+        let root = try JSONStream.parse(Data(text.utf8), streaming: [["items"], ["accounts", "*", "items"]]) { path, value in
+            let object = value as? JSONObject
+            if let x = object?["x"] as? Int { seen.append((path, x)) }
+            if let y = object?["y"] as? String { top.append(y) }
+        }
+        #expect(seen.map(\.0) == [["accounts", "0", "items"], ["accounts", "0", "items"], ["accounts", "1", "items"]] && seen.map(\.1) == [1, 2, 3])
+        #expect(top == ["é😀\n"])
+        let object = try #require(root as? JSONObject)
+        #expect(object["a"] as? [Any] != nil && (object["a"] as? [Int]) == [1, 2] && (object["items"] as? [Any])?.isEmpty == true)
+        #expect(((object["accounts"] as? [Any])?.first as? JSONObject)?["name"] as? String == "one")
+    }
+
+    @Test func badJSONIsRefusedWhereItIsWrong() {
+        for (text, message) in [(#"{"a":1,}"#, "expected a member's name"), (#"{"a":01}"#, "a number with a leading zero"),
+                                (#"{"a":"x"#, "a string is not closed"), (#"[1] 2"#, "unexpected text after the document"),
+                                (String(repeating: "[", count: 300), "nested more than 256 deep")] {
+            #expect(throws: JSONStream.Failure.self) { try JSONStream.parse(Data(text.utf8)) }
+            do { _ = try JSONStream.parse(Data(text.utf8)) } catch let failure as JSONStream.Failure { #expect(failure.message == message) } catch {}
+        }
+    }
+
+    @Test func aBitwardenExportIsNotTakenForCXF() {
+        let bitwarden = Data(#"{"encrypted":false,"folders":[],"items":[{"id":"1","type":1,"name":"A","login":{"username":"u"}}]}"#.utf8)
+        #expect(ImportFormat.detect(bitwarden) == .bitwardenJSON)
+        #expect(throws: ImportError(line: nil, message: CXFImport.notADocument)) { try Importer.read(bitwarden, format: .cxf, existing: []) }
+    }
+}
