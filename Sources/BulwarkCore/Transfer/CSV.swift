@@ -9,6 +9,18 @@ public enum CSV {
         public var description: String { "line \(line): \(message)" }
     }
 
+    /// The text of the first record (a header), up to the first line break
+    /// outside quotes; the whole text when there is none.
+    public static func firstRecord(of text: String) -> Substring {
+        var inQuotes = false
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte == 0x22 { inQuotes.toggle() }
+            if (byte == 0x0A || byte == 0x0D) && !inQuotes { return text[..<index] }
+        }
+        return text[...]
+    }
+
     /// Records with the line each started on (1-based).
     /// With `backslashEscapes`, `\"` and `\\` inside a quoted field stand for
     /// `"` and `\` (as 1Password for Mac writes them).

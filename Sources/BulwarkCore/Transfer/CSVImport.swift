@@ -161,7 +161,8 @@ struct CSVImport: Sendable {
     /// importer splits each line at the last ": ", and so does this.
     func bitwardenFields(_ cell: String) -> [CustomField] {
         guard !cell.isEmpty else { return [] }
-        return cell.split(separator: "\n", omittingEmptySubsequences: true).map { line in
+        // Any line break: "\r\n" is one Character in Swift, so splitting on "\n" never split Windows lines.
+        return cell.split(whereSeparator: \.isNewline).map { line in
             let text = String(line.hasSuffix("\r") ? line.dropLast() : line)
             guard let split = text.range(of: ": ", options: .backwards) else { return CustomField(name: text, value: "") }
             return CustomField(name: String(text[..<split.lowerBound]), value: String(text[split.upperBound...]))

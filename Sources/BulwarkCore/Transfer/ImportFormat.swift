@@ -90,7 +90,9 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         }
         if KDBXContainer.looksLikeKDBX(data) { return .kdbx }
         if let format = detectJSON(data) { return format }
-        guard let (text, _) = try? Importer.decodeText(data), let header = try? CSV.parse(String(text.prefix(4096))).first else { return nil }
+        // The header alone: a prefix cut inside a later quoted field would not parse (Firefox's and KeePassXC's
+        // exports over 4 KB were once "not a format bulwark recognises").
+        guard let (text, _) = try? Importer.decodeText(data), let header = try? CSV.parse(String(CSV.firstRecord(of: text))).first else { return nil }
         return detect(header: header.fields)
     }
 

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// Two reading bugs a new user's files found (#39).
+@Suite struct CSVDetectionAndFieldsTests {
+    /// A Firefox export whose 4,096th character falls inside a quoted
+    /// field was once "not a format bulwark recognises": only its header is read to tell.
+    @Test func aLongExportIsDetectedByItsHeaderWhereverItsQuotesFall() {
+        var text = "\"url\",\"username\",\"password\",\"httpRealm\",\"formActionOrigin\",\"guid\",\"timeCreated\",\"timeLastUsed\",\"timePasswordChanged\"\n"
+        while text.utf8.count < 70_000 {
+            text += "\"https://site.example\",\"jane\",\"pass, with \"\"quotes\"\" and a comma\",,\"\",\"{1}\",\"1\",\"1\",\"1\"\n"
+        }
+        for cut in 0..<40 {
+            let data = Data((text + String(repeating: "x", count: cut)).utf8)
+            #expect(ImportFormat.detect(data) == .firefoxCSV)
+        }
+        #expect(ImportFormat.detect(Data("name,\"a\nb\",url,username,password\nx,y,z,u,p\n".utf8)) == .chromeCSV)
+    }
+
+    /// Bitwarden's CSV on Windows ends its custom fields' lines with CRLF: each line is a field.
+    @Test func bitwardenCustomFieldsOnCRLFLinesAreEachAField() throws {
+        let text = "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\r\n"
+            + ",,login,Mail,,\"PIN: 1234\r\nQuestion: first pet\",0,https://mail.example,jane,pw,\r\n"
+        let result = try Importer.read(Data(text.utf8), format: .bitwardenCSV, existing: [])
+        #expect(result.entries.first?.fields == [CustomField(name: "PIN", value: "1234"), CustomField(name: "Question", value: "first pet")])
+    }
+}
