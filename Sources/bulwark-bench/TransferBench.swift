@@ -47,16 +47,18 @@ enum TransferBench {
                 print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
                       + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
             }
-            // The CXF document just written, into a new vault.
-            let second = directory.appendingPathComponent("vault-cxf-\(count).db").path
-            _ = command(bulwark, ["--vault", second, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "bench-master\nbench-master\n", directory: directory)
-            if let (seconds, kib) = command(bulwark, ["--vault", second, "--password-stdin", "import", directory.appendingPathComponent("out.cxf.json").path],
-                                            stdin: "bench-master\n", directory: directory) {
-                let label = "import cxf, \(count) entries"
+            // The JSON documents just written, each into a new vault.
+            for (format, file) in [("cxf", "out.cxf.json"), ("bitwarden-json", "out.json")] {
+                let second = directory.appendingPathComponent("vault-\(format)-\(count).db").path
+                _ = command(bulwark, ["--vault", second, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "bench-master\nbench-master\n", directory: directory)
+                guard let (seconds, kib) = command(bulwark, ["--vault", second, "--password-stdin", "import", directory.appendingPathComponent(file).path],
+                                                   stdin: "bench-master\n", directory: directory) else {
+                    print("import \(format) \(count): failed")
+                    continue
+                }
+                let label = "import \(format), \(count) entries"
                 print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
                       + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
-            } else {
-                print("import cxf \(count): failed")
             }
         }
     }

@@ -23,12 +23,22 @@ public struct JSONStream {
     private var depth = 0
     private let tracked: Int
     private let streamed: [Path]
-    private let each: (Path, Any) throws -> Void
+    private let each: ((Path, Any) throws -> Void)?
     static let maximumDepth = 256
 
     /// Parses `data`; each element of an array at one of `streamed` goes to
     /// `each` (with the path it was found at) and is left out of the value returned.
     public static func parse(_ data: Data, streaming streamed: [Path] = [], each: @escaping (Path, Any) throws -> Void = { _, _ in }) throws -> Any {
+        try parse(data, streamed: streamed, each: each)
+    }
+
+    /// The document with the arrays at `skipped` read for their syntax only
+    /// (nothing built: a first look at a large export's other members).
+    public static func parse(_ data: Data, skipping skipped: [Path]) throws -> Any {
+        try parse(data, streamed: skipped, each: nil)
+    }
+
+    private static func parse(_ data: Data, streamed: [Path], each: ((Path, Any) throws -> Void)?) throws -> Any {
         try data.withUnsafeBytes { raw in
             var reader = JSONStream(bytes: raw.bindMemory(to: UInt8.self), streamed: streamed, each: each)
             if raw.starts(with: [0xEF, 0xBB, 0xBF]) { reader.at = 3 }  // a UTF-8 byte-order mark, as some Windows exporters write
@@ -40,7 +50,7 @@ public struct JSONStream {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, streamed: [Path], each: @escaping (Path, Any) throws -> Void) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, streamed: [Path], each: ((Path, Any) throws -> Void)?) {
         self.bytes = bytes
         self.streamed = streamed
         self.each = each
@@ -122,10 +132,14 @@ public struct JSONStream {
         var index = 0
         while true {
             skipSpace()
-            if tracking { path.append(String(index)) }
-            let element = try value()
-            if tracking { path.removeLast() }
-            if streaming { try each(path, element) } else { elements.append(element) }
+            if streaming, each == nil {
+                try skip()
+            } else {
+                if tracking { path.append(String(index)) }
+                let element = try value()
+                if tracking { path.removeLast() }
+                if streaming { try each?(path, element) } else { elements.append(element) }
+            }
             index += 1
             skipSpace()
             guard at < bytes.count else { throw fail("the document ends early") }
@@ -134,6 +148,67 @@ public struct JSONStream {
             at += 1
             return elements
         }
+    }
+
+    /// A value read for its syntax only.
+    private mutating func skip() throws {
+        guard at < bytes.count else { throw fail("the document ends early") }
+        switch bytes[at] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let closing = bytes[at] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let isObject = closing == UInt8(ascii: "}")
+            guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) deep") }
+            depth += 1
+            defer { depth -= 1 }
+            at += 1
+            skipSpace()
+            if at < bytes.count, bytes[at] == closing { at += 1; return }
+            while true {
+                skipSpace()
+                if isObject {
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw fail("expected a member's name") }
+                    try skipString()
+                    skipSpace()
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw fail("expected : after a member's name") }
+                    at += 1
+                    skipSpace()
+                }
+                try skip()
+                skipSpace()
+                guard at < bytes.count else { throw fail("the document ends early") }
+                if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
+                guard bytes[at] == closing else { throw fail(isObject ? "expected , or } in an object" : "expected , or ] in an array") }
+                at += 1
+                return
+            }
+        case UInt8(ascii: "\""): try skipString()
+        default: _ = try value()  // a number or a literal: nothing to keep
+        }
+    }
+
+    private mutating func skipString() throws {
+        at += 1
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") { at += 1; return }
+            guard byte >= 0x20 else { throw fail("a control character inside a string") }
+            if byte == UInt8(ascii: "\\") {
+                guard at + 1 < bytes.count else { break }
+                switch bytes[at + 1] {
+                case UInt8(ascii: "u"):
+                    at += 2
+                    _ = try hex4()
+                    continue
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                     UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    at += 2
+                    continue
+                default: throw fail("an unknown escape in a string")
+                }
+            }
+            at += 1
+        }
+        throw fail("a string is not closed")
     }
 
     private mutating func string() throws -> String {

@@ -22,7 +22,7 @@ public enum BitwardenEncryption {
 
     /// Whether `data` is a password-protected export (so a password must be asked for).
     public static func isPasswordProtected(_ data: Data) -> Bool {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        guard let root = try? BitwardenJSON.shell(data) else { return false }
         return root["encrypted"] as? Bool == true && root["passwordProtected"] as? Bool == true
     }
 

@@ -7,11 +7,11 @@ import Foundation
 /// 16-byte id in order) or `b64.` and its base64url.
 enum BitwardenPasskeys {
     /// The passkeys of an item, and what could not be read of them (named in the summary).
-    static func read(_ login: [String: Any], title: String) -> (passkeys: [Passkey], notRead: [String]) {
+    static func read(_ login: JSONObject, title: String) -> (passkeys: [Passkey], notRead: [String]) {
         var passkeys: [Passkey] = [], notRead: [String] = []
         for (index, value) in (login["fido2Credentials"] as? [Any] ?? []).enumerated() {
             let which = "the passkey \(index + 1) of \(title)"
-            guard let credential = value as? [String: Any] else { notRead.append("\(which) (not an object)"); continue }
+            guard let credential = value as? JSONObject else { notRead.append("\(which) (not an object)"); continue }
             guard credential["keyAlgorithm"] as? String ?? "ECDSA" == "ECDSA", credential["keyCurve"] as? String ?? "P-256" == "P-256" else {
                 notRead.append("\(which) (\(credential["keyAlgorithm"] as? String ?? "?") on \(credential["keyCurve"] as? String ?? "?"): bulwark holds ES256 keys on P-256)")
                 continue
@@ -25,7 +25,7 @@ enum BitwardenPasskeys {
             // The same credential twice in one item (its id in both of Bitwarden's spellings) is one passkey.
             if passkeys.contains(where: { $0.credentialID == id && $0.privateKey == pkcs8 }) { continue }
             let handle = (credential["userHandle"] as? String).flatMap(Base64URL.decode) ?? []
-            let counter = (credential["counter"] as? String).flatMap { UInt32($0) } ?? (credential["counter"] as? NSNumber)?.uint32Value ?? 0
+            let counter = (credential["counter"] as? String).flatMap { UInt32($0) } ?? Importer.jsonInteger(credential["counter"]).flatMap { UInt32(exactly: $0) } ?? 0
             passkeys.append(Passkey(credentialID: id, rpID: rpID.lowercased(), userHandle: handle, userName: credential["userName"] as? String ?? "",
                                     userDisplayName: credential["userDisplayName"] as? String ?? "", privateKey: pkcs8,
                                     created: BitwardenJSON.date(credential["creationDate"]) ?? Date(), signCount: counter))

@@ -34,4 +34,15 @@ import Testing
         #expect(ImportFormat.detect(bitwarden) == .bitwardenJSON)
         #expect(throws: ImportError(line: nil, message: CXFImport.notADocument)) { try Importer.read(bitwarden, format: .cxf, existing: []) }
     }
+
+    /// A first look at a large export reads its items for their syntax only, and still refuses bad ones.
+    @Test func skippedArraysAreCheckedButNotKept() throws {
+        let root = try JSONStream.parse(Data(#"{"encrypted":false,"items":[{"a":[1,{"b":"\u00e9"}]},true],"folders":[{"id":"f"}]}"#.utf8), skipping: [["items"]])
+        let object = try #require(root as? JSONObject)
+        #expect((object["items"] as? [Any])?.isEmpty == true && object["encrypted"] as? Bool == false)
+        #expect(((object["folders"] as? [Any])?.first as? JSONObject)?["id"] as? String == "f")
+        for bad in [#"{"items":[{"a":}]}"#, #"{"items":["\x"]}"#, #"{"items":[1,]}"#] {
+            #expect(throws: JSONStream.Failure.self) { try JSONStream.parse(Data(bad.utf8), skipping: [["items"]]) }
+        }
+    }
 }
