@@ -82,7 +82,7 @@ import Testing
         }
         #expect(try complete("bulwark", "imp") == "import\n")
         #expect(try complete("bulwark", "import", "--sk") == "--skip-bad-rows\n")
-        #expect(try complete("bulwark", "export", "--format", "") == "bitwarden-json\napple-csv\nkdbx\n")
+        #expect(try complete("bulwark", "export", "--format", "") == "bitwarden-json\napple-csv\ncxf\nkdbx\n")
         #expect(try complete("bulwark", "--vault", file.path) == file.path + "\n")
         #expect(try complete("bulwark", "demo", "--autoplay", "upgrade-to-p") == "upgrade-to-passkey\n")
         #expect(try complete("bulwark", "services", "notify", "shiny", "email-d") == "email-disabled\n")
@@ -99,7 +99,7 @@ import Testing
         }
         #expect(try complete("bulwark imp") == ["import"])
         #expect(try complete("bulwark import --form") == ["--format"])
-        #expect(try complete("bulwark export --format ") == ["apple-csv", "bitwarden-json", "kdbx"])
+        #expect(try complete("bulwark export --format ") == ["apple-csv", "bitwarden-json", "cxf", "kdbx"])
         #expect(try complete("bulwark services ") == ["enroll", "notify", "transfer"])
         #expect(try complete("bulwark services notify shiny email-") == ["email-disabled", "email-enabled"])
         #expect(try complete("bulwark demo --autoplay upgrade-to-") == ["upgrade-to-passkey"])
