@@ -102,3 +102,23 @@ import Testing
         }
     }
 }
+
+extension CXFImportTests {
+    /// A CXF document in an archive that does not read is named with its member, not passed over as "no document".
+    @Test func aBrokenDocumentInAnArchiveIsNamed() throws {
+        let dir = TemporaryDirectory()
+        let json = dir.file("index.json"), png = dir.file("logo.png"), zip = dir.file("export.zip")
+        try Data(#"{"version":{"major":1,"minor":0},"exporterRpId":"x.example","accounts":[{"id":"YQ","items":[{"id":"aQ","title":"A","credentials":[]"#.utf8).write(to: json)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: png)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sys,zipfile; z=zipfile.ZipFile(sys.argv[1],'w'); [z.write(p, p.split('/')[-1]) for p in sys.argv[2:]]; z.close()",
+                            zip.path, png.path, json.path]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0)
+        #expect(throws: ImportError(line: nil, message: "index.json in the archive: line 1: not valid JSON (the document ends early)")) {
+            try Importer.read(try Data(contentsOf: zip), format: .cxf, existing: [], now: Self.now)
+        }
+    }
+}

@@ -28,13 +28,24 @@ enum CXFImport {
         guard ZipArchive.looksLikeZip(data) else { return try read(json: data, now: now) }
         do {
             let archive = try ZipArchive(data)
+            // The member that is a CXF document; a document that is one but does not read is said as it is.
+            var problem: ImportError?
             for name in archive.names where !name.hasSuffix("/") && !name.hasPrefix("documents/") {
-                guard let bytes = try archive.read(name, limit: sizeLimit), var read = try? read(json: bytes, now: now) else { continue }
+                guard let bytes = try archive.read(name, limit: sizeLimit) else { continue }
+                var read: ImportRead
+                do { read = try self.read(json: bytes, now: now) } catch {
+                    // Another member (an image, another program's JSON) is passed over; a document cut short is named.
+                    let looksLikeJSON = bytes.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "{")
+                    if error.message != notADocument, looksLikeJSON, problem == nil {
+                        problem = ImportError(line: nil, message: "\(name) in the archive: " + (error.line.map { "line \($0): " } ?? "") + error.message)
+                    }
+                    continue
+                }
                 let files = archive.names.filter { $0.hasPrefix("documents/") && !$0.hasSuffix("/") }
                 if !files.isEmpty { read.notHeld.append("\(files.count) file\(files.count == 1 ? "" : "s") in the archive's documents/ (bulwark holds no attachments)") }
                 return read
             }
-            throw ImportError(line: nil, message: "the archive holds no Credential Exchange Format document (a JSON Header or Account)")
+            throw problem ?? ImportError(line: nil, message: "the archive holds no Credential Exchange Format document (a JSON Header or Account)")
         } catch let error as ZipArchive.Failure {
             throw ImportError(line: nil, message: error.description)
         } catch let error as ImportError {
