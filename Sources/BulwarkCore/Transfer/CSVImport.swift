@@ -145,6 +145,8 @@ struct CSVImport: Sendable {
     /// KeePassXC writes each entry's group as its full path from the root
     /// group ("Root/Work/Servers"): the tag is the path below the root.
     func groupPath(_ cell: String) -> String {
+        // LastPass writes a folder inside another as "Work\Servers"; a tag's path is "Work/Servers" everywhere else.
+        if columns.groupBackslashes { return cell.replacingOccurrences(of: "\\", with: "/") }
         guard columns.groupHasRoot else { return cell }
         let parts = cell.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count > 1 ? parts.dropFirst().joined(separator: "/") : ""

@@ -51,6 +51,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         var fields: String? = nil
         /// The group is a path from the database's root group (KeePassXC).
         var groupHasRoot = false
+        /// The group's path is written with backslashes ("Work\\Servers", LastPass).
+        var groupBackslashes = false
         /// Columns of the exporter's own bookkeeping, not kept, with why.
         var notHeld: [String: String] = [:]
 
@@ -68,9 +70,9 @@ public enum ImportFormat: String, CaseIterable, Sendable {
                                   passwordChanged: "timepasswordchanged",
                                   notHeld: ["guid": "Firefox's own id of the login", "timelastused": "when Firefox last filled it"])
         case .lastpassCSV: Columns(title: "name", url: "url", username: "username", password: "password", notes: "extra", totp: "totp",
-                                   group: "grouping", noteURL: "http://sn", favorite: "fav")
+                                   group: "grouping", noteURL: "http://sn", favorite: "fav", groupBackslashes: true)
         case .bitwardenCSV: Columns(title: "name", url: "login_uri", username: "login_username", password: "login_password", notes: "notes",
-                                    totp: "login_totp", group: "folder", commaSeparatedURLs: true, type: "type", favorite: "favorite",
+                                    totp: "login_totp", tags: "collections", group: "folder", commaSeparatedURLs: true, type: "type", favorite: "favorite",
                                     fields: "fields", notHeld: ["reprompt": "Bitwarden's master-password re-prompt setting"])
         case .keepassxcCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "totp",
                                     group: "group", created: "created", modified: "last modified", groupHasRoot: true,

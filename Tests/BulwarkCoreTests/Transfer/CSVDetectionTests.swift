@@ -25,4 +25,19 @@ import Testing
         let result = try Importer.read(Data(text.utf8), format: .bitwardenCSV, existing: [])
         #expect(result.entries.first?.fields == [CustomField(name: "PIN", value: "1234"), CustomField(name: "Question", value: "first pet")])
     }
+
+    /// LastPass writes a folder in a folder with a backslash; the tag is the path as every other format writes it.
+    @Test func lastPassFolderPathsBecomeTagPaths() throws {
+        let text = "url,username,password,totp,extra,name,grouping,fav\nhttps://a.example,jane,pw,,,A,Work\\Servers,0\n"
+        let result = try Importer.read(Data(text.utf8), format: .lastpassCSV, existing: [])
+        #expect(result.entries.first?.tags == ["Work/Servers"])
+    }
+
+    /// An organisation's Bitwarden CSV names each item's collections (joined by commas): they are tags.
+    @Test func bitwardenOrganisationCollectionsAreTags() throws {
+        let text = "collections,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
+            + "\"Engineering,Ops/On call\",login,Pager,,,0,https://pager.example,jane,pw,\n"
+        let result = try Importer.read(Data(text.utf8), format: .bitwardenCSV, existing: [])
+        #expect(result.entries.first?.tags == ["Engineering", "Ops/On call"] && result.entries.first?.fields.isEmpty == true)
+    }
 }

@@ -162,7 +162,7 @@ import Testing
 
         """, .lastpassCSV)
         #expect(result.entries.map(\.title) == ["Bank", "Home Wi-Fi"])
-        #expect(result.entries[0].notes == "my note" && result.entries[0].tags == ["Finance\\Banks", "Favorites"])
+        #expect(result.entries[0].notes == "my note" && result.entries[0].tags == ["Finance/Banks", "Favorites"])
         #expect(result.entries[1].urls.isEmpty && result.entries[1].notes == "Wi-Fi key: hunter2")
         #expect(result.entries[1].kind == .secureNote && result.entries[1].password == nil && result.entries[1].tags == ["Notes"])
     }
