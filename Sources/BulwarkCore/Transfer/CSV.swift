@@ -25,17 +25,32 @@ public enum CSV {
     /// With `backslashEscapes`, `\"` and `\\` inside a quoted field stand for
     /// `"` and `\` (as 1Password for Mac writes them).
     public static func parse(_ text: String, backslashEscapes: Bool = false) throws(ParseError) -> [(line: Int, fields: [String])] {
+        var strays: [Int] = []
+        return try parse(text, backslashEscapes: backslashEscapes, lenient: false, strays: &strays)
+    }
+
+    /// The same, but a stray quote (one inside an unquoted field, or one
+    /// inside a quoted field that is not doubled, as some exporters write
+    /// them) is read as part of the value; `strays` gets the line of each.
+    /// A quoted field that is never closed is still refused.
+    public static func parse(_ text: String, backslashEscapes: Bool = false, lenient: Bool,
+                             strays: inout [Int]) throws(ParseError) -> [(line: Int, fields: [String])] {
         // On UTF-8 bytes: every delimiter is ASCII, and a byte of ASCII never
         // occurs inside another character's encoding.
         var text = text
+        var found: [Int] = []
         let result = text.withUTF8 { all in
             let bom = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF
-            return Result { () throws(ParseError) in try parse(bytes: UnsafeBufferPointer(rebasing: all[(bom ? 3 : 0)...]), backslashEscapes: backslashEscapes) }
+            return Result { () throws(ParseError) in
+                try parse(bytes: UnsafeBufferPointer(rebasing: all[(bom ? 3 : 0)...]), backslashEscapes: backslashEscapes, lenient: lenient, strays: &found)
+            }
         }
+        strays = found
         return try result.get()
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>, backslashEscapes: Bool) throws(ParseError) -> [(line: Int, fields: [String])] {
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, backslashEscapes: Bool, lenient: Bool,
+                              strays: inout [Int]) throws(ParseError) -> [(line: Int, fields: [String])] {
         let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D, backslash: UInt8 = 0x5C
         var records: [(line: Int, fields: [String])] = []
         var fields: [String] = []
@@ -69,11 +84,16 @@ public enum CSV {
                         i += 2
                         continue
                     }
+                    if i + 1 < count, bytes[i + 1] != comma, bytes[i + 1] != lf, bytes[i + 1] != cr {
+                        guard lenient else { throw ParseError(line: line, message: "unexpected text after a closing quote") }
+                        // Not a closing quote after all: part of the value.
+                        if strays.last != line { strays.append(line) }
+                        field.append(quote)
+                        i += 1
+                        continue
+                    }
                     inQuotes = false
                     i += 1
-                    if i < count, bytes[i] != comma, bytes[i] != lf, bytes[i] != cr {
-                        throw ParseError(line: line, message: "unexpected text after a closing quote")
-                    }
                     continue
                 }
                 if c == lf { line += 1 }
@@ -84,7 +104,13 @@ public enum CSV {
             }
             switch c {
             case quote:
-                guard field.isEmpty else { throw ParseError(line: line, message: "a quote inside an unquoted field") }
+                guard field.isEmpty else {
+                    guard lenient else { throw ParseError(line: line, message: "a quote inside an unquoted field") }
+                    if strays.last != line { strays.append(line) }
+                    field.append(quote)
+                    i += 1
+                    continue
+                }
                 inQuotes = true
                 quotedField = true
                 quoteOpenedOnLine = line

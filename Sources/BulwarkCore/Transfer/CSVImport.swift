@@ -36,7 +36,11 @@ struct CSVImport: Sendable {
 
     func read(_ text: String) throws(ImportError) -> ImportRead {
         let records: [(line: Int, fields: [String])]
-        do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes) } catch { throw ImportError(line: error.line, message: error.message) }
+        var strays: [Int] = []
+        do { records = try CSV.parse(text, backslashEscapes: columns.backslashEscapes, lenient: skipBadRows, strays: &strays) } catch {
+            let stray = error.message.contains("quote") && !error.message.contains("never closed")
+            throw ImportError(line: error.line, message: error.message + (stray && !skipBadRows ? "; --skip-bad-rows reads such a quote as part of the value" : ""))
+        }
         guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
         if let detected = ImportFormat.detect(header: header.fields), detected != format, detected.isUnmistakable {
             throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (\(Self.describeHeader(header.fields))); use --format \(detected.rawValue), or leave --format out")
@@ -50,6 +54,7 @@ struct CSVImport: Sendable {
         var positions: [String: Int] = [:]
         for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
         var read = ImportRead()
+        for line in strays { read.rowNotes.append("line \(line): a stray quote, read as part of the value") }
         var rows: [[String]] = []
         var unguardedCells = 0
         rows.reserveCapacity(records.count)

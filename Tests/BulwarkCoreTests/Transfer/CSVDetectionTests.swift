@@ -40,4 +40,18 @@ import Testing
         let result = try Importer.read(Data(text.utf8), format: .bitwardenCSV, existing: [])
         #expect(result.entries.first?.tags == ["Engineering", "Ops/On call"] && result.entries.first?.fields.isEmpty == true)
     }
+
+    /// A row with a stray quote (an undoubled one inside a quoted field, one inside a plain field)
+    /// refuses the file saying what --skip-bad-rows does, and with it reads the quote as part of the value.
+    @Test func aStrayQuoteIsNamedAndReadWithSkipBadRows() throws {
+        let text = "\"url\",\"username\",\"password\",\"httpRealm\",\"formActionOrigin\",\"guid\",\"timeCreated\",\"timeLastUsed\",\"timePasswordChanged\"\n"
+            + "\"https://a.example\",\"jane\",\"pass\"word\",,\"\",\"{1}\",\"1\",\"1\",\"1\"\n"
+            + "https://b.example,jo\"e,pw2,,,{2},1,1,1\n"
+        #expect(throws: ImportError(line: 2, message: "unexpected text after a closing quote; --skip-bad-rows reads such a quote as part of the value")) {
+            try Importer.read(Data(text.utf8), format: .firefoxCSV, existing: [])
+        }
+        let result = try Importer.read(Data(text.utf8), format: .firefoxCSV, existing: [], skipBadRows: true)
+        #expect(result.entries.map(\.password) == ["pass\"word", "pw2"] && result.entries.map(\.username) == ["jane", "jo\"e"])
+        #expect(result.rowNotes == ["line 2: a stray quote, read as part of the value", "line 3: a stray quote, read as part of the value"])
+    }
 }
