@@ -27,7 +27,14 @@ enum BitwardenJSON {
         .sshKey: ("sshKey", [("privateKey", "Private key", true), ("publicKey", "Public key", false), ("keyFingerprint", "Fingerprint", false)]),
     ]
 
-    static let tagsField = "bulwark:tags", categoryField = "bulwark:category"
+    static let tagsField = "bulwark:tags", categoryField = "bulwark:category", kindField = "bulwark:kind"
+
+    /// The folder an entry goes in: its first tag, but never "Favorites", which Bitwarden's own `favorite` says.
+    static func folder(of entry: Entry) -> String? { entry.tags.first { $0 != "Favorites" } }
+
+    /// Bitwarden's type for a kind: "other" (a server, a router, an API account) is a login, which
+    /// holds its user name and password in Bitwarden; a field says it was "other".
+    static func type(of kind: EntryKind) -> Int { kind == .other ? 1 : itemTypes.first { $0.value == kind }?.key ?? 2 }
 
     static func date(_ value: Any?) -> Date? {
         guard let text = value as? String else { return nil }
@@ -132,6 +139,7 @@ enum BitwardenJSON {
             }
         }
         var category: AccountCategory?
+        var kind = kind
         for case let field as JSONObject in item["fields"] as? [Any] ?? [] {
             let fieldName = field["name"] as? String ?? ""
             let value = Importer.jsonText(field["value"])?.text ?? (field["value"] as? Bool).map { $0 ? "true" : "false" } ?? ""
@@ -141,6 +149,10 @@ enum BitwardenJSON {
             }
             if fieldName == categoryField, let known = AccountCategory(rawValue: value) {
                 category = known
+                continue
+            }
+            if fieldName == kindField, let known = EntryKind(rawValue: value) {
+                kind = known
                 continue
             }
             fields.append(CustomField(name: fieldName, value: value, hidden: Importer.jsonInteger(field["type"]) == 1))
@@ -172,7 +184,7 @@ enum BitwardenJSON {
     /// never holds the whole text).
     static func write(_ entries: [Entry], to sink: ByteSink) {
         var folderIDs: [String: String] = [:]
-        for entry in entries { if let tag = entry.tags.first, folderIDs[tag] == nil { folderIDs[tag] = EntryID.random() } }
+        for entry in entries { if let tag = folder(of: entry), folderIDs[tag] == nil { folderIDs[tag] = EntryID.random() } }
         var head = JSONWriter(terminalSafe: false, baseDepth: 1)
         head.beginArray()
         for (name, id) in folderIDs.sorted(by: { $0.key < $1.key }) {
@@ -217,8 +229,9 @@ enum BitwardenJSON {
         json.key("deletedDate"); json.null()
         json.key("id"); json.string(e.id)
         json.key("organizationId"); json.null()
-        json.key("folderId"); json.optional(e.tags.first.flatMap { folderIDs[$0] })
-        json.key("type"); json.int(Int64(itemTypes.first { $0.value == e.kind }?.key ?? 2))
+        let folder = folder(of: e)
+        json.key("folderId"); json.optional(folder.flatMap { folderIDs[$0] })
+        json.key("type"); json.int(Int64(type(of: e.kind)))
         json.key("reprompt"); json.int(0)
         json.key("name"); json.string(e.title)
         json.key("notes"); json.optional(e.notes.isEmpty ? nil : e.notes)
@@ -261,7 +274,9 @@ enum BitwardenJSON {
         json.key("fields")
         json.beginArray()
         for field in fields { self.field(name: field.name, value: field.value, hidden: field.hidden, into: &json) }
-        if e.tags.count > 1 { field(name: tagsField, value: e.tags.dropFirst().joined(separator: "\n"), hidden: false, into: &json) }
+        let moreTags = e.tags.filter { $0 != folder && $0 != "Favorites" }
+        if !moreTags.isEmpty { field(name: tagsField, value: moreTags.joined(separator: "\n"), hidden: false, into: &json) }
+        if e.kind == .other { field(name: kindField, value: EntryKind.other.rawValue, hidden: false, into: &json) }
         if e.categoryIsManual { field(name: categoryField, value: e.category.rawValue, hidden: false, into: &json) }
         json.endArray()
         json.key("collectionIds"); json.null()

@@ -95,4 +95,24 @@ import Testing
         let back = try Importer.read(Data(csv.utf8), format: .appleCSV, existing: [])
         #expect(back.entries.count == 1 && back.entries[0].urls == entry.urls)
     }
+
+    /// An "other" entry (a server's sign-in) goes to Bitwarden as a login, which keeps its user name and
+    /// password there (a secure note would drop them), and comes back as "other"; a favourite is
+    /// Bitwarden's favourite, never a folder named Favorites.
+    @Test func otherEntriesAreLoginsAndFavouritesAreNoFolder() throws {
+        var server = Entry(title: "Build server", urls: ["ssh://10.0.0.1"], username: "root", password: "srv-pass",
+                           tags: ["Favorites", "Work", "Servers"], created: Date(timeIntervalSince1970: 1_700_000_000), kind: .other)
+        server.modified = server.created
+        let data = Exporter.write([server], format: .bitwardenJSON)
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let item = try #require((root["items"] as? [[String: Any]])?.first)
+        #expect(item["type"] as? Int == 1 && item["favorite"] as? Bool == true)
+        #expect((item["login"] as? [String: Any])?["username"] as? String == "root")
+        #expect((root["folders"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Work"])
+        let fields = (item["fields"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? ""): \($0["value"] ?? "")" }
+        #expect(fields == ["bulwark:tags: Servers", "bulwark:kind: other"])
+        let back = try #require(try Importer.read(data, format: .bitwardenJSON, existing: []).entries.first)
+        #expect(back.kind == .other && back.username == "root" && back.password == "srv-pass" && back.fields.isEmpty)
+        #expect(back.tags == ["Work", "Servers", "Favorites"])
+    }
 }
