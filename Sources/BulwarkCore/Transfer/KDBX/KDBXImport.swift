@@ -76,7 +76,8 @@ enum KDBXImport {
     /// The entry's code generator as an otpauth URL, or nil.
     static func code(_ strings: [String: String], title: String) -> String? {
         if let otp = strings["otp"], !otp.isEmpty {
-            return otp.lowercased().hasPrefix("otpauth://") ? otp : legacy(seed: otp, settings: nil, title: title)
+            if otp.lowercased().hasPrefix("otpauth://") { return otp }
+            return keeOtp(otp, title: title, account: strings["UserName"] ?? "") ?? legacy(seed: otp, settings: nil, title: title)
         }
         if let seed = strings["TOTP Seed"], !seed.isEmpty { return legacy(seed: seed, settings: strings["TOTP Settings"], title: title) }
         for (prefix, time) in [("TimeOtp-", true), ("HmacOtp-", false)] {
@@ -104,6 +105,27 @@ enum KDBXImport {
         if let base32 = strings[prefix + "Secret-Base32"], let bytes = try? Base32.decode(base32), !bytes.isEmpty { return bytes }
         if let base64 = strings[prefix + "Secret-Base64"], let bytes = Data(base64Encoded: base64), !bytes.isEmpty { return Array(bytes) }
         return nil
+    }
+
+    /// KeeOtp's `otp` ("key=BASE32&size=8&step=60&otpHashMode=Sha256",
+    /// `type=Hotp` with a `counter`), which KeePassXC reads as a code too.
+    static func keeOtp(_ text: String, title: String, account: String) -> String? {
+        var parameters: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { parameters[parts[0].lowercased()] = parts[1].removingPercentEncoding ?? parts[1] }
+        }
+        guard let key = parameters["key"], let secret = try? Base32.decode(key), !secret.isEmpty else { return nil }
+        let digits = Int(parameters["size"] ?? "6") ?? 0, period = Int(parameters["step"] ?? "30") ?? 0
+        guard (6...8).contains(digits), (1...86_400).contains(period) else { return nil }
+        let digest: HMACDigest = switch parameters["otphashmode"]?.lowercased() {
+        case "sha256": .sha256
+        case "sha512": .sha512
+        default: .sha1
+        }
+        let kind: OTPConfiguration.Kind = parameters["type"]?.lowercased() == "hotp"
+            ? .hotp(counter: UInt64(parameters["counter"] ?? "0") ?? 0) : .totp(period: period)
+        return OTPAuthURL.build(OTPConfiguration(kind: kind, secret: secret, digest: digest, digits: digits, issuer: title, account: account))
     }
 
     /// KeePassXC before 2.5: `TOTP Seed` (base32) and `TOTP Settings`
