@@ -136,7 +136,7 @@ enum Commands {
                               OptionSpec(name: "--merge", valueName: nil, help: "A login for a site and user name already in the vault is merged into it"),
                               OptionSpec(name: "--keep-both", valueName: nil, help: "Such a login is imported beside the existing one")],
                     details: """
-                    Without --format the format is detected from the ZIP contents, the JSON keys or the CSV header,
+                    Without --format the format is detected from the ZIP contents, the JSON keys, the XML root or the CSV header,
                     and said. A file that is another format than the one named is refused with its name. A malformed
                     file imports nothing and names the line; a row with fewer fields than the header reads the rest as
                     empty and is named. Cards, identities, notes and SSH keys come in as entries of their kind, with

@@ -24,10 +24,11 @@ import Foundation
 /// - 1Password 1PUX: a ZIP with `export.data` (`OnePasswordPUX`).
 /// - KeePass KDBX 3.1 and 4.x (`KDBXImport`), with a password and or a key file.
 /// - Credential Exchange Format 1.0 (`CXFImport`): a Header, a bare Account, or either in a ZIP.
+/// - KeePass 2's and KeePassXC's plain XML export (`KDBXImport.readXML`).
 public enum ImportFormat: String, CaseIterable, Sendable {
     case appleCSV = "apple-csv", chromeCSV = "chrome-csv", firefoxCSV = "firefox-csv", lastpassCSV = "lastpass-csv",
          bitwardenJSON = "bitwarden-json", bitwardenCSV = "bitwarden-csv", keepassxcCSV = "keepassxc-csv", onePasswordCSV = "1password-csv",
-         onePassword1PUX = "1password-1pux", kdbx = "kdbx", cxf = "cxf"
+         onePassword1PUX = "1password-1pux", kdbx = "kdbx", cxf = "cxf", keepassXML = "keepass-xml"
 
     /// Columns (matched without regard to case) and how they map onto an
     /// entry. A column not named here is kept as a custom field.
@@ -79,7 +80,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
                                     notHeld: ["icon": "KeePassXC's icon number"])
         case .onePasswordCSV: Columns(title: "title", url: "url", username: "username", password: "password", notes: "notes", totp: "otpauth",
                                       tags: "tags", backslashEscapes: true, favorite: "favorite", archived: "archived")
-        case .bitwardenJSON, .onePassword1PUX, .kdbx, .cxf: nil
+        case .bitwardenJSON, .onePassword1PUX, .kdbx, .cxf, .keepassXML: nil
         }
     }
 
@@ -91,6 +92,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             return (try? ZipArchive(data))?.names.contains("export.data") == false ? .cxf : .onePassword1PUX
         }
         if KDBXContainer.looksLikeKDBX(data) { return .kdbx }
+        // KeePass's XML export: its root element within the first lines (after the XML declaration).
+        if String(decoding: data.prefix(512), as: UTF8.self).contains("<KeePassFile>") { return .keepassXML }
         if let format = detectJSON(data) { return format }
         // The header alone: a prefix cut inside a later quoted field would not parse (Firefox's and KeePassXC's
         // exports over 4 KB were once "not a format bulwark recognises").
@@ -141,6 +144,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         switch self {
         case .onePassword1PUX: "ZIP magic bytes and export.data"
         case .cxf: "CXF Header or Account members"
+        case .keepassXML: "KeePassFile root element"
         case .kdbx: "KeePass signature"
         case .bitwardenJSON: "JSON keys"
         default: "header"

@@ -69,6 +69,7 @@ public enum Importer {
         case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
         case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows)
+        case .keepassXML: read = try KDBXImport.readXML(data, now: now)
         default:
             let (text, note) = try decodeText(data)
             encodingNote = note

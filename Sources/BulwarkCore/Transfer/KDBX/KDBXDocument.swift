@@ -21,7 +21,7 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
         var inRecycleBin = false
     }
 
-    private let stream: StreamCiphers.KeyStream
+    private let stream: StreamCiphers.KeyStream?  // nil: a plain XML export, whose values are not masked
     private(set) var items: [Item] = []
     private(set) var recycleBin: String?
     private var groups: [(uuid: String, name: String)] = []
@@ -30,16 +30,18 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
     private var text = ""
     private var key = ""
     private var valueProtected = false
+    /// A plain XML export's mark of a value KeePass keeps protected (written as it is).
+    private var valueProtectedInMemory = false
     private var binaryKey = ""
     private(set) var failure: String?
 
     static let depthLimit = 128
 
-    init(stream: StreamCiphers.KeyStream) {
+    init(stream: StreamCiphers.KeyStream?) {
         self.stream = stream
     }
 
-    static func read(_ xml: [UInt8], stream: StreamCiphers.KeyStream) throws(ImportError) -> KDBXDocument {
+    static func read(_ xml: [UInt8], stream: StreamCiphers.KeyStream?) throws(ImportError) -> KDBXDocument {
         let head = String(decoding: xml.prefix(4096), as: UTF8.self).uppercased()
         guard !head.contains("<!DOCTYPE"), !head.contains("<!ENTITY") else {
             throw ImportError(line: nil, message: "the database's XML declares a DTD or entities, which KeePass never writes; refused")
@@ -85,6 +87,7 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
             entryStack.append(item)
         case "Value":
             valueProtected = attributes["Protected"]?.lowercased() == "true"
+            valueProtectedInMemory = attributes["ProtectInMemory"]?.lowercased() == "true"
             if path.dropLast().last == "Binary", let ref = attributes["Ref"], !entryStack.isEmpty {
                 entryStack[entryStack.count - 1].attachments.append(binaryKey.isEmpty ? "attachment \(ref)" : binaryKey)
             }
@@ -114,7 +117,7 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
         case ("String", "Value"):
             var value = text
             if valueProtected { value = unmask(text) }
-            if !entryStack.isEmpty { entryStack[entryStack.count - 1].strings.append((key, value, valueProtected)) }
+            if !entryStack.isEmpty { entryStack[entryStack.count - 1].strings.append((key, value, valueProtected || valueProtectedInMemory)) }
         case ("Entry", "Tags"):
             if !entryStack.isEmpty {
                 entryStack[entryStack.count - 1].tags = text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -147,6 +150,11 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
 
     /// A protected value: base64, XORed with the inner stream's next bytes.
     private func unmask(_ base64: String) -> String {
+        guard let stream else {
+            // A plain export holds no masked value: one that says it is can only be read wrong.
+            if failure == nil { failure = "a value is marked as masked, which a plain XML export never holds" }
+            return ""
+        }
         guard let masked = Data(base64Encoded: base64.trimmingCharacters(in: .whitespacesAndNewlines)) else { return "" }
         return String(decoding: stream.xor(Array(masked)), as: UTF8.self)
     }

@@ -9,7 +9,17 @@ import Foundation
 enum KDBXImport {
     static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> ImportRead {
         let container = try KDBXContainer.open(data, password: password, keyFile: keyFile)
-        let document = try KDBXDocument.read(container.xml, stream: container.innerStream)
+        return read(try KDBXDocument.read(container.xml, stream: container.innerStream), now: now)
+    }
+
+    /// KeePass 2's and KeePassXC's plain XML export (`keepassxc-cli export
+    /// -f xml`): the database's own XML, no value masked, those KeePass
+    /// protects marked `ProtectInMemory` (hidden here).
+    static func readXML(_ data: Data, now: Date) throws(ImportError) -> ImportRead {
+        read(try KDBXDocument.read(Array(data), stream: nil), now: now)
+    }
+
+    static func read(_ document: KDBXDocument, now: Date) -> ImportRead {
         var read = ImportRead()
         for item in document.items {
             if item.inRecycleBin {
