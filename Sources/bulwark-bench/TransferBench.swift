@@ -19,6 +19,20 @@ enum TransferBench {
         return text
     }
 
+    /// KeePass's plain XML export of `count` entries in one group, as KeePassXC writes one.
+    static func keepassXML(_ count: Int) -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<KeePassFile>\n\t<Meta>\n\t\t<Generator>KeePassXC</Generator>\n\t</Meta>\n\t<Root>\n\t\t<Group>\n\t\t\t<Name>Passwords</Name>\n"
+        text.reserveCapacity(count * 700)
+        for i in 0..<count {
+            text += "\t\t\t<Entry>\n\t\t\t\t<Times>\n\t\t\t\t\t<LastModificationTime>2024-05-06T07:08:09Z</LastModificationTime>\n\t\t\t\t\t<CreationTime>2024-05-06T07:08:09Z</CreationTime>\n\t\t\t\t</Times>\n"
+                + "\t\t\t\t<String>\n\t\t\t\t\t<Key>Title</Key>\n\t\t\t\t\t<Value>Account \(i)</Value>\n\t\t\t\t</String>\n"
+                + "\t\t\t\t<String>\n\t\t\t\t\t<Key>UserName</Key>\n\t\t\t\t\t<Value>user\(i)@mail.example</Value>\n\t\t\t\t</String>\n"
+                + "\t\t\t\t<String>\n\t\t\t\t\t<Key>Password</Key>\n\t\t\t\t\t<Value ProtectInMemory=\"True\">Pw\(i)-xYz!abcdEF</Value>\n\t\t\t\t</String>\n"
+                + "\t\t\t\t<String>\n\t\t\t\t\t<Key>URL</Key>\n\t\t\t\t\t<Value>https://site\(i).example/login</Value>\n\t\t\t\t</String>\n\t\t\t</Entry>\n"
+        }
+        return text + "\t\t</Group>\n\t</Root>\n</KeePassFile>\n"
+    }
+
     static func run(bulwark: String, directory: URL) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), FileManager.default.isExecutableFile(atPath: bulwark) else {
             print("transfer: needs /usr/bin/time (Debian's time) and \(bulwark); skipped")
@@ -47,8 +61,9 @@ enum TransferBench {
                 print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
                       + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
             }
-            // The JSON documents just written, each into a new vault.
-            for (format, file) in [("cxf", "out.cxf.json"), ("bitwarden-json", "out.json")] {
+            // The JSON documents just written, and KeePass's XML of the same accounts, each into a new vault.
+            try! keepassXML(count).write(to: directory.appendingPathComponent("keepass.xml"), atomically: true, encoding: .utf8)
+            for (format, file) in [("cxf", "out.cxf.json"), ("bitwarden-json", "out.json"), ("keepass-xml", "keepass.xml")] {
                 let second = directory.appendingPathComponent("vault-\(format)-\(count).db").path
                 _ = command(bulwark, ["--vault", second, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "bench-master\nbench-master\n", directory: directory)
                 guard let (seconds, kib) = command(bulwark, ["--vault", second, "--password-stdin", "import", directory.appendingPathComponent(file).path],
