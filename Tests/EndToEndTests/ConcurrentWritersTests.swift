@@ -116,7 +116,8 @@ import Glibc
         try app.waitFor(text: "Unlock")
         for character in "master" { try app.send(String(character)) }
         try app.send("Enter")
-        try app.waitFor(text: "Press ? for the keys", seconds: 20)
+        // The vault's footer, not the status line's hint: the other writers' news replaces the hint at once.
+        try app.waitFor(text: "Tab recommendations", seconds: 20)
         var appSaved: [String] = [], sawUpdate = false, appRound = 0
         while done.lock.withLock({ done.tally.operations }) < Self.writers {
             let title = "appentry\(appRound)"
