@@ -118,8 +118,16 @@ public struct SyncState: Codable, Sendable, Equatable {
         return state
     }
 
-    /// `withKnown` false: the entries' table is not opened.
+    /// `withKnown` false: the entries' table is not opened. A reader that
+    /// takes no lock (`sync status`) can read a state whose table a sync
+    /// has just written anew and removed: it reads the state once more.
     private static func load(for vault: Vault, withKnown: Bool) throws -> SyncState? {
+        do { return try loadOnce(for: vault, withKnown: withKnown) } catch {
+            return try loadOnce(for: vault, withKnown: withKnown)
+        }
+    }
+
+    private static func loadOnce(for vault: Vault, withKnown: Bool) throws -> SyncState? {
         let paths = Paths(vault: vault.path)
         guard let data = FileManager.default.contents(atPath: paths.state.path) else { return nil }
         guard let plain = vault.unsealed(Array(data), purpose: "sync-state"), var state = decode(plain, withKnown: withKnown) else {
