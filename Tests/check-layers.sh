@@ -30,8 +30,8 @@ check "import CQRDecode" '^\s*import\s+CQRDecode' Sources/BulwarkCore
 check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
 check "import CMalloc" '^\s*import\s+CMalloc' Sources/BulwarkCore
 check "import CWordFloors" '^\s*import\s+CWordFloors' Sources/BulwarkCore
-# Process hardening and what a spawned child inherits: the executable, the terminal target's tool runner, and sync's git.
-check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal|Sources/BulwarkCore/Sync/Git.swift'
+# Process hardening and what a spawned child inherits: the executable, the terminal target's tool runner, and the core's spawner (git, gpg).
+check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal|Sources/BulwarkCore/Model/Spawn.swift'
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'
 # The core and the upgrades never reach up into the screens.

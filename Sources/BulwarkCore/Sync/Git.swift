@@ -1,4 +1,3 @@
-import CHardening
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -44,8 +43,7 @@ public struct Git: Sendable {
 
     /// Runs `git ARGS` in `directory` (nil: the current one), `input` on
     /// its standard input (from a file: any size, never a blocked pipe).
-    /// posix_spawn and waitpid: Foundation's Process learns of an exit by a
-    /// run loop that polls, which cost up to 50 ms a git command.
+    /// Started by `Spawn` (posix_spawn and waitpid).
     public func run(_ arguments: [String], in directory: URL?, input: Data? = nil) throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C"
@@ -67,32 +65,12 @@ public struct Git: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inFile, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        bw_spawn_close_from(&actions, 3)  // the vault's files stay ours
         let argv = [executable] + (directory.map { ["-C", $0.path] } ?? []) + arguments
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (cArguments + cEnvironment).forEach { free($0) } }
-        // git starts with no signal blocked and the usual dispositions (the app
-        // blocks some for its own handling, and ignores SIGPIPE).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
-        guard spawned == 0 else { throw SyncError.git("cannot run \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let pid: pid_t
+        do throws(Spawn.Failure) { pid = try Spawn.start(executable, argv, environment: environment, actions: &actions) } catch { throw SyncError.git(error.message) }
+        let code = Spawn.wait(pid)
         let data = FileManager.default.contents(atPath: out) ?? Data()
         let errors = FileManager.default.contents(atPath: err).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        // WIFEXITED and WEXITSTATUS, which Swift does not import; a signal is a failure.
-        let code: Int32 = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Run(status: code, data: data, errors: errors)
     }
 

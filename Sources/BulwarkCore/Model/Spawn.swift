@@ -1,0 +1,55 @@
+import CHardening
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starting another program (git, gpg) as a person's shell would: posix_spawn
+/// with no signal blocked and the usual dispositions (the app blocks some
+/// for its own handling, and ignores SIGPIPE), none of our descriptors past
+/// the three standard ones, and waitpid for its end (Foundation's Process
+/// learns of an exit by a run loop that polls, which cost up to 50 ms a run).
+enum Spawn {
+    struct Failure: Error { let message: String }
+
+    /// Starts `arguments` (the first is the program's name) with `actions`
+    /// already set up for descriptors 0 to 2.
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String],
+                      actions: inout posix_spawn_file_actions_t) throws(Failure) -> pid_t {
+        bw_spawn_close_from(&actions, 3)  // the vault's files stay ours
+        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        guard spawned == 0 else { throw Failure(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+
+    /// Its exit status; a signal is 128 plus the signal's number.
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// The program on the PATH, or nil.
+    static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
