@@ -33,6 +33,16 @@ enum TransferBench {
         return text + "\t\t</Group>\n\t</Root>\n</KeePassFile>\n"
     }
 
+    /// Dashlane's credentials.csv of `count` logins (three user-name columns, a category, an otpUrl).
+    static func dashlaneCSV(_ count: Int) -> String {
+        var text = "username,username2,username3,title,password,note,url,category,otpUrl\n"
+        text.reserveCapacity(count * 110)
+        for i in 0..<count {
+            text += "user\(i)@mail.example,,,Account \(i),Pw\(i)-xYz!abcdEF,\(i % 10 == 0 ? "\"a note, with a comma\"" : ""),https://site\(i).example/login,\(i % 7 == 0 ? "Work" : ""),\n"
+        }
+        return text
+    }
+
     static func run(bulwark: String, directory: URL) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), FileManager.default.isExecutableFile(atPath: bulwark) else {
             print("transfer: needs /usr/bin/time (Debian's time) and \(bulwark); skipped")
@@ -61,9 +71,10 @@ enum TransferBench {
                 print("\(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Measure.format(seconds)), peak RSS \(String(format: "%.1f", Double(kib) / 1024)) MiB"
                       + (count == 100_000 ? "  target < 1.5 s, < 200 MB" : ""))
             }
-            // The JSON documents just written, and KeePass's XML of the same accounts, each into a new vault.
+            // The JSON documents just written, and KeePass's XML and Dashlane's CSV of the same accounts, each into a new vault.
             try! keepassXML(count).write(to: directory.appendingPathComponent("keepass.xml"), atomically: true, encoding: .utf8)
-            for (format, file) in [("cxf", "out.cxf.json"), ("bitwarden-json", "out.json"), ("keepass-xml", "keepass.xml")] {
+            try! dashlaneCSV(count).write(to: directory.appendingPathComponent("credentials.csv"), atomically: true, encoding: .utf8)
+            for (format, file) in [("cxf", "out.cxf.json"), ("bitwarden-json", "out.json"), ("keepass-xml", "keepass.xml"), ("dashlane-csv", "credentials.csv")] {
                 let second = directory.appendingPathComponent("vault-\(format)-\(count).db").path
                 _ = command(bulwark, ["--vault", second, "--password-stdin", "init", "--i-know-this-is-weak"], stdin: "bench-master\nbench-master\n", directory: directory)
                 guard let (seconds, kib) = command(bulwark, ["--vault", second, "--password-stdin", "import", directory.appendingPathComponent(file).path],

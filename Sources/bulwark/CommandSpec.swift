@@ -137,7 +137,9 @@ enum Commands {
                               OptionSpec(name: "--keep-both", valueName: nil, help: "Such a login is imported beside the existing one")],
                     details: """
                     Without --format the format is detected from the ZIP contents, the JSON keys, the XML root or the CSV header,
-                    and said. A file that is another format than the one named is refused with its name. A malformed
+                    and said with what decided it; a file no reader takes names the closest format and its first difference.
+                    FILE is a folder for a pass store (decrypted by your gpg) or a 1PIF export. A file that is another
+                    format than the one named is refused with its name. A malformed
                     file imports nothing and names the line; a row with fewer fields than the header reads the rest as
                     empty and is named. Cards, identities, notes and SSH keys come in as entries of their kind, with
                     their fields; columns a format does not define are kept as custom fields. Only exact duplicates

@@ -13,16 +13,32 @@ enum TransferCommands {
             Output.error("--merge and --keep-both cannot both be given.")
             return 2
         }
-        let file = parsed.arguments[0]
-        guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
-        let format: ImportFormat
-        if let name = parsed.value("--format"), let named = ImportFormat(rawValue: name) { format = named } else {
-            guard let detected = ImportFormat.detect(data) else {
-                Output.error("\(file): not a format bulwark recognises; give --format, one of \(formats). Nothing was imported.")
+        var file = parsed.arguments[0]
+        var isDirectory: ObjCBool = false
+        let named = parsed.value("--format").flatMap(ImportFormat.init(rawValue:))
+        if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+            // A 1PIF export is a folder holding data.1pif; a pass store is a folder of .gpg files.
+            if FileManager.default.fileExists(atPath: file + "/data.1pif"), named == nil || named == .onePasswordPIF {
+                file += "/data.1pif"
+            } else if named == .pass || (named == nil && PassStore.looksLikeStore(file)) {
+                if named == nil { Output.error("reading \(file) as pass (a folder of .gpg files, decrypted by your gpg).") }
+                return importStore(parsed, directory: file)
+            } else {
+                Output.error("\(file) is a folder: give an export file, or a pass store (--format pass). Nothing was imported.")
                 return 1
             }
-            Output.error("reading \(file) as \(detected.rawValue) (from its \(detected.detectedFrom)).")
-            format = detected
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
+        let format: ImportFormat
+        if let named { format = named } else {
+            switch ImportFormat.identify(data) {
+            case .success(let identified):
+                Output.error("reading \(file) as \(identified.format.rawValue) (from \(identified.explanation)).")
+                format = identified.format
+            case .failure(let reason):
+                Output.error("\(file): not a format bulwark recognises: \(reason); give --format, one of \(formats). Nothing was imported.")
+                return 1
+            }
         }
         let skipBadRows = parsed.flag("--skip-bad-rows")
         let needsPassword = format.needsFilePassword || (format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data))
@@ -35,15 +51,34 @@ enum TransferCommands {
                 return 1
             }
         }
-        return VaultCommands.withVault(parsed) { vault, input in
+        return store(parsed, file: file) { input in
+            // Read after the KDF, not beside it: scrypt's 128 MiB and a
+            // 100,000-row file at once would pass 200 MB.
+            let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
+            return try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
+                                      rawCells: parsed.flag("--raw-cells"))
+        }
+    }
+
+    /// A pass store, decrypted by the person's gpg before the vault is
+    /// unlocked (gpg's pinentry and bulwark's prompt never interleave).
+    static func importStore(_ parsed: ParsedCommandLine, directory: String) -> Int32 {
+        let read: Importer.Parsed
+        do { read = try Importer.parse(passStore: directory) } catch {
+            Output.error("\(directory): \(error). Nothing was imported.")
+            return 1
+        }
+        return store(parsed, file: directory) { _ in read }
+    }
+
+    /// Reads the items (`read`, after the vault is unlocked), merges or keeps
+    /// both where the vault holds the login, writes them in one transaction
+    /// and prints the summary.
+    static func store(_ parsed: ParsedCommandLine, file: String, read: @escaping (PasswordInput) throws -> Importer.Parsed) -> Int32 {
+        VaultCommands.withVault(parsed) { vault, input in
             let result: ImportResult
             do {
-                // Read after the KDF, not beside it: scrypt's 128 MiB and a
-                // 100,000-row file at once would pass 200 MB.
-                let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
-                result = Importer.classify(try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
-                                                             rawCells: parsed.flag("--raw-cells")),
-                                           existing: vault.entries)
+                result = Importer.classify(try read(input), existing: vault.entries)
             } catch let error as ImportError {
                 Output.error("\(file): \(error). Nothing was imported.")
                 return 1

@@ -57,7 +57,7 @@ import Testing
 
         let imported = try f.run(["import", csv.path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stderr == "bulwark: reading \(csv.path) as keepassxc-csv (from its header).\n")
+        #expect(imported.stderr == "bulwark: reading \(csv.path) as keepassxc-csv (from its header's group column; apple-csv's columns are there too, but not those).\n")
         #expect(imported.stdout == "Imported 4 entries (4 logins); left out 1 item in the source's trash.\n")
 
         let out = f.dir.appendingPathComponent("out.json").path

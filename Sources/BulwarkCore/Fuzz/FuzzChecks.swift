@@ -14,6 +14,7 @@ public enum FuzzChecks {
         "import-json": importJSON,
         "import-1pux": import1PUX,
         "import-cxf": importCXF,
+        "import-other": importOther,
         "kdbx-xml": kdbxXML,
         "kdbx-file": kdbxFile,
         "terminal-text": terminalText,
@@ -129,6 +130,19 @@ public enum FuzzChecks {
     public static func importCXF(_ data: [UInt8]) -> String? {
         guard let result = try? Importer.read(Data(data), format: .cxf, existing: [], now: Date(timeIntervalSince1970: 0)) else { return nil }
         return importedEntriesAreValid(result, .cxf)
+    }
+
+    /// Any bytes as each of the other readers (Enpass's, Dashlane's and
+    /// Proton Pass's JSON, 1PIF, KeePassX's XML, a keychain dump, and any
+    /// format the detection names): refused with a reason, or entries that
+    /// pass the checks every import's do.
+    public static func importOther(_ data: [UInt8]) -> String? {
+        let formats: [ImportFormat] = [.enpassJSON, .dashlaneJSON, .protonPassJSON, .onePasswordPIF, .keepassxXML, .appleKeychain]
+        for format in formats + [ImportFormat.detect(Data(data))].compactMap({ $0 }) where format != .kdbx {
+            guard let result = try? Importer.read(Data(data), format: format, existing: [], now: Date(timeIntervalSince1970: 0)) else { continue }
+            if let problem = importedEntriesAreValid(result, format) { return problem }
+        }
+        return nil
     }
 
     /// Any bytes as a 1PUX archive's `export.data` (the ZIP around it is

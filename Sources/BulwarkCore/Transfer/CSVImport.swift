@@ -41,11 +41,17 @@ struct CSVImport: Sendable {
             let stray = error.message.contains("quote") && !error.message.contains("never closed")
             throw ImportError(line: error.line, message: error.message + (stray && !skipBadRows ? "; --skip-bad-rows reads such a quote as part of the value" : ""))
         }
-        guard let header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
+        guard var header = records.first else { throw ImportError(line: 1, message: "the file is empty") }
+        var body = records.dropFirst()
+        if let positional = columns.positional, !isHeader(header.fields) {
+            // No header (Keeper, Dashlane's older CSV): every line is an item, its columns by position.
+            header = (line: 0, fields: positional)
+            body = records[...]
+        }
         if let detected = ImportFormat.detect(header: header.fields), detected != format, detected.isUnmistakable {
             throw ImportError(line: 1, message: "this is a \(detected.rawValue) file, not \(format.rawValue) (\(Self.describeHeader(header.fields))); use --format \(detected.rawValue), or leave --format out")
         }
-        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = header.fields.map(columnKey)
         for required in [columns.title, columns.url, columns.username, columns.password].compactMap({ $0 }) where !names.contains(required) {
             throw ImportError(line: 1, message: "no '\(required)' column: this is not a \(format.rawValue) file (\(Self.describeHeader(header.fields)))")
         }
@@ -58,7 +64,13 @@ struct CSVImport: Sendable {
         var rows: [[String]] = []
         var unguardedCells = 0
         rows.reserveCapacity(records.count)
-        for var record in records.dropFirst() {
+        var extras: [Int: [String]] = [:]
+        for var record in body {
+            if record.fields.count > names.count, columns.positional != nil || columns.roboformFields != nil {
+                // Keeper's custom fields and RoboForm's field list run on past the header.
+                extras[rows.count] = Array(record.fields[names.count...])
+                record.fields.removeLast(record.fields.count - names.count)
+            }
             if record.fields.count > names.count {
                 let problem = "\(record.fields.count) fields where the header has \(names.count)"
                 guard skipBadRows else { throw ImportError(line: record.line, message: problem + " (--skip-bad-rows imports the rest)") }
@@ -81,6 +93,7 @@ struct CSVImport: Sendable {
                     unguardedCells += 1
                 }
             }
+            if isFolderRow(Row(positions: positions, fields: record.fields)) { continue }
             rows.append(record.fields)
         }
         if unguardedCells > 0 {
@@ -88,12 +101,13 @@ struct CSVImport: Sendable {
         }
         // The rows become entries on every core (an id, a category guess
         // and every field each); each also says which unkept columns it had.
-        let headerFields = header.fields, columnAt = positions
-        read.entries = (try? Concurrently.map(rows, chunk: 1024) { fields -> Entry in
+        let headerFields = header.fields, columnAt = positions, moreCells = extras
+        read.entries = (try? Concurrently.map(Array(rows.enumerated()), chunk: 1024) { (position, fields) -> Entry in
             var entry = entry(Row(positions: columnAt, fields: fields))
             for (index, name) in names.enumerated() where !fields[index].isEmpty && columns.notHeld[name] == nil && !defined.contains(name) {
-                entry.fields.append(CustomField(name: headerFields[index].trimmingCharacters(in: .whitespaces), value: fields[index]))
+                entry.fields.append(CustomField(name: fieldName(headerFields[index]), value: fields[index], hidden: isHidden(name)))
             }
+            addExporterFields(&entry, Row(positions: columnAt, fields: fields), more: moreCells[position] ?? [])
             return entry
         }) ?? []
         for entry in read.entries where entry.created == now && entry.modified == now { read.undated.insert(entry.id) }
@@ -105,7 +119,7 @@ struct CSVImport: Sendable {
             if count > 0 { unheldColumns[headerFields[index], default: 0] += count }
         }
         for (column, count) in unheldColumns.sorted(by: { $0.key < $1.key }) {
-            read.notHeld.append("the \(column) column (\(columns.notHeld[column.trimmingCharacters(in: .whitespaces).lowercased()] ?? "")), in \(count) row\(count == 1 ? "" : "s")")
+            read.notHeld.append("the \(column) column (\(columns.notHeld[columnKey(column)] ?? "")), in \(count) row\(count == 1 ? "" : "s")")
         }
         return read
     }
@@ -123,11 +137,11 @@ struct CSVImport: Sendable {
     func entry(_ row: Row) -> Entry {
         let cell = row[columns.url]
         let typeCell = row[columns.type].lowercased()
-        let kind: EntryKind = (columns.noteURL.map { cell == $0 } ?? false) || typeCell == "note" ? .secureNote : .login
-        let urls = kind == .secureNote && columns.noteURL != nil || cell.isEmpty ? []
+        let kind: EntryKind = (columns.noteURL.map { cell == $0 } ?? false) || typeCell == "note" ? .secureNote : columns.kinds[typeCell] ?? .login
+        var urls = kind == .secureNote && columns.noteURL != nil || cell.isEmpty ? []
             : columns.commaSeparatedURLs ? cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [cell]
-        let tagCell = row[columns.tags]
-        var tags = tagCell.isEmpty ? [] : tagCell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        urls += jsonStrings(row[columns.moreURLsJSON]).filter { !$0.isEmpty && !urls.contains($0) }
+        var tags = tagList(row[columns.tags])
         let group = groupPath(row[columns.group])
         if !group.isEmpty { tags.append(group) }
         if Self.isTrue(row[columns.favorite]), !tags.contains("Favorites") { tags.append("Favorites") }
@@ -135,13 +149,17 @@ struct CSVImport: Sendable {
         let title = row[columns.title]
         let created = date(row[columns.created]) ?? now
         let password = row[columns.password]
-        let totp = row[columns.totp]
+        let totp = ([columns.totp].compactMap { $0 } + columns.totpAlternatives).lazy.map { row[$0] }.first { !$0.isEmpty } ?? ""
+        var username = row[columns.username]
+        let email = row[columns.email]
+        if username.isEmpty { username = email }
         var entry = Entry(title: title.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : title, urls: urls,
-                          username: row[columns.username], password: kind == .secureNote && password.isEmpty ? nil : password,
+                          username: username, password: !kind.holdsPassword && password.isEmpty ? nil : password,
                           notes: row[columns.notes], totpURI: totp.isEmpty ? nil : totp, tags: tags, created: created, kind: kind)
         entry.modified = date(row[columns.modified]) ?? created
         entry.passwordChanged = date(row[columns.passwordChanged]) ?? created
         entry.fields = bitwardenFields(row[columns.fields])
+        if !email.isEmpty, email != username { entry.fields.append(CustomField(name: "Email", value: email)) }
         return entry
     }
 
@@ -152,7 +170,8 @@ struct CSVImport: Sendable {
     func groupPath(_ cell: String) -> String {
         // LastPass writes a folder inside another as "Work\Servers"; a tag's path is "Work/Servers" everywhere else.
         if columns.groupBackslashes { return cell.replacingOccurrences(of: "\\", with: "/") }
-        guard columns.groupHasRoot else { return cell }
+        // RoboForm writes a folder as a path from its root ("/Work/Servers").
+        guard columns.groupHasRoot else { return format == .roboformCSV && cell.hasPrefix("/") ? String(cell.dropFirst()) : cell }
         let parts = cell.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count > 1 ? parts.dropFirst().joined(separator: "/") : ""
     }
@@ -179,7 +198,7 @@ struct CSVImport: Sendable {
     /// The formats' dates: Firefox's milliseconds since 1970, KeePassXC's ISO 8601.
     func date(_ cell: String) -> Date? {
         guard !cell.isEmpty else { return nil }
-        if let milliseconds = Double(cell), milliseconds > 0, milliseconds < 1e15 { return Date(timeIntervalSince1970: milliseconds / 1000) }
+        if let number = Double(cell), number > 0, number < 1e15 { return Date(timeIntervalSince1970: columns.secondsDates ? number : number / 1000) }
         return BitwardenJSON.date(cell)
     }
 }

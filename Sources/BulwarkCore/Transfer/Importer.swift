@@ -70,22 +70,54 @@ public enum Importer {
         case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows)
         case .keepassXML: read = try KDBXImport.readXML(data, now: now)
+        case .keepassxXML: read = try KeePassXXML.read(data, now: now)
+        case .enpassJSON: read = try EnpassJSON.read(data, now: now)
+        case .dashlaneJSON: read = try DashlaneJSON.read(data, now: now)
+        case .protonPassJSON: read = try ProtonPassJSON.read(data, now: now)
+        case .onePasswordPIF: read = try OnePasswordPIF.read(data, now: now)
+        case .appleKeychain: read = try AppleKeychainDump.read(data, now: now)
+        case .pass: throw ImportError(line: nil, message: "a pass store is a directory: give its path (import --format pass ~/.password-store)")
+        case .dashlaneCSV where ZipArchive.looksLikeZip(data): read = try DashlaneArchive.read(data, now: now, skipBadRows: skipBadRows)
         default:
             let (text, note) = try decodeText(data)
             encodingNote = note
             read = try CSVImport(format: format, columns: format.columns!, now: now, skipBadRows: skipBadRows,
                                  undoSpreadsheetGuard: format == .appleCSV && !rawCells).read(text)
         }
+        var checked = try parsed(read, format: format, skipBadRows: skipBadRows)
+        if let encodingNote { checked.result.rowNotes.insert(encodingNote, at: 0) }
+        return checked
+    }
+
+    /// A reader's items after the checks `add` makes, with the summary's notes.
+    static func parsed(_ read: ImportRead, format: ImportFormat, skipBadRows: Bool) throws(ImportError) -> Parsed {
         var candidates = read.entries
         var result = ImportResult(entries: [], duplicates: 0, inTrash: read.inTrash, keptAside: read.keptAside,
-                                  rowNotes: (encodingNote.map { [$0] } ?? []) + read.rowNotes, notHeld: read.notHeld)
+                                  rowNotes: read.rowNotes, notHeld: read.notHeld)
         let undated = read.undated
         try ImportLimits.enforce(&candidates, skipBadRows: skipBadRows, notes: &result.rowNotes)
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
+        // Readers that learn the title or the address after making the entry guess its category again.
+        if [.protonPassJSON, .onePasswordPIF, .pass].contains(format) {
+            for index in candidates.indices where !candidates[index].categoryIsManual {
+                candidates[index].category = CategoryGuess.guess(title: candidates[index].title, urls: candidates[index].urls)
+            }
+        }
+        if format.loginsWithOnlyNotesAreNotes {
+            for index in candidates.indices where candidates[index].kind == .login && candidates[index].isOnlyANote {
+                candidates[index].kind = .secureNote
+                candidates[index].password = nil
+            }
+        }
         for index in candidates.indices where candidates[index].totpURI != nil {
             if let note = normaliseTOTP(&candidates[index]) { result.keptAside.append(note) }
         }
         return Parsed(candidates: candidates, result: result, undated: undated)
+    }
+
+    /// A pass store's entries (`PassStore`), checked as a file's are.
+    public static func parse(passStore directory: String, now: Date = Date()) throws(ImportError) -> Parsed {
+        try parsed(PassStore.read(directory: directory, now: now), format: .pass, skipBadRows: false)
     }
 
     /// Which parsed items are new, exact duplicates, or matches of a login the vault holds.
