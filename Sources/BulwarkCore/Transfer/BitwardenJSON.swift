@@ -70,6 +70,7 @@ enum BitwardenJSON {
         }
         var read = ImportRead()
         var position = 0
+        var unheld = Unheld()
         do {
             _ = try JSONStream.parse(data, streaming: [["items"]]) { _, value in
                 defer { position += 1 }
@@ -85,6 +86,7 @@ enum BitwardenJSON {
                     return
                 }
                 var entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &read.keptAside)
+                unheld.count(item, title: entry.title)
                 if let login = item["login"] as? JSONObject {
                     let (passkeys, notRead) = BitwardenPasskeys.read(login, title: entry.title)
                     entry.passkeys = passkeys
@@ -97,6 +99,7 @@ enum BitwardenJSON {
         } catch {
             throw ImportError(line: nil, message: "\(error)")
         }
+        read.notHeld += unheld.lines
         return read
     }
 
@@ -155,6 +158,8 @@ enum BitwardenJSON {
                 kind = known
                 continue
             }
+            // A linked field (type 3) is another of the item's values under a second name: named, not copied.
+            if Importer.jsonInteger(field["type"]) == 3 { continue }
             fields.append(CustomField(name: fieldName, value: value, hidden: Importer.jsonInteger(field["type"]) == 1))
         }
         if item["favorite"] as? Bool == true, !tags.contains("Favorites") { tags.append("Favorites") }
@@ -169,6 +174,32 @@ enum BitwardenJSON {
         entry.modified = date(item["revisionDate"]) ?? created
         entry.passwordChanged = date(login["passwordRevisionDate"]) ?? created
         return entry
+    }
+
+    /// What Bitwarden's items set that bulwark has no place for, counted
+    /// for the summary: URL match settings, linked fields, the re-prompt.
+    struct Unheld {
+        static let matches = ["base domain", "host", "starts with", "exact", "regular expression", "never"]
+        var match: [String: Int] = [:], linked: [String] = [], reprompt = 0
+
+        mutating func count(_ item: JSONObject, title: String) {
+            for case let uri as JSONObject in (item["login"] as? JSONObject)?["uris"] as? [Any] ?? [] {
+                if let setting = Importer.jsonInteger(uri["match"]), Self.matches.indices.contains(setting) { match[Self.matches[setting], default: 0] += 1 }
+            }
+            for case let field as JSONObject in item["fields"] as? [Any] ?? [] where Importer.jsonInteger(field["type"]) == 3 {
+                linked.append("\(field["name"] as? String ?? "") of \(title)")
+            }
+            if (Importer.jsonInteger(item["reprompt"]) ?? 0) != 0 { reprompt += 1 }
+        }
+
+        var lines: [String] {
+            var lines = match.sorted { $0.key < $1.key }.map { setting, count in
+                "the URL match setting \"\(setting)\" of \(count) address\(count == 1 ? "" : "es") (bulwark matches an address by its site)"
+            }
+            lines += linked.map { "the linked field \($0) (Bitwarden shows another of the item's values under it)" }
+            if reprompt > 0 { lines.append("the master-password re-prompt of \(reprompt) item\(reprompt == 1 ? "" : "s") (bulwark asks for it when the vault opens)") }
+            return lines
+        }
     }
 
     /// The export: one folder per first tag (others, and the category, as

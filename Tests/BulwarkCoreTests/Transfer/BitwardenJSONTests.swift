@@ -60,6 +60,25 @@ import Testing
         #expect(me.fields.last?.hidden == true)
     }
 
+    /// What Bitwarden sets and bulwark has no place for is named: URL match settings, linked fields, the re-prompt;
+    /// a boolean field is a field.
+    @Test func matchSettingsLinkedFieldsAndRepromptAreNamed() throws {
+        let json = #"""
+        {"encrypted": false, "folders": [], "items": [
+          {"type": 1, "reprompt": 1, "name": "Bank", "favorite": false,
+           "fields": [{"name": "Remember me", "value": "true", "type": 2, "linkedId": null},
+                      {"name": "Login alias", "value": null, "type": 3, "linkedId": 100}],
+           "login": {"uris": [{"match": 3, "uri": "https://bank.example/login"}, {"match": 1, "uri": "https://bank.example"},
+                              {"match": 3, "uri": "https://m.bank.example"}], "username": "jane", "password": "pw"}}]}
+        """#
+        let result = try Importer.read(Data(json.utf8), format: .bitwardenJSON, existing: [])
+        #expect(result.entries[0].fields == [CustomField(name: "Remember me", value: "true")])
+        #expect(result.notHeld == ["the URL match setting \"exact\" of 2 addresses (bulwark matches an address by its site)",
+                                   "the URL match setting \"host\" of 1 address (bulwark matches an address by its site)",
+                                   "the linked field Login alias of Bank (Bitwarden shows another of the item's values under it)",
+                                   "the master-password re-prompt of 1 item (bulwark asks for it when the vault opens)"])
+    }
+
     /// bulwark → Bitwarden JSON → bulwark gives back every field.
     @Test func aRoundTripKeepsEverything() throws {
         let first = try Importer.read(Data(Self.fixture.utf8), format: .bitwardenJSON, existing: []).entries
