@@ -176,12 +176,21 @@ struct CSVImport: Sendable {
         return parts.count > 1 ? parts.dropFirst().joined(separator: "/") : ""
     }
 
-    /// KeePassXC's recycle bin is the root's "Recycle Bin" group (its name
-    /// in an English database; the CSV carries no other mark of it).
+    /// KeePassXC's recycle bin is a group of the root named "Recycle Bin"
+    /// in the language the database was made in (the CSV carries no other
+    /// mark of it): its name in each of KeePassXC's translations.
     func isRecycleBin(_ cell: String) -> Bool {
         let parts = cell.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count > 1 && parts[1] == "Recycle Bin"
+        return parts.count > 1 && Self.recycleBinNames.contains(String(parts[1]))
     }
+
+    /// "Recycle Bin" as KeePassXC's translations write it (share/translations/keepassxc_*.ts).
+    static let recycleBinNames: Set<String> = [
+        "Recycle Bin", "Cestino", "Corbeille", "Coș de gunoi", "Keranjang Sampah", "Kosh Hedhurinash", "Kosz", "Koš", "Koš za smeće", "Kuka",
+        "Kôš", "Lixeira", "Papelera", "Paperera", "Papierkorb", "Papirkurv", "Papperskorg", "Prullenbak", "Prügikast", "Reciclagem", "Roskakori",
+        "Çöp kutusu", "Šiukšlinė", "Κάδος Ανακύκλωσης", "Корзина", "Корпа за отпатке", "Кошче", "Смітник", "סל־מחזור", "سلة المهملات",
+        "ප්‍රතිචක්‍රීකරණ බඳුන", "ถังขยะ", "အမှိုက်ပုံး", "ធុងសំរាម", "ゴミ箱", "回收桶", "回收站", "휴지통",
+    ]
 
     /// Bitwarden's CSV writes custom fields as `name: value` lines; its
     /// importer splits each line at the last ": ", and so does this.

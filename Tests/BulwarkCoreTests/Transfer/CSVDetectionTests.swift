@@ -54,4 +54,14 @@ import Testing
         #expect(result.entries.map(\.password) == ["pass\"word", "pw2"] && result.entries.map(\.username) == ["jane", "jo\"e"])
         #expect(result.rowNotes == ["line 2: a stray quote, read as part of the value", "line 3: a stray quote, read as part of the value"])
     }
+
+    /// KeePassXC's recycle bin is named in the database's language: a German one's "Papierkorb" is its trash too.
+    @Test func aKeePassXCRecycleBinInAnyLanguageIsTheTrash() throws {
+        let text = "\"Group\",\"Title\",\"Username\",\"Password\",\"URL\",\"Notes\",\"TOTP\",\"Icon\",\"Last Modified\",\"Created\"\n"
+            + "\"Stamm/Papierkorb\",\"Old\",\"jane\",\"pw\",\"\",\"\",\"\",\"0\",\"2024-01-01T00:00:00Z\",\"2024-01-01T00:00:00Z\"\n"
+            + "\"Racine/Corbeille/Sous\",\"Older\",\"jane\",\"pw\",\"\",\"\",\"\",\"0\",\"2024-01-01T00:00:00Z\",\"2024-01-01T00:00:00Z\"\n"
+            + "\"Stamm/Arbeit\",\"Mail\",\"jane\",\"pw\",\"\",\"\",\"\",\"0\",\"2024-01-01T00:00:00Z\",\"2024-01-01T00:00:00Z\"\n"
+        let result = try Importer.read(Data(text.utf8), format: .keepassxcCSV, existing: [])
+        #expect(result.entries.map(\.title) == ["Mail"] && result.entries[0].tags == ["Arbeit"] && result.inTrash == 2)
+    }
 }
