@@ -81,6 +81,7 @@ enum Commands {
         OptionSpec(name: "--totp", valueName: "-", help: "Read an otpauth:// URI from standard input, after the other secrets ('' removes it)"),
         OptionSpec(name: "--totp-qr", valueName: "IMAGE", help: "Read the TOTP from a QR code in a PNG or JPEG (a service's set-up picture)"),
         OptionSpec(name: "--signs-in-with", valueName: "ISSUER", help: "The identity provider (its https issuer) the account signs in through ('' removes it)"),
+        OptionSpec(name: "--expires", valueName: "DAY", help: "When the password expires, as KeePass keeps it (2030-01-31, or never)"),
         OptionSpec(name: "--generate", valueName: nil, help: "Set a new strong password"),
         OptionSpec(name: "--entry-password-stdin", valueName: nil, help: "Read the entry's password from the next line of standard input"),
     ]

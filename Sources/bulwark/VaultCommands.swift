@@ -188,6 +188,7 @@ enum VaultCommands {
                 return object
             },
             "signs_in_with": e.signsInWith.map { $0 as Any } ?? NSNull(),
+            "expires": e.expires.map { iso.string(from: $0) as Any } ?? NSNull(),
             // Never the private key: that leaves the vault only in an export.
             "passkeys": e.passkeys.map { ["id": $0.id, "rp_id": $0.rpID, "user_name": $0.userName, "created": iso.string(from: $0.created)] },
         ]
@@ -218,6 +219,7 @@ enum VaultCommands {
             if e.totpURI != nil { rows.append(("TOTP", reveal ? e.totpURI! : "set")) }
             if e.kind != .login { rows.insert(("Kind", e.kind.label), at: 0) }
             for field in e.fields { rows.append((field.name, field.hidden && !reveal ? String(repeating: "•", count: 8) : field.value)) }
+            if let expires = e.expires { rows.append(("Expires", iso.string(from: expires) + (expires <= Date() ? " (expired)" : ""))) }
             if !e.notes.isEmpty { rows.append(("Notes", e.notes)) }
             rows.append(("Modified", iso.string(from: e.modified)))
             rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"))
@@ -239,6 +241,12 @@ enum VaultCommands {
                 throw UsageError(message: "--signs-in-with takes an identity provider's issuer, an https URL (such as https://id.nimbus.example).", command: nil)
             }
             entry.signsInWith = issuer.isEmpty ? nil : issuer
+        }
+        if let text = parsed.value("--expires") {
+            guard text.isEmpty || text == "never" || ISODate.parse(text) != nil || ISODate.parse(text + "T00:00:00Z") != nil else {
+                throw UsageError(message: "--expires takes a day (2030-01-31), a time (2030-01-31T12:00:00Z), or never.", command: nil)
+            }
+            entry.expires = text.isEmpty || text == "never" ? nil : ISODate.parse(text) ?? ISODate.parse(text + "T00:00:00Z")
         }
         if let name = parsed.value("--category") {
             guard let category = AccountCategory(rawValue: name) else {

@@ -26,4 +26,21 @@ import Testing
         await f.type("4111")
         #expect(f.state.visible.isEmpty)
     }
+
+    /// An expiry (as KeePass keeps it) is a line of the detail; a past one says so.
+    @Test func anExpiryIsShownAndAPastOneSaysExpired() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        var past = Entry(title: "Old VPN", urls: ["https://vpn.example"], username: "jane", password: "pw", created: AppFixture.now)
+        past.expires = AppFixture.now.addingTimeInterval(-86_400)
+        var future = Entry(title: "New VPN", urls: ["https://vpn2.example"], username: "jane", password: "pw2", created: AppFixture.now)
+        future.expires = AppFixture.now.addingTimeInterval(86_400 * 30)
+        for entry in [past, future] { f.store.send(.vault(.updated(try f.session.save(entry, basedOn: nil), banner: nil))) }
+        await f.store.settle()
+        await f.selectEntry("Old VPN")
+        let old = AppView.render(f.state).textDump()
+        #expect(old.contains("Expires    " + CalendarDay.string(past.expires!) + " (expired)"), "\(old)")
+        await f.selectEntry("New VPN")
+        let new = AppView.render(f.state).textDump()
+        #expect(new.contains("Expires    " + CalendarDay.string(future.expires!)) && !new.contains("(expired)"), "\(new)")
+    }
 }

@@ -64,7 +64,7 @@ import Testing
         #expect(maps["notes"] as? String == "line one\nline \"two\", with comma; שלום עולם")
         let fields = (maps["fields"] as! [[String: Any]]).map { "\($0["name"]!)=\($0["value"]!)/\($0["type"]!)" }
         #expect(fields.contains("Recovery code=ABCD-1234/1") && fields.contains("Favourite colour=blue, green/0"))
-        #expect(fields.contains("Expires=2030-01-01T00:00:00Z/0"))
+        #expect(fields.contains("bulwark:expires=2030-01-01T00:00:00Z/0"))
         // KeePassXC keeps tags sorted: "maps" first (Bitwarden's folder), "travel" after it.
         #expect(fields.contains("bulwark:tags=travel/0") && (maps["folderId"] as? String).flatMap { folders[$0] } == "maps", "\(fields)")
         #expect((maps["passwordHistory"] as? [[String: Any]])?.map { $0["password"] as! String } == ["older-pass-1"])

@@ -30,6 +30,18 @@ import Testing
         }
     }
 
+    /// An expiry is set and cleared by day, shown (a past one as expired) and in the JSON.
+    @Test func anExpiryIsSetShownAndCleared() throws {
+        let f = try Fixture()
+        #expect(try f.run(["add", "--title", "VPN", "--username", "jane", "--expires", "2020-01-31", "--entry-password-stdin"], stdin: "master\npw\n").status == 0)
+        #expect(try f.run(["show", "VPN"]).stdout.contains("Expires   2020-01-31T00:00:00Z (expired)\n"))
+        #expect((try f.json(["show", "VPN", "--json"]) as! [String: Any])["expires"] as? String == "2020-01-31T00:00:00Z")
+        let bad = try f.run(["edit", "VPN", "--expires", "soon"])
+        #expect(bad.status == 2 && bad.stderr.contains("--expires takes a day (2030-01-31), a time (2030-01-31T12:00:00Z), or never."))
+        #expect(try f.run(["edit", "VPN", "--expires", "never"]).status == 0)
+        #expect((try f.json(["show", "VPN", "--json"]) as! [String: Any])["expires"] is NSNull)
+    }
+
     @Test func addShowEditAndRemove() throws {
         let f = try Fixture()
         let added = try f.run(["add", "--title", "Northwind Bank", "--url", "https://bank.northwind.example", "--username", "jane",

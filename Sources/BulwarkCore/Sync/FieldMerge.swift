@@ -52,6 +52,7 @@ enum FieldMerge {
         field(\.categoryIsManual)
         field(\.hiddenFromRecommendations)
         field(\.hiddenUntil)
+        field(\.expires)
         field(\.signInWithApple)
         field(\.kind)
         field(\.passwordChanged)

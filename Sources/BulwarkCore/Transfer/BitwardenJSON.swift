@@ -27,7 +27,7 @@ enum BitwardenJSON {
         .sshKey: ("sshKey", [("privateKey", "Private key", true), ("publicKey", "Public key", false), ("keyFingerprint", "Fingerprint", false)]),
     ]
 
-    static let tagsField = "bulwark:tags", categoryField = "bulwark:category", kindField = "bulwark:kind"
+    static let tagsField = "bulwark:tags", categoryField = "bulwark:category", kindField = "bulwark:kind", expiresField = "bulwark:expires"
 
     /// The folder an entry goes in: its first tag, but never "Favorites", which Bitwarden's own `favorite` says.
     static func folder(of entry: Entry) -> String? { entry.tags.first { $0 != "Favorites" } }
@@ -142,6 +142,7 @@ enum BitwardenJSON {
             }
         }
         var category: AccountCategory?
+        var expires: Date?
         var kind = kind
         for case let field as JSONObject in item["fields"] as? [Any] ?? [] {
             let fieldName = field["name"] as? String ?? ""
@@ -152,6 +153,10 @@ enum BitwardenJSON {
             }
             if fieldName == categoryField, let known = AccountCategory(rawValue: value) {
                 category = known
+                continue
+            }
+            if fieldName == expiresField, let day = ISODate.parse(value) {
+                expires = day
                 continue
             }
             if fieldName == kindField, let known = EntryKind(rawValue: value) {
@@ -171,6 +176,7 @@ enum BitwardenJSON {
             guard let value = Importer.jsonText(old["password"])?.text else { return nil }
             return PasswordHistoryItem(password: value, changedAt: date(old["lastUsedDate"]) ?? created, reason: "from Bitwarden")
         }
+        entry.expires = expires
         entry.modified = date(item["revisionDate"]) ?? created
         entry.passwordChanged = date(login["passwordRevisionDate"]) ?? created
         return entry
@@ -309,6 +315,7 @@ enum BitwardenJSON {
         if !moreTags.isEmpty { field(name: tagsField, value: moreTags.joined(separator: "\n"), hidden: false, into: &json) }
         if e.kind == .other { field(name: kindField, value: EntryKind.other.rawValue, hidden: false, into: &json) }
         if e.categoryIsManual { field(name: categoryField, value: e.category.rawValue, hidden: false, into: &json) }
+        if let expires = e.expires { field(name: expiresField, value: ISODate.string(expires), hidden: false, into: &json) }
         json.endArray()
         json.key("collectionIds"); json.null()
         json.endObject()

@@ -20,6 +20,7 @@ public enum ExportLoss {
             if e.categoryIsManual { lost.append("category") }
             if !e.history.isEmpty { lost.append(count(e.history.count, "old password")) }
             if !e.passkeys.isEmpty { lost.append(count(e.passkeys.count, "passkey")) }
+            if e.expires != nil { lost.append("expiry") }
             return lost.isEmpty ? nil : Item(title: e.title, lost: lost)
         }
     }

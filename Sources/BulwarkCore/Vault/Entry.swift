@@ -101,6 +101,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
         var fields: [CustomField] = []
         var passkeys: [Passkey] = []
         var signsInWith: String? = nil
+        var expires: Date? = nil
 
         var isEmpty: Bool { self == Extras() }
     }
@@ -230,6 +231,11 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var signsInWith: String? {
         get { extras.signsInWith }
         _modify { yield &extras.signsInWith }
+    }
+    /// When the account's password expires, as KeePass keeps it (nil: never).
+    public var expires: Date? {
+        get { extras.expires }
+        _modify { yield &extras.expires }
     }
 
     public init(id: String = EntryID.random(), title: String, urls: [String] = [], username: String = "",

@@ -82,7 +82,7 @@ extension Vault {
             }
         }
         // Only when there are passkeys (or a twelfth part follows): every other box stays as it was.
-        if !e.passkeys.isEmpty || e.signsInWith != nil {
+        if !e.passkeys.isEmpty || e.signsInWith != nil || e.expires != nil {
             w.part { writer in
                 for passkey in e.passkeys {
                     writer.part(Base64URL.encode(passkey.credentialID))
@@ -99,10 +99,16 @@ extension Vault {
             }
         }
         // The twelfth: named extras, only when there are any.
-        if let issuer = e.signsInWith {
+        if e.signsInWith != nil || e.expires != nil {
             w.part { writer in
-                writer.part("signs-in-with")
-                writer.part(issuer)
+                if let issuer = e.signsInWith {
+                    writer.part("signs-in-with")
+                    writer.part(issuer)
+                }
+                if let expires = e.expires {
+                    writer.part("expires")
+                    writer.part(FieldCoding.date(expires))
+                }
             }
         }
         return w.bytes

@@ -13,7 +13,7 @@ extension Vault {
     /// Whether a box holds the parts an entry has: the nine fields, and
     /// since the kinds and custom fields arrived, a tenth with them, and an
     /// eleventh with its passkeys when it has any.
-    /// A twelfth holds named extras (the provider it signs in through).
+    /// A twelfth holds named extras (the provider it signs in through, the expiry).
     static func isEntryShape(_ count: Int) -> Bool { (fields.count...fields.count + 3).contains(count) }
 
     /// The parts of one passkey in the eleventh part.
@@ -80,7 +80,14 @@ extension Vault {
         }
         if v.count == fields.count + 3 {
             guard let extras = FieldCoding.decode(v[fields.count + 2]), !extras.isEmpty, extras.count % 2 == 0 else { return nil }
-            for index in stride(from: 0, to: extras.count, by: 2) where extras[index] == "signs-in-with" { entry.signsInWith = extras[index + 1] }
+            // Names an older bulwark does not know are passed over, never a reason to refuse the box.
+            for index in stride(from: 0, to: extras.count, by: 2) {
+                switch extras[index] {
+                case "signs-in-with": entry.signsInWith = extras[index + 1]
+                case "expires": entry.expires = FieldCoding.date(extras[index + 1])
+                default: break
+                }
+            }
         }
         return entry
     }

@@ -39,6 +39,7 @@ public enum LosingSide {
         keepText(lost.username, kept.username, name: "User name")
         keepText(lost.notes, kept.notes, name: "Notes")
         keepText(lost.totpURI ?? "", kept.totpURI ?? "", name: "Verification code setup", hidden: true)
+        keepText(lost.expires.map { ISODate.string($0) } ?? "", kept.expires.map { ISODate.string($0) } ?? "", name: "Expires")
         let newURLs = lost.urls.filter { !kept.urls.contains($0) }
         if !newURLs.isEmpty {
             kept.urls += newURLs
@@ -69,7 +70,7 @@ public enum LosingSide {
     /// Joined websites, fields and passkeys are named after them.
     public static func describe(_ kept: [String], whose: String, label: String) -> String {
         let history = kept.filter { $0.hasSuffix(" (in history)") }.map { String($0.dropLast(" (in history)".count)) }
-        let marked: Set<String> = ["title", "user name", "notes", "verification code setup"]
+        let marked: Set<String> = ["title", "user name", "notes", "verification code setup", "expires"]
         let fields = kept.filter { marked.contains($0) }
         let joined = kept.filter { !$0.hasSuffix(" (in history)") && !marked.contains($0) }
         var parts: [String] = []

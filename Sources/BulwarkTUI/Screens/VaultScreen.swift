@@ -137,6 +137,9 @@ enum EntryDetail {
         field("Category", Line(entry.category.label))
         if !entry.tags.isEmpty { field("Tags", Line(entry.tags.joined(separator: ", "))) }
         field("Changed", Line(Self.day(entry.passwordChanged)))
+        if let expires = entry.expires {
+            field("Expires", expires <= state.now ? Line(Self.day(expires) + " (expired)", Theme.warning) : Line(Self.day(expires)))
+        }
         if !entry.notes.isEmpty { field("Notes", Line(entry.notes.split(separator: "\n").first.map(String.init) ?? "")) }
         if !entry.history.isEmpty {
             // Short enough for an 80-column detail: the dates and reasons are in the history view.

@@ -59,6 +59,7 @@ import Testing
                           totpURI: OTPAuthURL.build(.steam(secret: Array("steamsecret12345".utf8), account: "gamer")), created: t0)
         steam.modified = t0
         steam.passwordChanged = t0
+        steam.expires = t0 + 86_400 * 365
         return [mail, card, me, ssh, openSSH, wifi, note, steam]
     }
 
@@ -83,7 +84,7 @@ import Testing
             ("notes", \.notes), ("totp", { $0.totpURI ?? "nil" }), ("tags", { "\($0.tags)" }), ("category", { "\($0.category) \($0.categoryIsManual)" }),
             ("created", { "\($0.created.timeIntervalSince1970)" }), ("modified", { "\($0.modified.timeIntervalSince1970)" }),
             ("passwordChanged", { "\($0.passwordChanged.timeIntervalSince1970)" }), ("history", { "\($0.history)" }),
-            ("fields", { "\($0.fields)" }), ("passkeys", { "\($0.passkeys)" }), ("kind", { "\($0.kind)" }),
+            ("fields", { "\($0.fields)" }), ("passkeys", { "\($0.passkeys)" }), ("kind", { "\($0.kind)" }), ("expires", { "\(String(describing: $0.expires))" }),
         ]
         return parts.compactMap { name, value in value(a) == value(b) ? nil : "\(name): \(value(a)) / \(value(b))" }
     }

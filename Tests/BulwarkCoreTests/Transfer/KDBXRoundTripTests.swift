@@ -25,6 +25,28 @@ import Testing
         #expect(throws: ImportError.self) { try KDBXImport.read(data, password: "not pw", keyFile: nil, now: Date()) }
     }
 
+    /// An expiry is KeePass's own; tags holding ; or , and a group holding / come back as they were.
+    @Test func expiryOddTagsAndSlashedGroupsRoundTrip() throws {
+        var entry = Entry(title: "Bank", username: "jane", password: "pw", tags: ["Money/Banks", "a;b", "c, d", "plain"])
+        entry.expires = Date(timeIntervalSince1970: 1_900_000_000)
+        let data = try KDBXExport.write([entry], password: "pw", settings: Self.cheap)
+        let imported = try KDBXImport.read(data, password: "pw", keyFile: nil, now: Date())
+        let back = try #require(imported.entries.first)
+        #expect(back.expires == entry.expires && back.tags == ["Money/Banks", "plain", "a;b", "c, d"] && back.fields.isEmpty)
+        // KeePass's group "TV/Radio" under "Media" is one group, not two, and goes back as one.
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><KeePassFile><Root><Group><Name>Root</Name><Group><Name>Media</Name><Group><Name>TV/Radio</Name>"#
+            + #"<Entry><String><Key>Title</Key><Value>Stream</Value></String><Times><ExpiryTime>2030-01-01T00:00:00Z</ExpiryTime><Expires>False</Expires></Times></Entry>"#
+            + "</Group></Group></Group></Root></KeePassFile>"
+        let parsed = try KDBXImport.readXML(Data(xml.utf8), now: Date())
+        let read = try #require(parsed.entries.first)
+        #expect(read.tags == ["Media/TV\u{2215}Radio"] && read.expires == nil)
+        let again = try KDBXImport.read(try KDBXExport.write([read], password: "pw", settings: Self.cheap), password: "pw", keyFile: nil, now: Date())
+        #expect(again.entries.first?.tags == ["Media/TV\u{2215}Radio"])
+        let stream = try StreamCiphers.KeyStream(chacha20: Array(repeating: 1, count: 32), nonce: Array(repeating: 2, count: 12))
+        let written = String(decoding: KDBXXMLWriter(stream: stream, now: Date()).document([read]), as: UTF8.self)
+        #expect(written.contains("<Name>Media</Name>") && written.contains("<Name>TV/Radio</Name>"))
+    }
+
     @Test func aLargeVaultSpansSeveralBlocks() throws {
         // Random notes, so that gzip leaves more than one 1 MiB block.
         let entries = (0..<3_000).map { Entry(title: "E\($0)", username: "u\($0)", password: String(repeating: "p\($0)", count: 40),

@@ -36,13 +36,27 @@ import Testing
         var federatedWithPasskey = withPasskey
         federatedWithPasskey.id = "j"
         federatedWithPasskey.signsInWith = "https://id.nimbus.example"
-        return [plain, linked, notForwarding, staged, both, card, empty, withPasskey, federated, federatedWithPasskey]
+        var expiring = Entry(id: "k", title: "Bank", username: "jane", password: "p")
+        expiring.expires = Date(timeIntervalSinceReferenceDate: 9)
+        var federatedAndExpiring = federated
+        federatedAndExpiring.id = "l"
+        federatedAndExpiring.expires = Date(timeIntervalSinceReferenceDate: 10)
+        return [plain, linked, notForwarding, staged, both, card, empty, withPasskey, federated, federatedWithPasskey, expiring, federatedAndExpiring]
     }
 
     @Test func theBoxIsTheSameBytesAsThePartsJoined() {
         for entry in Self.entries() {
             #expect(Vault.box(entry) == FieldCoding.encode(parts: PartByPart.encode(entry)), "\(entry.id)")
         }
+    }
+
+    /// A box with a named extra an older bulwark does not know still reads (its other extras kept).
+    @Test func anUnknownNamedExtraIsPassedOver() throws {
+        var entry = Entry(id: "m", title: "Grocer", password: "p")
+        entry.signsInWith = "https://id.nimbus.example"
+        var parts = try #require(FieldCoding.decode(parts: Vault.box(entry)))
+        parts[parts.count - 1] = ArraySlice(FieldCoding.encode(["from-the-future", "x", "signs-in-with", "https://id.nimbus.example"]))
+        #expect(Vault.decode(id: "m", parts) == entry)
     }
 
     @Test func everyShapeReadsBack() throws {
@@ -80,7 +94,8 @@ enum PartByPart {
             FieldCoding.encode([e.kind.rawValue] + e.fields.flatMap { [$0.name, $0.value, $0.hidden ? "1" : "0"] }),
         ]
             // The eleventh with the passkeys, when there are any or a twelfth follows; the twelfth with named extras.
-            + (e.passkeys.isEmpty && e.signsInWith == nil ? [] : [FieldCoding.encode(passkeys)])
-            + (e.signsInWith.map { [FieldCoding.encode(["signs-in-with", $0])] } ?? [])
+            + (e.passkeys.isEmpty && e.signsInWith == nil && e.expires == nil ? [] : [FieldCoding.encode(passkeys)])
+            + (e.signsInWith == nil && e.expires == nil ? []
+               : [FieldCoding.encode((e.signsInWith.map { ["signs-in-with", $0] } ?? []) + (e.expires.map { ["expires", FieldCoding.date($0)] } ?? []))])
     }
 }

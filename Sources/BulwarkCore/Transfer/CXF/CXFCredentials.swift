@@ -54,6 +54,7 @@ enum CXFCredentials {
         made.modified = CXFImport.date(item["modifiedAt"]) ?? created
         made.passwordChanged = context.passwordChanged ?? made.modified
         if !entry.passkeys.isEmpty { made.passkeys = entry.passkeys }
+        made.expires = context.expires
         return made
     }
 
@@ -122,6 +123,7 @@ enum CXFCredentials {
         let title: String
         let created: Date
         var passwordChanged: Date?
+        var expires: Date?
         var passkeyCreated: [String: Date] = [:]
     }
 
@@ -291,6 +293,9 @@ enum CXFCredentials {
         case "history":
             guard words.count >= 2, let date = ISODate.parse(words[1]) else { return false }
             entry.history.append(PasswordHistoryItem(password: value, changedAt: date, reason: words.count > 2 ? words[2] : "from CXF"))
+        case "expires":
+            guard let date = ISODate.parse(value) else { return false }
+            context.expires = date
         case "passkey-created":
             guard words.count == 2, let date = ISODate.parse(value) else { return false }
             context.passkeyCreated[words[1]] = date

@@ -196,6 +196,7 @@ enum CXFExport {
         if e.categoryIsManual { own.append(("category", e.category.rawValue, false)) }
         if let uri = e.totpURI, !isPlainTOTP(uri) { own.append(("totp", uri, true)) }
         if e.password != nil, e.passwordChanged != e.modified { own.append(("password-changed", ISODate.string(e.passwordChanged, milliseconds: true), false)) }
+        if let expires = e.expires { own.append(("expires", ISODate.string(expires, milliseconds: true), false)) }
         for old in e.history {
             own.append(("history \(ISODate.string(old.changedAt, milliseconds: true)) \(old.reason)", old.password, true))
         }

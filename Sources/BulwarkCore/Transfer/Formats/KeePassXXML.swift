@@ -72,7 +72,7 @@ final class KeePassXXML: NSObject, XMLParserDelegate {
         if !path.isEmpty { entry.tags = [path] }
         entry.modified = Self.date(fields["lastmod"]) ?? entry.created
         entry.passwordChanged = entry.modified
-        if let expire = fields["expire"], expire != "Never", !expire.isEmpty { entry.fields.append(CustomField(name: "Expires", value: expire)) }
+        entry.expires = Self.date(fields["expire"])  // "Never" is none
         if created == nil { read.undated.insert(entry.id) }
         if let name = fields["bindesc"], !name.isEmpty { read.notHeld.append("the attachment \(name) of \(entry.title) (bulwark holds no attachments)") }
         read.entries.append(entry)

@@ -48,9 +48,11 @@ enum KDBXImport {
         let more = item.strings.filter { $0.key == "KP2A_URL" || $0.key.hasPrefix("KP2A_URL_") }.map(\.value).filter { !$0.isEmpty }
         let urls = (url.isEmpty ? [] : [url]) + more
         let title = strings["Title"].flatMap { $0.isEmpty ? nil : $0 } ?? Importer.fallbackTitle(urls: urls, note: isNote)
-        let group = item.group.joined(separator: "/")
+        // A "/" inside a group's name is not a path: written as KDBXXMLWriter.slashInName, and back.
+        let group = item.group.map { $0.replacingOccurrences(of: "/", with: KDBXXMLWriter.slashInName) }.joined(separator: "/")
         var tags = group.isEmpty ? [] : [group]
         tags += item.tags.filter { !tags.contains($0) }
+        for tag in (strings[KDBXXMLWriter.tagsField] ?? "").split(separator: "\n").map(String.init) where !tags.contains(tag) { tags.append(tag) }
         let created = item.created ?? now
         var entry = Entry(title: title, urls: urls, username: strings["UserName"] ?? "", password: isNote && password.isEmpty ? nil : password,
                           notes: strings["Notes"] ?? "", totpURI: code(strings, title: title), tags: tags,
@@ -58,7 +60,7 @@ enum KDBXImport {
                           kind: savedKind ?? (isNote ? .secureNote : .login))
         // The code's own fields are the code now; any other string is a custom field.
         let codeKeys = entry.totpURI == nil ? [] : codeFields.union(item.strings.map(\.key).filter { $0.hasPrefix("TimeOtp-") || $0.hasPrefix("HmacOtp-") })
-        let ours: Set<String> = [KDBXXMLWriter.kindField, KDBXXMLWriter.categoryField, KDBXXMLWriter.passwordChangedField]
+        let ours: Set<String> = [KDBXXMLWriter.kindField, KDBXXMLWriter.categoryField, KDBXXMLWriter.passwordChangedField, KDBXXMLWriter.tagsField]
         // KeePassXC's passkey becomes the entry's; attributes that do not make a whole one stay fields.
         let passkey = KeePassXCPasskey.read(strings, created: created)
         if let passkey { entry.passkeys = [passkey] }
@@ -68,7 +70,7 @@ enum KDBXImport {
             // KeePassXC's passkey attributes are secrets whether or not the file protects each one.
             entry.fields.append(CustomField(name: string.key, value: string.value, hidden: string.protected || string.key.hasPrefix("KPEX_PASSKEY_")))
         }
-        if item.expiresSet, let expires = item.expires { entry.fields.append(CustomField(name: "Expires", value: ISODate.string(expires))) }
+        if item.expiresSet, let expires = item.expires { entry.expires = expires }
         entry.modified = item.modified ?? created
         var seen: Set<String> = [password]
         var history: [PasswordHistoryItem] = []

@@ -9,6 +9,11 @@ struct KDBXXMLWriter {
 
     static let kindField = "bulwark:kind", categoryField = "bulwark:category", reasonField = "bulwark:reason"
     static let passwordChangedField = "bulwark:password-changed"
+    /// Tags KeePass's Tags cannot hold (it splits them at ; and ,), one a line.
+    static let tagsField = "bulwark:tags"
+    /// A slash inside a KeePass group's name, as a tag writes it: the tag's
+    /// own "/" is the path between groups (U+2215, which looks the same).
+    static let slashInName = "\u{2215}"
 
     func document(_ entries: [Entry]) -> [UInt8] {
         // Groups from each entry's first tag, as a path.
@@ -27,7 +32,9 @@ struct KDBXXMLWriter {
         let root = Group()
         for entry in entries {
             var group = root
-            for part in (entry.tags.first ?? "").split(separator: "/").map(String.init) where !part.isEmpty { group = group.child(part) }
+            for part in (entry.tags.first ?? "").split(separator: "/").map(String.init) where !part.isEmpty {
+                group = group.child(part.replacingOccurrences(of: Self.slashInName, with: "/"))
+            }
             group.entries.append(entry)
         }
         var xml = "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile><Meta><Generator>bulwark</Generator><DatabaseName>bulwark</DatabaseName>"
@@ -45,8 +52,10 @@ struct KDBXXMLWriter {
 
     func entry(_ e: Entry) -> String {
         var xml = "<Entry><UUID>\(Self.uuid(e.id))</UUID>"
-        if e.tags.count > 1 { xml += "<Tags>\(escaped(e.tags.dropFirst().joined(separator: ";")))</Tags>" }
-        xml += times(created: e.created, modified: e.modified)
+        let plainTags = e.tags.dropFirst().filter { !$0.contains(";") && !$0.contains(",") }
+        let otherTags = e.tags.dropFirst().filter { $0.contains(";") || $0.contains(",") }
+        if !plainTags.isEmpty { xml += "<Tags>\(escaped(plainTags.joined(separator: ";")))</Tags>" }
+        xml += times(created: e.created, modified: e.modified, expires: e.expires)
         var strings: [(String, String, Bool)] = [("Title", e.title, false), ("UserName", e.username, false), ("Password", e.password ?? "", true),
                                                  ("URL", e.urls.first ?? "", false), ("Notes", e.notes, false)]
         for (index, url) in e.urls.dropFirst().enumerated() { strings.append((index == 0 ? "KP2A_URL" : "KP2A_URL_\(index)", url, false)) }
@@ -55,6 +64,7 @@ struct KDBXXMLWriter {
         if let passkey = e.passkeys.first { strings += KeePassXCPasskey.strings(passkey) }
         if e.kind != .login { strings.append((Self.kindField, e.kind.rawValue, false)) }
         if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
+        if !otherTags.isEmpty { strings.append((Self.tagsField, otherTags.joined(separator: "\n"), false)) }
         if e.password != nil { strings.append((Self.passwordChangedField, ISODate.string(e.passwordChanged), false)) }
         // KeePass needs each key once per entry: a repeated name (two "PIN"
         // fields, a field called "Notes") is written as "PIN (2)".
@@ -89,9 +99,11 @@ struct KDBXXMLWriter {
         return "<String><Key>\(escaped(key))</Key><Value Protected=\"True\">\(masked)</Value></String>"
     }
 
-    func times(created: Date, modified: Date) -> String {
+    /// KeePass's times; an expiry is its ExpiryTime with Expires set.
+    func times(created: Date, modified: Date, expires: Date? = nil) -> String {
         "<Times><CreationTime>\(Self.time(created))</CreationTime><LastModificationTime>\(Self.time(modified))</LastModificationTime>"
-            + "<LastAccessTime>\(Self.time(modified))</LastAccessTime><ExpiryTime>\(Self.time(modified))</ExpiryTime><Expires>False</Expires>"
+            + "<LastAccessTime>\(Self.time(modified))</LastAccessTime><ExpiryTime>\(Self.time(expires ?? modified))</ExpiryTime>"
+            + "<Expires>\(expires == nil ? "False" : "True")</Expires>"
             + "<UsageCount>0</UsageCount><LocationChanged>\(Self.time(modified))</LocationChanged></Times>"
     }
 
