@@ -69,18 +69,21 @@ public struct JSONStream {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return try string()
-        case UInt8(ascii: "t"): return try literal("true", true)
-        case UInt8(ascii: "f"): return try literal("false", false)
-        case UInt8(ascii: "n"): return try literal("null", NSNull())
+        case UInt8(ascii: "t"): try literal(Self.trueWord); return true
+        case UInt8(ascii: "f"): try literal(Self.falseWord); return false
+        case UInt8(ascii: "n"): try literal(Self.nullWord); return Self.null
         default: return try number()
         }
     }
 
-    private mutating func literal(_ word: String, _ value: Any) throws -> Any {
-        let letters = Array(word.utf8)
-        guard at + letters.count <= bytes.count, letters.indices.allSatisfy({ bytes[at + $0] == letters[$0] }) else { throw fail("not a JSON value") }
+    // Made once: a literal is most of an export's values, and each one's own array and NSNull showed in profiles.
+    private static let trueWord = Array("true".utf8), falseWord = Array("false".utf8), nullWord = Array("null".utf8)
+    nonisolated(unsafe) private static let null: Any = NSNull()
+
+    private mutating func literal(_ letters: [UInt8]) throws {
+        guard at + letters.count <= bytes.count else { throw fail("not a JSON value") }
+        for index in letters.indices where bytes[at + index] != letters[index] { throw fail("not a JSON value") }
         at += letters.count
-        return value
     }
 
     private mutating func object() throws -> Any {
@@ -182,7 +185,10 @@ public struct JSONStream {
                 return
             }
         case UInt8(ascii: "\""): try skipString()
-        default: _ = try value()  // a number or a literal: nothing to keep
+        case UInt8(ascii: "t"): try literal(Self.trueWord)
+        case UInt8(ascii: "f"): try literal(Self.falseWord)
+        case UInt8(ascii: "n"): try literal(Self.nullWord)
+        default: _ = try number()  // read for its syntax: nothing to keep
         }
     }
 

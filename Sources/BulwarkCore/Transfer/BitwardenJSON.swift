@@ -69,31 +69,36 @@ enum BitwardenJSON {
             }
         }
         var read = ImportRead()
-        var position = 0
         var unheld = Unheld()
-        do {
-            _ = try JSONStream.parse(data, streaming: [["items"]]) { _, value in
-                defer { position += 1 }
-                let item = value as? JSONObject ?? JSONObject()
-                guard let type = Importer.jsonInteger(item["type"]), let kind = itemTypes[type] else {
-                    let problem = "item \(position + 1) has an unknown \"type\" (the numbers 1 to 5 are login, note, card, identity and SSH key)"
+        // Items wait in batches and are made into entries on every core; their notes are taken in order.
+        var batch: [(position: Int, item: JSONObject)] = []
+        var position = 0
+        func flush() throws {
+            let folders = groups
+            let outcomes = try Concurrently.map(batch, chunk: 256) { position, item in Self.made(item, position: position, groups: folders, now: now) }
+            for ((_, item), outcome) in zip(batch, outcomes) {
+                switch outcome {
+                case .unknownType(let problem):
                     guard skipBadRows else { throw ImportError(line: nil, message: problem + "; --skip-bad-rows imports the rest") }
                     read.rowNotes.append(problem + ", skipped")
-                    return
+                case .inTrash: read.inTrash += 1  // Bitwarden's trash: not a live item
+                case .failed(let error): throw error
+                case .made(let entry, let keptAside, let notHeld):
+                    unheld.count(item, title: entry.title)
+                    read.keptAside += keptAside
+                    read.notHeld += notHeld
+                    read.entries.append(entry)
                 }
-                if let deleted = item["deletedDate"], !(deleted is NSNull) {
-                    read.inTrash += 1  // Bitwarden's trash: not a live item
-                    return
-                }
-                var entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &read.keptAside)
-                unheld.count(item, title: entry.title)
-                if let login = item["login"] as? JSONObject {
-                    let (passkeys, notRead) = BitwardenPasskeys.read(login, title: entry.title)
-                    entry.passkeys = passkeys
-                    read.notHeld += notRead
-                }
-                read.entries.append(entry)
             }
+            batch.removeAll(keepingCapacity: true)
+        }
+        do {
+            _ = try JSONStream.parse(data, streaming: [["items"]]) { _, value in
+                batch.append((position, value as? JSONObject ?? JSONObject()))
+                position += 1
+                if batch.count == 2048 { try flush() }
+            }
+            try flush()
         } catch let error as ImportError {
             throw error
         } catch {
@@ -101,6 +106,32 @@ enum BitwardenJSON {
         }
         read.notHeld += unheld.lines
         return read
+    }
+
+    /// One item made into an entry, or why not.
+    enum Made {
+        case made(Entry, keptAside: [String], notHeld: [String])
+        case unknownType(String), inTrash, failed(ImportError)
+    }
+
+    static func made(_ item: JSONObject, position: Int, groups: [String: String], now: Date) -> Made {
+        guard let type = Importer.jsonInteger(item["type"]), let kind = itemTypes[type] else {
+            return .unknownType("item \(position + 1) has an unknown \"type\" (the numbers 1 to 5 are login, note, card, identity and SSH key)")
+        }
+        if let deleted = item["deletedDate"], !(deleted is NSNull) { return .inTrash }
+        var keptAside: [String] = []
+        do {
+            var entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &keptAside)
+            var notHeld: [String] = []
+            if let login = item["login"] as? JSONObject {
+                let (passkeys, notRead) = BitwardenPasskeys.read(login, title: entry.title)
+                entry.passkeys = passkeys
+                notHeld = notRead
+            }
+            return .made(entry, keptAside: keptAside, notHeld: notHeld)
+        } catch {
+            return .failed(error)
+        }
     }
 
     /// The document without its items; nil when it is not a JSON object.
