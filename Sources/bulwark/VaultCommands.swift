@@ -189,6 +189,14 @@ enum VaultCommands {
             },
             "signs_in_with": e.signsInWith.map { $0 as Any } ?? NSNull(),
             "expires": e.expires.map { iso.string(from: $0) as Any } ?? NSNull(),
+            // Earlier versions another program kept whole (KeePass's history); hidden values only with --reveal.
+            "earlier_versions": e.snapshots.map { snapshot -> [String: Any] in
+                ["at": iso.string(from: snapshot.at), "values": snapshot.values.map { value -> [String: Any] in
+                    var object: [String: Any] = ["name": value.name, "hidden": value.hidden]
+                    if !value.hidden || reveal { object["value"] = value.value }
+                    return object
+                }]
+            },
             // Never the private key: that leaves the vault only in an export.
             "passkeys": e.passkeys.map { ["id": $0.id, "rp_id": $0.rpID, "user_name": $0.userName, "created": iso.string(from: $0.created)] },
         ]
@@ -222,7 +230,8 @@ enum VaultCommands {
             if let expires = e.expires { rows.append(("Expires", iso.string(from: expires) + (expires <= Date() ? " (expired)" : ""))) }
             if !e.notes.isEmpty { rows.append(("Notes", e.notes)) }
             rows.append(("Modified", iso.string(from: e.modified)))
-            rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"))
+            rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"
+                         + (e.snapshots.isEmpty ? "" : ", \(e.snapshots.count) earlier version\(e.snapshots.count == 1 ? "" : "s") (from KeePass)")))
             for (name, value) in rows { print(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value) }
             return 0
         }

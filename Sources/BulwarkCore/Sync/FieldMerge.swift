@@ -63,6 +63,9 @@ enum FieldMerge {
         for item in loser.history where !history.contains(where: { $0.password == item.password }) { history.append(item) }
         merged.history = history.sorted { $0.changedAt != $1.changedAt ? $0.changedAt > $1.changedAt : $0.password < $1.password }
         loserView.history = merged.history
+        // Earlier versions: every one either side has, oldest first.
+        merged.snapshots = (winner.snapshots + loser.snapshots.filter { !winner.snapshots.contains($0) }).sorted { $0.at < $1.at }
+        loserView.snapshots = merged.snapshots
         loserView.modified = merged.modified
 
         var kept = ""

@@ -27,7 +27,8 @@ enum BitwardenJSON {
         .sshKey: ("sshKey", [("privateKey", "Private key", true), ("publicKey", "Public key", false), ("keyFingerprint", "Fingerprint", false)]),
     ]
 
-    static let tagsField = "bulwark:tags", categoryField = "bulwark:category", kindField = "bulwark:kind", expiresField = "bulwark:expires"
+    static let tagsField = "bulwark:tags", categoryField = "bulwark:category", kindField = "bulwark:kind", expiresField = "bulwark:expires",
+               snapshotField = "bulwark:earlier-version"
 
     /// The folder an entry goes in: its first tag, but never "Favorites", which Bitwarden's own `favorite` says.
     static func folder(of entry: Entry) -> String? { entry.tags.first { $0 != "Favorites" } }
@@ -174,6 +175,7 @@ enum BitwardenJSON {
         }
         var category: AccountCategory?
         var expires: Date?
+        var snapshots: [EntrySnapshot] = []
         var kind = kind
         for case let field as JSONObject in item["fields"] as? [Any] ?? [] {
             let fieldName = field["name"] as? String ?? ""
@@ -184,6 +186,10 @@ enum BitwardenJSON {
             }
             if fieldName == categoryField, let known = AccountCategory(rawValue: value) {
                 category = known
+                continue
+            }
+            if fieldName == snapshotField, let snapshot = EntrySnapshot(json: value) {
+                snapshots.append(snapshot)
                 continue
             }
             if fieldName == expiresField, let day = ISODate.parse(value) {
@@ -208,6 +214,7 @@ enum BitwardenJSON {
             return PasswordHistoryItem(password: value, changedAt: date(old["lastUsedDate"]) ?? created, reason: "from Bitwarden")
         }
         entry.expires = expires
+        entry.snapshots = snapshots
         entry.modified = date(item["revisionDate"]) ?? created
         entry.passwordChanged = date(login["passwordRevisionDate"]) ?? created
         return entry
@@ -347,6 +354,7 @@ enum BitwardenJSON {
         if e.kind == .other { field(name: kindField, value: EntryKind.other.rawValue, hidden: false, into: &json) }
         if e.categoryIsManual { field(name: categoryField, value: e.category.rawValue, hidden: false, into: &json) }
         if let expires = e.expires { field(name: expiresField, value: ISODate.string(expires), hidden: false, into: &json) }
+        for snapshot in e.snapshots { field(name: snapshotField, value: snapshot.json, hidden: true, into: &json) }
         json.endArray()
         json.key("collectionIds"); json.null()
         json.endObject()

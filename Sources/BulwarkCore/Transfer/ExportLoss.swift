@@ -21,6 +21,7 @@ public enum ExportLoss {
             if !e.history.isEmpty { lost.append(count(e.history.count, "old password")) }
             if !e.passkeys.isEmpty { lost.append(count(e.passkeys.count, "passkey")) }
             if e.expires != nil { lost.append("expiry") }
+            if !e.snapshots.isEmpty { lost.append(count(e.snapshots.count, "earlier version")) }
             return lost.isEmpty ? nil : Item(title: e.title, lost: lost)
         }
     }

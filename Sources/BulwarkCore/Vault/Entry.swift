@@ -102,6 +102,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
         var passkeys: [Passkey] = []
         var signsInWith: String? = nil
         var expires: Date? = nil
+        var snapshots: [EntrySnapshot] = []
 
         var isEmpty: Bool { self == Extras() }
     }
@@ -231,6 +232,11 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var signsInWith: String? {
         get { extras.signsInWith }
         _modify { yield &extras.signsInWith }
+    }
+    /// Earlier versions kept whole by another program (KeePass's history), oldest first.
+    public var snapshots: [EntrySnapshot] {
+        get { extras.snapshots }
+        _modify { yield &extras.snapshots }
     }
     /// When the account's password expires, as KeePass keeps it (nil: never).
     public var expires: Date? {

@@ -82,7 +82,8 @@ extension Vault {
             }
         }
         // Only when there are passkeys (or a twelfth part follows): every other box stays as it was.
-        if !e.passkeys.isEmpty || e.signsInWith != nil || e.expires != nil {
+        let namedExtras = e.signsInWith != nil || e.expires != nil || !e.snapshots.isEmpty
+        if !e.passkeys.isEmpty || namedExtras {
             w.part { writer in
                 for passkey in e.passkeys {
                     writer.part(Base64URL.encode(passkey.credentialID))
@@ -99,7 +100,7 @@ extension Vault {
             }
         }
         // The twelfth: named extras, only when there are any.
-        if e.signsInWith != nil || e.expires != nil {
+        if namedExtras {
             w.part { writer in
                 if let issuer = e.signsInWith {
                     writer.part("signs-in-with")
@@ -108,6 +109,10 @@ extension Vault {
                 if let expires = e.expires {
                     writer.part("expires")
                     writer.part(FieldCoding.date(expires))
+                }
+                for snapshot in e.snapshots {
+                    writer.part("snapshot")
+                    writer.part(snapshot.json)
                 }
             }
         }

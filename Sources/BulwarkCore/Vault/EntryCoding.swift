@@ -13,7 +13,7 @@ extension Vault {
     /// Whether a box holds the parts an entry has: the nine fields, and
     /// since the kinds and custom fields arrived, a tenth with them, and an
     /// eleventh with its passkeys when it has any.
-    /// A twelfth holds named extras (the provider it signs in through, the expiry).
+    /// A twelfth holds named extras (the provider it signs in through, the expiry, earlier versions).
     static func isEntryShape(_ count: Int) -> Bool { (fields.count...fields.count + 3).contains(count) }
 
     /// The parts of one passkey in the eleventh part.
@@ -85,6 +85,7 @@ extension Vault {
                 switch extras[index] {
                 case "signs-in-with": entry.signsInWith = extras[index + 1]
                 case "expires": entry.expires = FieldCoding.date(extras[index + 1])
+                case "snapshot": if let snapshot = EntrySnapshot(json: extras[index + 1]) { entry.snapshots.append(snapshot) }
                 default: break
                 }
             }

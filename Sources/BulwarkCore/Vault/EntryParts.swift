@@ -13,6 +13,40 @@ public struct PasswordHistoryItem: Sendable, Equatable, Codable {
     }
 }
 
+/// An earlier version of an entry as another program kept it whole
+/// (KeePass's history): every value it had, by KeePass's names (Title,
+/// UserName, Password, URL, Notes and custom strings), and when it was
+/// made. Old passwords are also in `history`; this keeps the rest.
+public struct EntrySnapshot: Sendable, Equatable, Hashable {
+    public var at: Date
+    public var values: [CustomField]
+
+    public init(at: Date, values: [CustomField]) {
+        self.at = at
+        self.values = values
+    }
+
+    /// As one line of JSON (a named extra of the entry's box holds it).
+    var json: String {
+        let list: [Any] = [ISODate.string(at, milliseconds: true), values.map { [$0.name, $0.value, $0.hidden] as [Any] }]
+        guard let data = try? JSONSerialization.data(withJSONObject: list) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    init?(json: String) {
+        guard let list = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any], list.count == 2,
+              let text = list[0] as? String, let at = ISODate.parse(text), let rows = list[1] as? [[Any]] else { return nil }
+        var values: [CustomField] = []
+        for row in rows {
+            guard row.count == 3, let name = row[0] as? String, let value = row[1] as? String, let hidden = row[2] as? Bool else { return nil }
+            values.append(CustomField(name: name, value: value, hidden: hidden))
+        }
+        self.init(at: at, values: values)
+    }
+
+    public func value(_ name: String) -> String? { values.first { $0.name == name }?.value }
+}
+
 /// How an account is linked to Sign in with Apple.
 public struct SignInWithAppleLink: Sendable, Equatable, Codable {
     public enum CredentialState: String, Sendable, Codable, CaseIterable {

@@ -57,6 +57,11 @@ public enum LosingSide {
             }
             named.append("field \(field.name)")
         }
+        let newSnapshots = lost.snapshots.filter { !kept.snapshots.contains($0) }
+        if !newSnapshots.isEmpty {
+            kept.snapshots = (kept.snapshots + newSnapshots).sorted { $0.at < $1.at }
+            named.append(newSnapshots.count == 1 ? "earlier version" : "\(newSnapshots.count) earlier versions")
+        }
         let newPasskeys = lost.passkeys.filter { key in !kept.passkeys.contains(key) }
         if !newPasskeys.isEmpty {
             kept.passkeys += newPasskeys

@@ -87,6 +87,7 @@ import Testing
         entries[1].category = .work
         entries[1].categoryIsManual = true
         entries[1].expires = Date(timeIntervalSince1970: 1_900_000_000)
+        entries[1].snapshots = [EntrySnapshot(at: Date(timeIntervalSince1970: 1_600_000_000), values: [CustomField(name: "URL", value: "https://old.example")])]
         let written = Exporter.write(entries, format: .bitwardenJSON)
         let again = try Importer.read(written, format: .bitwardenJSON, existing: []).entries
         #expect(again.count == entries.count)
@@ -97,7 +98,7 @@ import Testing
             func same(_ x: Date, _ y: Date) -> Bool { abs(x.timeIntervalSince(y)) < 0.001 }
             #expect(a.history.map(\.password) == b.history.map(\.password) && zip(a.history, b.history).allSatisfy { same($0.changedAt, $1.changedAt) })
             #expect(same(a.created, b.created) && same(a.modified, b.modified) && same(a.passwordChanged, b.passwordChanged), "\(a.title)")
-            #expect(a.category == b.category && a.expires == b.expires, "\(a.title)")
+            #expect(a.category == b.category && a.expires == b.expires && a.snapshots == b.snapshots, "\(a.title)")
         }
         // In Bitwarden's own names: a folder, a card object, hidden fields as type 1.
         let json = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])

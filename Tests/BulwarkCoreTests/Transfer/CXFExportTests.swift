@@ -60,6 +60,7 @@ import Testing
         steam.modified = t0
         steam.passwordChanged = t0
         steam.expires = t0 + 86_400 * 365
+        steam.snapshots = [EntrySnapshot(at: t0 - 86_400, values: [CustomField(name: "Title", value: "Steam (old)"), CustomField(name: "Password", value: "old", hidden: true)])]
         return [mail, card, me, ssh, openSSH, wifi, note, steam]
     }
 
@@ -84,7 +85,7 @@ import Testing
             ("notes", \.notes), ("totp", { $0.totpURI ?? "nil" }), ("tags", { "\($0.tags)" }), ("category", { "\($0.category) \($0.categoryIsManual)" }),
             ("created", { "\($0.created.timeIntervalSince1970)" }), ("modified", { "\($0.modified.timeIntervalSince1970)" }),
             ("passwordChanged", { "\($0.passwordChanged.timeIntervalSince1970)" }), ("history", { "\($0.history)" }),
-            ("fields", { "\($0.fields)" }), ("passkeys", { "\($0.passkeys)" }), ("kind", { "\($0.kind)" }), ("expires", { "\(String(describing: $0.expires))" }),
+            ("fields", { "\($0.fields)" }), ("passkeys", { "\($0.passkeys)" }), ("kind", { "\($0.kind)" }), ("expires", { "\(String(describing: $0.expires))" }), ("snapshots", { "\($0.snapshots)" }),
         ]
         return parts.compactMap { name, value in value(a) == value(b) ? nil : "\(name): \(value(a)) / \(value(b))" }
     }

@@ -47,6 +47,33 @@ import Testing
         #expect(written.contains("<Name>Media</Name>") && written.contains("<Name>TV/Radio</Name>"))
     }
 
+    /// KeePass's history is kept whole: a version that changed more than the password is an earlier
+    /// version with every value; a password change is an old password; both go back to KeePass as they were.
+    @Test func historyIsKeptWholeBothWays() throws {
+        func version(_ time: String, _ url: String, _ password: String) -> String {
+            "<Entry><Times><LastModificationTime>\(time)</LastModificationTime></Times><String><Key>Title</Key><Value>Mail</Value></String>"
+                + "<String><Key>UserName</Key><Value>jane</Value></String><String><Key>Password</Key><Value ProtectInMemory=\"True\">\(password)</Value></String>"
+                + "<String><Key>URL</Key><Value>\(url)</Value></String></Entry>"
+        }
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><KeePassFile><Root><Group><Name>Root</Name><Entry>"#
+            + "<Times><CreationTime>2020-01-01T00:00:00Z</CreationTime><LastModificationTime>2023-01-01T00:00:00Z</LastModificationTime></Times>"
+            + "<String><Key>Title</Key><Value>Mail</Value></String><String><Key>UserName</Key><Value>jane</Value></String>"
+            + #"<String><Key>Password</Key><Value ProtectInMemory="True">pw-3</Value></String><String><Key>URL</Key><Value>https://mail.example</Value></String>"#
+            + "<History>" + version("2021-01-01T00:00:00Z", "https://old-mail.example", "pw-1") + version("2022-01-01T00:00:00Z", "https://mail.example", "pw-2")
+            + "</History></Entry></Group></Root></KeePassFile>"
+        let parsed = try KDBXImport.readXML(Data(xml.utf8), now: Date())
+        let entry = try #require(parsed.entries.first)
+        #expect(entry.history.map(\.password) == ["pw-2", "pw-1"])
+        #expect(entry.snapshots == [EntrySnapshot(at: Date(timeIntervalSince1970: 1_609_459_200),
+                                                  values: [CustomField(name: "Title", value: "Mail"), CustomField(name: "UserName", value: "jane"),
+                                                           CustomField(name: "Password", value: "pw-1", hidden: true),
+                                                           CustomField(name: "URL", value: "https://old-mail.example")])])
+        let again = try KDBXImport.read(try KDBXExport.write([entry], password: "pw", settings: Self.cheap), password: "pw", keyFile: nil, now: Date())
+        let back = try #require(again.entries.first)
+        #expect(back.snapshots == entry.snapshots && back.history.map(\.password) == ["pw-2", "pw-1"])
+        #expect(back.history.map(\.changedAt) == entry.history.map(\.changedAt))
+    }
+
     @Test func aLargeVaultSpansSeveralBlocks() throws {
         // Random notes, so that gzip leaves more than one 1 MiB block.
         let entries = (0..<3_000).map { Entry(title: "E\($0)", username: "u\($0)", password: String(repeating: "p\($0)", count: 40),

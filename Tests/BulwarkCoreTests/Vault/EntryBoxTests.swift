@@ -41,6 +41,8 @@ import Testing
         var federatedAndExpiring = federated
         federatedAndExpiring.id = "l"
         federatedAndExpiring.expires = Date(timeIntervalSinceReferenceDate: 10)
+        federatedAndExpiring.snapshots = [EntrySnapshot(at: Date(timeIntervalSinceReferenceDate: 11),
+                                                        values: [CustomField(name: "Title", value: "Grocer \"old\""), CustomField(name: "Password", value: "é\n1", hidden: true)])]
         return [plain, linked, notForwarding, staged, both, card, empty, withPasskey, federated, federatedWithPasskey, expiring, federatedAndExpiring]
     }
 
@@ -94,8 +96,9 @@ enum PartByPart {
             FieldCoding.encode([e.kind.rawValue] + e.fields.flatMap { [$0.name, $0.value, $0.hidden ? "1" : "0"] }),
         ]
             // The eleventh with the passkeys, when there are any or a twelfth follows; the twelfth with named extras.
-            + (e.passkeys.isEmpty && e.signsInWith == nil && e.expires == nil ? [] : [FieldCoding.encode(passkeys)])
-            + (e.signsInWith == nil && e.expires == nil ? []
-               : [FieldCoding.encode((e.signsInWith.map { ["signs-in-with", $0] } ?? []) + (e.expires.map { ["expires", FieldCoding.date($0)] } ?? []))])
+            + (e.passkeys.isEmpty && e.signsInWith == nil && e.expires == nil && e.snapshots.isEmpty ? [] : [FieldCoding.encode(passkeys)])
+            + (e.signsInWith == nil && e.expires == nil && e.snapshots.isEmpty ? []
+               : [FieldCoding.encode((e.signsInWith.map { ["signs-in-with", $0] } ?? []) + (e.expires.map { ["expires", FieldCoding.date($0)] } ?? [])
+                                     + e.snapshots.flatMap { ["snapshot", $0.json] })])
     }
 }

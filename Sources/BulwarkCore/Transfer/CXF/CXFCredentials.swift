@@ -55,6 +55,7 @@ enum CXFCredentials {
         made.passwordChanged = context.passwordChanged ?? made.modified
         if !entry.passkeys.isEmpty { made.passkeys = entry.passkeys }
         made.expires = context.expires
+        made.snapshots = context.snapshots
         return made
     }
 
@@ -124,6 +125,7 @@ enum CXFCredentials {
         let created: Date
         var passwordChanged: Date?
         var expires: Date?
+        var snapshots: [EntrySnapshot] = []
         var passkeyCreated: [String: Date] = [:]
     }
 
@@ -296,6 +298,9 @@ enum CXFCredentials {
         case "expires":
             guard let date = ISODate.parse(value) else { return false }
             context.expires = date
+        case "snapshot":
+            guard let snapshot = EntrySnapshot(json: value) else { return false }
+            context.snapshots.append(snapshot)
         case "passkey-created":
             guard words.count == 2, let date = ISODate.parse(value) else { return false }
             context.passkeyCreated[words[1]] = date

@@ -197,6 +197,7 @@ enum CXFExport {
         if let uri = e.totpURI, !isPlainTOTP(uri) { own.append(("totp", uri, true)) }
         if e.password != nil, e.passwordChanged != e.modified { own.append(("password-changed", ISODate.string(e.passwordChanged, milliseconds: true), false)) }
         if let expires = e.expires { own.append(("expires", ISODate.string(expires, milliseconds: true), false)) }
+        for snapshot in e.snapshots { own.append(("snapshot", snapshot.json, true)) }
         for old in e.history {
             own.append(("history \(ISODate.string(old.changedAt, milliseconds: true)) \(old.reason)", old.password, true))
         }

@@ -80,9 +80,31 @@ enum KDBXImport {
             history.append(PasswordHistoryItem(password: oldPassword, changedAt: old.modified ?? created, reason: reason))
         }
         entry.history = history
+        entry.snapshots = snapshots(item)
         entry.passwordChanged = strings[KDBXXMLWriter.passwordChangedField].flatMap(ISODate.parse)
             ?? item.history.last.flatMap { $0.strings.first { $0.key == "Password" }?.value == password ? nil : entry.modified } ?? created
         return entry
+    }
+
+    /// KeePass's history entries that are more than a password change,
+    /// kept whole: those whose other values differ from the entry's. One
+    /// holding only a title and a password (bulwark's own export of an old
+    /// password) is a password change.
+    static func snapshots(_ item: KDBXDocument.Item) -> [EntrySnapshot] {
+        func others(_ strings: [(key: String, value: String, protected: Bool)]) -> [String: String] {
+            var values: [String: String] = [:]
+            for string in strings where !["Password", KDBXXMLWriter.reasonField, KDBXXMLWriter.passwordChangedField].contains(string.key) && !string.value.isEmpty {
+                values[string.key] = values[string.key] ?? string.value
+            }
+            return values
+        }
+        let current = others(item.strings)
+        return item.history.compactMap { old in
+            let keys = Set(old.strings.map(\.key))
+            guard !keys.isSubset(of: ["Title", "Password", KDBXXMLWriter.reasonField]), others(old.strings) != current else { return nil }
+            return EntrySnapshot(at: old.modified ?? item.created ?? Date(timeIntervalSince1970: 0),
+                                 values: old.strings.map { CustomField(name: $0.key, value: $0.value, hidden: $0.protected || $0.key == "Password") })
+        }
     }
 
     /// The entry's code generator as an otpauth URL, or nil.

@@ -66,8 +66,30 @@ struct KDBXXMLWriter {
         if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
         if !otherTags.isEmpty { strings.append((Self.tagsField, otherTags.joined(separator: "\n"), false)) }
         if e.password != nil { strings.append((Self.passwordChangedField, ISODate.string(e.passwordChanged), false)) }
-        // KeePass needs each key once per entry: a repeated name (two "PIN"
-        // fields, a field called "Notes") is written as "PIN (2)".
+        xml += uniqueStrings(strings)
+        // History, oldest first as KeePass keeps it: each earlier version kept whole, and each old
+        // password as the entry with that password (what KeePass's own history of a password change holds).
+        var versions: [(at: Date, strings: [(String, String, Bool)])] = e.snapshots.map { snapshot in
+            (snapshot.at, snapshot.values.map { ($0.name, $0.value, $0.hidden) })
+        }
+        let withoutDate = strings.filter { $0.0 != Self.passwordChangedField }
+        for old in e.history where !e.snapshots.contains(where: { $0.at == old.changedAt && $0.value("Password") == old.password }) {
+            versions.append((old.changedAt, withoutDate.map { $0.0 == "Password" ? ($0.0, old.password, true) : $0 } + [(Self.reasonField, old.reason, false)]))
+        }
+        if !versions.isEmpty {
+            xml += "<History>"
+            for version in versions.sorted(by: { $0.at < $1.at }) {
+                xml += "<Entry><UUID>\(Self.uuid(e.id))</UUID>" + times(created: e.created, modified: version.at) + uniqueStrings(version.strings) + "</Entry>"
+            }
+            xml += "</History>"
+        }
+        return xml + "</Entry>"
+    }
+
+    /// Strings, each key once: KeePass needs that, so a repeated name (two
+    /// "PIN" fields, a field called "Notes") is written as "PIN (2)".
+    func uniqueStrings(_ strings: [(String, String, Bool)]) -> String {
+        var xml = ""
         var used: Set<String> = []
         for (key, value, protected) in strings {
             var unique = Self.xmlSafeKey(key), n = 2
@@ -78,16 +100,7 @@ struct KDBXXMLWriter {
             used.insert(unique)
             xml += string(unique, value, protected: protected)
         }
-        if !e.history.isEmpty {
-            xml += "<History>"
-            for old in e.history.reversed() {
-                xml += "<Entry><UUID>\(Self.uuid(e.id))</UUID>" + times(created: e.created, modified: old.changedAt)
-                xml += string("Title", e.title, protected: false) + string("Password", old.password, protected: true)
-                xml += string(Self.reasonField, old.reason, protected: false) + "</Entry>"
-            }
-            xml += "</History>"
-        }
-        return xml + "</Entry>"
+        return xml
     }
 
     /// A protected value (and any value XML 1.0 cannot carry) is XORed with
