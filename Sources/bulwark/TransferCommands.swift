@@ -28,10 +28,11 @@ enum TransferCommands {
                 return 1
             }
         }
-        guard let data = FileManager.default.contents(atPath: file) else { Output.error("cannot read \(file)."); return 1 }
+        // The file's bytes are let go once read into entries: an 82 MB export need not be held while the vault is written.
+        guard let held = HeldFile(path: file) else { Output.error("cannot read \(file)."); return 1 }
         let format: ImportFormat
         if let named { format = named } else {
-            switch ImportFormat.identify(data) {
+            switch ImportFormat.identify(held.bytes) {
             case .success(let identified):
                 Output.error("reading \(file) as \(identified.format.rawValue) (from \(identified.explanation)).")
                 format = identified.format
@@ -41,7 +42,7 @@ enum TransferCommands {
             }
         }
         let skipBadRows = parsed.flag("--skip-bad-rows")
-        let needsPassword = format.needsFilePassword || (format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data))
+        let needsPassword = format.needsFilePassword || (format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(held.bytes))
         var keyFile: [UInt8]?
         if let path = parsed.value("--key-file") {
             guard format == .kdbx else { Output.error("--key-file is for KeePass databases (--format kdbx)."); return 2 }
@@ -55,9 +56,21 @@ enum TransferCommands {
             // Read after the KDF, not beside it: scrypt's 128 MiB and a
             // 100,000-row file at once would pass 200 MB.
             let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
-            return try Importer.parse(data, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
+            defer { held.release() }
+            return try Importer.parse(held.bytes, format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
                                       rawCells: parsed.flag("--raw-cells"))
         }
+    }
+
+    /// A file's bytes, held until `release` (none after it).
+    final class HeldFile {
+        private var data: Data?
+        init?(path: String) {
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            self.data = data
+        }
+        var bytes: Data { data ?? Data() }
+        func release() { data = nil }
     }
 
     /// A pass store, decrypted by the person's gpg before the vault is
