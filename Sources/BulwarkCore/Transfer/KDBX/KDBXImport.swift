@@ -16,7 +16,7 @@ enum KDBXImport {
     /// -f xml`): the database's own XML, no value masked, those KeePass
     /// protects marked `ProtectInMemory` (hidden here).
     static func readXML(_ data: Data, now: Date) throws(ImportError) -> ImportRead {
-        read(try KDBXDocument.read(Array(data), stream: nil), now: now)
+        read(try KDBXDocument.read(data, stream: nil), now: now)
     }
 
     static func read(_ document: KDBXDocument, now: Date) -> ImportRead {
