@@ -26,18 +26,16 @@ enum DashlaneJSON {
     static let loginKeys: Set<String> = ["title", "domain", "login", "email", "password", "note"]
 
     static func read(_ data: Data, now: Date) throws(ImportError) -> ImportRead {
-        let root = try JSONItems.document(data)
+        // Each known section's items as they stream past; the others are counted from the rest.
+        let known = sections.sorted().map { [$0] }
         var read = ImportRead()
-        for section in root.keys {
-            guard let items = root[section] as? [Any] else { continue }
-            guard sections.contains(section) else {
-                if !items.isEmpty { read.notHeld.append("the \(section) section (\(items.count) item\(items.count == 1 ? "" : "s")), which bulwark does not know") }
-                continue
-            }
-            let kind = kind(of: section)
-            for case let item as JSONObject in items { read.entries.append(entry(item, kind: kind, section: section, now: now)) }
+        let root = try JSONItems.read(data, streaming: known, into: &read) { path, item in
+            JSONItems.Made(entry: entry(item, kind: kind(of: path[0]), section: path[0], now: now), undated: true)
         }
-        for entry in read.entries { read.undated.insert(entry.id) }
+        for section in root.keys where !sections.contains(section) {
+            guard let items = root[section] as? [Any], !items.isEmpty else { continue }
+            read.notHeld.append("the \(section) section (\(items.count) item\(items.count == 1 ? "" : "s")), which bulwark does not know")
+        }
         return read
     }
 

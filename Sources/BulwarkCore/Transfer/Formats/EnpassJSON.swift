@@ -15,11 +15,9 @@ enum EnpassJSON {
 
     static func read(_ data: Data, now: Date) throws(ImportError) -> ImportRead {
         var read = ImportRead()
-        // Folders may come after the items, and each entry needs its folders' paths: the document is read whole.
-        let root = try JSONItems.document(data)
-        let items = (root["items"] as? [Any] ?? []).compactMap { $0 as? JSONObject }
-        let folders = folderPaths(root["folders"] as? [Any] ?? [])
-        JSONItems.add((try? Concurrently.map(items, chunk: 512) { entry($0, folders: folders, now: now) }) ?? [], to: &read)
+        // The folders first (they may come after the items), then the items as they stream past.
+        let folders = folderPaths(try JSONItems.shell(data, skipping: [["items"]])["folders"] as? [Any] ?? [])
+        _ = try JSONItems.read(data, streaming: [["items"]], into: &read) { _, item in entry(item, folders: folders, now: now) }
         return read
     }
 

@@ -14,18 +14,18 @@ enum JSONItems {
     }
 
     static func read(_ data: Data, streaming paths: [JSONStream.Path], into read: inout ImportRead,
-                     make: @escaping @Sendable (JSONObject) -> Made) throws(ImportError) -> JSONObject {
-        var batch: [JSONObject] = []
+                     make: @escaping @Sendable (JSONStream.Path, JSONObject) -> Made) throws(ImportError) -> JSONObject {
+        var batch: [(JSONStream.Path, JSONObject)] = []
         var made: [Made] = []
         func flush() throws {
-            made += try Concurrently.map(batch, make)
+            made += try Concurrently.map(batch, chunk: 256) { make($0.0, $0.1) }
             batch.removeAll(keepingCapacity: true)
         }
         let root: Any
         do {
-            root = try JSONStream.parse(data, streaming: paths) { _, value in
+            root = try JSONStream.parse(data, streaming: paths) { path, value in
                 guard let item = value as? JSONObject else { return }
-                batch.append(item)
+                batch.append((path, item))
                 if batch.count == 2048 { try flush() }
             }
             try flush()
@@ -49,10 +49,10 @@ enum JSONItems {
         }
     }
 
-    /// A whole document, its root an object.
-    static func document(_ data: Data) throws(ImportError) -> JSONObject {
+    /// The document without the arrays at `paths` (read for their syntax only).
+    static func shell(_ data: Data, skipping paths: [JSONStream.Path]) throws(ImportError) -> JSONObject {
         let root: Any
-        do { root = try JSONStream.parse(data) } catch let failure as JSONStream.Failure {
+        do { root = try JSONStream.parse(data, skipping: paths) } catch let failure as JSONStream.Failure {
             throw ImportError(line: failure.line(in: data), message: "not valid JSON (\(failure.message))")
         } catch {
             throw ImportError(line: nil, message: "\(error)")

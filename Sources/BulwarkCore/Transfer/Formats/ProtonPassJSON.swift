@@ -30,17 +30,19 @@ enum ProtonPassJSON {
                 throw ImportError(line: nil, message: "\(error)")
             }
         }
-        let root = try JSONItems.document(json)
+        // The vaults' names first, then their items as they stream past.
+        let itemsPath: JSONStream.Path = ["vaults", "*", "items"]
+        let root = try JSONItems.shell(json, skipping: [itemsPath])
         if root["encrypted"] as? Bool == true {
             throw ImportError(line: nil, message: "this Proton Pass export is encrypted with PGP; export again without encryption (JSON or CSV) and import that")
         }
         guard let vaults = root["vaults"] as? JSONObject else { throw ImportError(line: nil, message: "no \"vaults\": not a Proton Pass export") }
+        var names: [String: String] = [:]
+        for id in vaults.keys { names[id] = (vaults[id] as? JSONObject)?["name"] as? String ?? "" }
         var read = ImportRead()
-        for id in vaults.keys {
-            guard let vault = vaults[id] as? JSONObject else { continue }
-            let name = vault["name"] as? String ?? ""
-            let items = (vault["items"] as? [Any] ?? []).compactMap { $0 as? JSONObject }
-            JSONItems.add((try? Concurrently.map(items, chunk: 512) { entry($0, vault: name, now: now) }) ?? [], to: &read)
+        let vaultNames = names
+        _ = try JSONItems.read(json, streaming: [itemsPath], into: &read) { path, item in
+            entry(item, vault: path.count > 1 ? vaultNames[path[1]] ?? "" : "", now: now)
         }
         return read
     }
