@@ -4,6 +4,11 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     public let line: Int?
     public let message: String
     public var description: String { (line.map { "line \($0): " } ?? "") + message }
+
+    public init(line: Int?, message: String) {
+        self.line = line
+        self.message = message
+    }
 }
 
 /// What an import found: the new entries, the ones that match a login
