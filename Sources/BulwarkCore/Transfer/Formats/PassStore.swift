@@ -60,6 +60,9 @@ public enum PassStore {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // Standard input only when it is the terminal (gpg names it to pinentry): from a pipe it holds
+        // bulwark's own secrets (--password-stdin), which gpg must never read.
+        if isatty(0) == 0 { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let pid: pid_t
