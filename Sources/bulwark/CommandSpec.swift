@@ -311,18 +311,33 @@ enum Commands {
             name: "open", summary: "Open the full-screen app on your vault.", usage: "bulwark open [--vault PATH]",
             options: [], details: "The first run creates the vault (the master password is typed twice)."),
         CommandSpec(
-            name: "generate", summary: "Generate strong passwords.",
-            usage: "bulwark generate [--rules RULES | --domain DOMAIN] [--count N] [--json]",
+            name: "generate", summary: "Generate strong passwords, passphrases and PINs.",
+            usage: "bulwark generate [--words N [--separator S] [--capitalize] [--number] | --length N [--no-lower] [--no-upper] [--no-digits] [--no-symbols] [--avoid-look-alikes] | --pin [--length N]] [--rules RULES | --domain DOMAIN] [--count N] [--json]",
             options: [
+                OptionSpec(name: "--words", valueName: "N", help: "A passphrase of N words from EFF's large list (7,776 words)", number: GeneratorChoice.wordCounts),
+                OptionSpec(name: "--separator", valueName: "S", help: "Between a passphrase's words (default -; '' for none)"),
+                OptionSpec(name: "--capitalize", valueName: nil, help: "Each word of a passphrase starts with a capital"),
+                OptionSpec(name: "--number", valueName: nil, help: "A digit after one word of a passphrase"),
+                OptionSpec(name: "--length", valueName: "N", help: "A password of N characters (8 to 128), or with --pin a PIN of N digits (4 to 12)",
+                           number: 4...128),
+                OptionSpec(name: "--no-lower", valueName: nil, help: "A password without lower-case letters"),
+                OptionSpec(name: "--no-upper", valueName: nil, help: "A password without capitals"),
+                OptionSpec(name: "--no-digits", valueName: nil, help: "A password without digits"),
+                OptionSpec(name: "--no-symbols", valueName: nil, help: "A password without symbols"),
+                OptionSpec(name: "--avoid-look-alikes", valueName: nil, help: "Leave out characters read as one another (I l 1 | O 0 o ` ' \")"),
+                OptionSpec(name: "--pin", valueName: nil, help: "A PIN: digits only (6 unless --length)"),
                 OptionSpec(name: "--rules", valueName: "RULES", help: "Apple passwordrules the password must satisfy"),
                 OptionSpec(name: "--domain", valueName: "DOMAIN", help: "Use the site's rules (from --quirks, then the service manifests)"),
                 OptionSpec(name: "--count", valueName: "N", help: "How many passwords (default 1, at most 100000)", number: 1...100_000),
-                OptionSpec(name: "--json", valueName: nil, help: "JSON: passwords, entropy in bits, format, canonical rules"),
+                OptionSpec(name: "--json", valueName: nil, help: "JSON: passwords, entropy in bits, what was made, what the rules changed"),
             ],
             details: """
-            With no rules, Apple's format: three groups of six letters, one upper-case letter and one
-            digit (about 73 bits). When the rules forbid that format, a random password of the longest
-            allowed length that satisfies them (see the README for how uniform). One password per line.
+            With no choice, Apple's format: three groups of six letters, one upper-case letter and one
+            digit (about 73 bits). --length and the --no-… options make a password of that length with
+            at least one character of each class left; --words a passphrase; --pin a PIN. A site's rules
+            (--rules, --domain) win over a choice that breaks them, and what each changed is said; when
+            they rule out Apple's format, a random password of the longest allowed length. One secret
+            per line; the bits (log2 of how many equally likely secrets there are) on standard error.
             """),
         CommandSpec(
             name: "rules", summary: "Check a password against passwordrules, or show their canonical form.",

@@ -37,26 +37,90 @@ enum GenerateCommand {
             Output.error("bad password rules \(error).")
             return 1
         }
-        var generator: PasswordGenerator
+        let choice: GeneratorChoice
+        switch Self.choice(parsed) {
+        case .success(let made): choice = made
+        case .failure(let bad):
+            Output.error(bad.message)
+            return 2
+        }
+        var generator: SecretGenerator
         do {
-            generator = try PasswordGenerator(rules: rules)
+            generator = try SecretGenerator(choice: choice, siteRules: rulesText == nil ? nil : rules)
         } catch {
             Output.error("\(error).")
             return 1
         }
-        let passwords = (0..<count).map { _ in generator.next() }
+        let secrets = (0..<count).map { _ in generator.next() }
         if parsed.flag("--json") {
             Output.json([
-                "passwords": passwords,
+                "passwords": secrets,
                 "entropy_bits": (generator.entropyBits * 10).rounded() / 10,
-                "format": generator.format.rawValue,
+                "kind": choice.kind.rawValue,
+                "made": generator.summary,
+                "format": choice.kind == .apple && generator.summary == "a password in Apple's format" ? "apple-style" : "random",
                 "rules": rules.description,
                 "rules_source": source,
+                "rules_changed": generator.notes,
             ] as [String: Any])
         } else {
-            print(passwords.joined(separator: "\n"))
+            print(secrets.joined(separator: "\n"))
+            for note in generator.notes { Output.error(note + ".") }
+            Output.error("\(String(format: "%.1f", generator.entropyBits)) bits: \(generator.summary).")
         }
         return 0
+    }
+
+    /// The person's choice from the options, or why the options do not fit together.
+    struct BadChoice: Error { let message: String }
+
+    static func choice(_ parsed: ParsedCommandLine) -> Result<GeneratorChoice, BadChoice> {
+        var choice = GeneratorChoice()
+        let passwordFlags = ["--no-lower", "--no-upper", "--no-digits", "--no-symbols", "--avoid-look-alikes"].filter(parsed.flag)
+        let passphraseFlags = ["--separator", "--capitalize", "--number"].filter { parsed.flag($0) }
+        if parsed.flag("--pin") {
+            guard !parsed.flag("--words"), passwordFlags.isEmpty, passphraseFlags.isEmpty else {
+                return .failure(BadChoice(message: "--pin is digits only: it takes --length, not \(Commands.list(passwordFlags + passphraseFlags + (parsed.flag("--words") ? ["--words"] : [])))."))
+            }
+            choice.kind = .pin
+            if let length = parsed.number("--length") {
+                guard GeneratorChoice.pinLengths.contains(length) else { return .failure(BadChoice(message: "--length takes 4 to 12 digits for a PIN, not \(length).")) }
+                choice.pinLength = length
+            }
+            return .success(choice)
+        }
+        if let words = parsed.number("--words") {
+            guard passwordFlags.isEmpty, parsed.number("--length") == nil else {
+                return .failure(BadChoice(message: "a passphrase (--words) has no length or character classes: leave out \(Commands.list(passwordFlags + (parsed.number("--length") == nil ? [] : ["--length"])))."))
+            }
+            choice.kind = .passphrase
+            choice.words = words
+            if let separator = parsed.value("--separator") {
+                guard separator.count <= 3, separator.allSatisfy({ $0.isASCII && !$0.isLetter && !$0.isNewline && $0 != "\t" }) else {
+                    return .failure(BadChoice(message: "--separator takes up to 3 characters that are not letters, not '\(TerminalText.visible(separator))'."))
+                }
+                choice.separator = separator
+            }
+            choice.capitalize = parsed.flag("--capitalize")
+            choice.number = parsed.flag("--number")
+            return .success(choice)
+        }
+        guard passphraseFlags.isEmpty else { return .failure(BadChoice(message: "\(Commands.list(passphraseFlags)) \(passphraseFlags.count == 1 ? "is" : "are") for a passphrase: give --words N.")) }
+        guard parsed.number("--length") != nil || !passwordFlags.isEmpty else { return .success(choice) }
+        choice.kind = .password
+        if let length = parsed.number("--length") {
+            guard GeneratorChoice.lengths.contains(length) else { return .failure(BadChoice(message: "--length takes 8 to 128 characters for a password, not \(length).")) }
+            choice.length = length
+        }
+        choice.lower = !parsed.flag("--no-lower")
+        choice.upper = !parsed.flag("--no-upper")
+        choice.digits = !parsed.flag("--no-digits")
+        choice.symbols = !parsed.flag("--no-symbols")
+        choice.avoidLookAlikes = parsed.flag("--avoid-look-alikes")
+        guard choice.lower || choice.upper || choice.digits || choice.symbols else {
+            return .failure(BadChoice(message: "every character class is left out: keep at least one of lower-case letters, capitals, digits and symbols."))
+        }
+        return .success(choice)
     }
 }
 

@@ -18,6 +18,26 @@ import Testing
         }
     }
 
+    /// Passphrases, passwords of a length and classes, and PINs, each with its bits on standard error;
+    /// a site's rules win and say what they changed; options that do not go together are refused.
+    @Test func generateMakesPassphrasesPasswordsAndPINs() throws {
+        let phrase = try Binary.run(["generate", "--words", "5", "--separator", " ", "--capitalize", "--count", "3"])
+        #expect(phrase.status == 0 && phrase.stderr == "bulwark: 64.6 bits: a passphrase of 5 words from EFF's list of 7,776.\n")
+        #expect(phrase.stdout.split(separator: "\n").allSatisfy { $0.split(separator: " ").count == 5 && $0.split(separator: " ").allSatisfy { $0.first!.isUppercase } })
+        let password = try Binary.run(["generate", "--length", "16", "--no-symbols", "--rules", "allowed: lower, digit; maxlength: 12"])
+        #expect(password.status == 0 && password.stdout.count == 13 && password.stdout.dropLast().allSatisfy { $0.isLowercase || $0.isNumber })
+        #expect(password.stderr == "bulwark: the site allows no capitals: none are used.\nbulwark: maxlength: 12 (the site's) made it 12 characters, not 16.\n"
+                + "bulwark: 62.0 bits: a password of 12 characters.\n")
+        let pin = try Binary.run(["generate", "--pin", "--length", "4", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(pin.stdout.utf8)) as! [String: Any]
+        #expect(object["kind"] as? String == "pin" && object["entropy_bits"] as? Double == 13.3 && object["made"] as? String == "a PIN of 4 digits")
+        #expect((object["passwords"] as? [String])?.first?.count == 4 && (object["rules_changed"] as? [String]) == [])
+        let mixed = try Binary.run(["generate", "--pin", "--no-symbols"])
+        #expect(mixed.status == 2 && mixed.stderr == "bulwark: --pin is digits only: it takes --length, not --no-symbols.\n")
+        let none = try Binary.run(["generate", "--no-lower", "--no-upper", "--no-digits", "--no-symbols"])
+        #expect(none.status == 2 && none.stderr == "bulwark: every character class is left out: keep at least one of lower-case letters, capitals, digits and symbols.\n")
+    }
+
     @Test func generateJSONReportsEntropyFormatAndCanonicalRules() throws {
         let result = try Binary.run(["generate", "--json", "--rules", "allowed: digit; maxlength: 6", "--count", "2"])
         #expect(result.status == 0)
@@ -47,7 +67,7 @@ import Testing
         let count = try Binary.run(["generate", "--count", "0"])
         #expect(count.status == 2)
         #expect(count.stderr == "bulwark: --count takes a whole number from 1 to 100000, not '0'.\n\n"
-                + "Usage: bulwark generate [--rules RULES | --domain DOMAIN] [--count N] [--json]\n'bulwark help generate' shows its options.\n")
+                + "Usage: bulwark generate [--words N [--separator S] [--capitalize] [--number] | --length N [--no-lower] [--no-upper] [--no-digits] [--no-symbols] [--avoid-look-alikes] | --pin [--length N]] [--rules RULES | --domain DOMAIN] [--count N] [--json]\n'bulwark help generate' shows its options.\n")
         let both = try Binary.run(["generate", "--rules", "x", "--domain", "y"])
         #expect(both.status == 2)
         let missingQuirks = try Binary.run(["generate", "--domain", "a.example", "--quirks", "/nonexistent"])

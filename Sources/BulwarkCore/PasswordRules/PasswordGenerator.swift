@@ -23,7 +23,8 @@ public struct PasswordGenerator {
     /// Bits of entropy: log2 of the number of equally likely passwords.
     public let entropyBits: Double
     private let alphabet: [Character]
-    private let length: Int
+    /// The passwords' length.
+    public let length: Int
     private let acceptance: Double
     private var random = Randomness.secure(SecureRandom())
 
@@ -66,7 +67,8 @@ public struct PasswordGenerator {
     /// The length used when rules rule out Apple's format and set no maximum.
     static let defaultRandomLength = 24
 
-    public init(rules: PasswordRules = PasswordRules()) throws(UnsatisfiableRules) {
+    /// `allowingAppleStyle`: false when a person chose a length and classes (a PIN, a password of their own).
+    public init(rules: PasswordRules = PasswordRules(), allowingAppleStyle: Bool = true) throws(UnsatisfiableRules) {
         self.rules = rules
         if let min = rules.minLength, let max = rules.maxLength, min > max {
             throw UnsatisfiableRules(reason: "minlength \(min) is greater than maxlength \(max)")
@@ -77,7 +79,7 @@ public struct PasswordGenerator {
         if rules.maxConsecutive == 0 {
             throw UnsatisfiableRules(reason: "max-consecutive: 0 allows no character at all")
         }
-        if PasswordGenerator.allowsAppleStyle(rules) {
+        if allowingAppleStyle, PasswordGenerator.allowsAppleStyle(rules) {
             format = .appleStyle
             alphabet = []
             length = PasswordGenerator.appleLength
