@@ -17,7 +17,9 @@ enum AppCommand {
         let session = AppSession(vaultPath: VaultCommands.path(parsed), catalog: context.catalog, breaches: context.breaches,
                                  quirks: context.quirks, settings: context.config.analysis,
                                  freshness: .standard(), backupPolicy: context.config.backups)
-        let state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
+        var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
+        // The generator's choices are remembered in the config file (a demo's are not).
+        state.configPath = Configuration.defaultPath()
         return runApp(state: state, session: session, parsed: parsed)
     }
 
@@ -32,6 +34,7 @@ enum AppCommand {
             state.lockAfter = config.lockAfterMinutes * 60
             state.revealFor = config.revealSeconds
             state.clipboardFor = config.clipboardSeconds
+            state.generatorChoice = config.generator
         }
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let terminal: CursesTerminal

@@ -291,6 +291,8 @@ import Testing
         await f.type("jane")
         f.golden("editor-add")
         await f.press(.tab, .ctrl("g"))
+        #expect(f.state.overlayKind == .generator && f.state.generatorSheet?.sample != nil)
+        await f.press(.enter)
         let generated = try #require(f.state.editor?.fields[3].text)
         #expect(generated.count == 20 && generated.split(separator: "-").count == 3)  // Apple's format: no rules for this site
         // The code's set-up: the secret a site prints under its QR code, as people type it.

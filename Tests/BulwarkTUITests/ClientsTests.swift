@@ -35,7 +35,7 @@ import Testing
             return afterDelete
         }
         func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot { SessionSnapshot() }
-        func generatePassword(forSite site: String) -> String? { nil }
+        func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? { nil }
         func current(id: String) -> Entry? { calls.withLock { $0.append("current \(id)") }; return theirs }
         func pollExternalChanges() -> AppSession.PollResult { .unchanged }
         func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) { (SessionSnapshot(), "") }

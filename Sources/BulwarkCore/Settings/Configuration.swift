@@ -44,13 +44,16 @@ public struct Configuration: Sendable, Equatable {
     /// The range API: `URL/ABCDE` is fetched for prefix ABCDE.
     public var rangeURL = Configuration.pwnedPasswordsRangeURL
 
+    /// The generator's choices, as the app's Ctrl-G sheet last left them.
+    public var generator = GeneratorChoice()
+
     public static let pwnedPasswordsRangeURL = "https://api.pwnedpasswords.com/range"
 
     public init() {}
 
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
-                              "backup-every-minutes", "symbols", "mouse", "online", "range-url"]
+                              "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -66,6 +69,31 @@ public struct Configuration: Sendable, Equatable {
         }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return URL(fileURLWithPath: home).appendingPathComponent(".config/bulwark/config")
+    }
+
+    /// Writes one key's line into the config file at `url`: the line that
+    /// sets it replaced, or one added; every other line (comments too) kept;
+    /// the file made (0600, its folder 0700) when there is none, and replaced whole.
+    public static func remember(_ key: String, _ value: String, at url: URL) throws {
+        let old = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var lines = old.isEmpty ? [] : old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let line = "\(key) = \(value)"
+        if let index = lines.firstIndex(where: { $0.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == key }) {
+            lines[index] = line
+        } else {
+            lines.append(line)
+        }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let scratch = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8))")
+        guard FileManager.default.createFile(atPath: scratch.path, contents: Data((lines.joined(separator: "\n") + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw ParseError(file: url.path, line: 0, reason: "cannot be written")
+        }
+        guard rename(scratch.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: scratch)
+            throw ParseError(file: url.path, line: 0, reason: "cannot be written")
+        }
     }
 
     /// The configuration at the default path; the defaults when there is no file.
@@ -131,6 +159,7 @@ public struct Configuration: Sendable, Equatable {
                     throw ParseError(file: file, line: lineNumber, reason: "'range-url' must be an http or https URL")
                 }
                 config.rangeURL = value
+            case "generator": config.generator = GeneratorChoice(text: value)
             default:
                 throw ParseError(file: file, line: lineNumber, reason: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }

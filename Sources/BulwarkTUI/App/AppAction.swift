@@ -43,6 +43,7 @@ public enum AppAction: Sendable, Equatable {
     case appleID(AppleIDAction)
     case otherWriters(OtherWritersAction)
     case sync(SyncAction)
+    case generator(GeneratorAction)
 }
 
 /// The unlock screen and what its key derivation hands back.
@@ -95,7 +96,6 @@ public enum EditorAction: Sendable, Equatable {
     /// The answer to "discard your changes?": discard (true) or back to the form.
     case discard(Bool)
     case generatePassword
-    case generated(String)
 }
 
 /// The Security Recommendations list's own choices.

@@ -55,6 +55,17 @@ extension AppState {
         set { replace(.syncRekey, with: newValue.map(Overlay.syncRekey)) }
     }
 
+    public var generatorSheet: GeneratorSheet? {
+        get { if case .generator(let value)? = presented { value } else { nil } }
+        set { replace(.generator, with: newValue.map(Overlay.generator)) }
+    }
+
+    /// The generator feature's state: its sheet, the form it fills, the choice remembered.
+    var generatorScope: GeneratorReducer.Scope {
+        get { GeneratorReducer.Scope(sheet: generatorSheet, editor: editor, remembered: generatorChoice, configPath: configPath) }
+        set { (generatorSheet, editor, generatorChoice) = (newValue.sheet, newValue.editor, newValue.remembered) }
+    }
+
     /// The editor feature's state: the form, and the question over it.
     var editorForm: EditorReducer.Form {
         get { EditorReducer.Form(editor: editor, askingDiscard: overlayKind == .confirmDiscard) }

@@ -222,6 +222,9 @@ public struct AppState: Sendable {
     public var revealFor: TimeInterval = 30
     /// How long a copied secret stays on the clipboard.
     public var clipboardFor: TimeInterval = 30
+    /// The generator's choices (the config's `generator`), and the config file they are remembered in (nil: not remembered).
+    public var generatorChoice = GeneratorChoice()
+    public var configPath: URL?
     /// Set while a demo plays itself: the footer shows the presenter's keys.
     public var presenter: Presenter?
     /// Whether the selected entry's password is shown.

@@ -22,7 +22,8 @@ public protocol VaultClient: Sendable {
     func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String])
     func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot
     func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot
-    func generatePassword(forSite site: String) -> String?
+    /// A sample of the generator's choice, made for the site's rules (quirks, then manifests).
+    func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample?
     func current(id: String) -> Entry?
     func pollExternalChanges() -> AppSession.PollResult
     func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String)

@@ -39,13 +39,8 @@ enum EditorReducer {
             form.editor = nil
             return .status("Discarded your changes.")
         case .generatePassword:
-            let site = form.editor?.fields[1].text ?? ""
-            return .run { env in (env.vault?.generatePassword(forSite: site)).map { .editor(.generated($0)) } }
-        case .generated(let password):
-            guard form.editor != nil else { return .none }  // the form was closed meanwhile
-            // Shown, so the person sees what was made; masked again when they leave the field.
-            form.editor?.fields[3] = TextField(password, masked: false)
-            return .status("Generated a strong password for this site's rules (shown until you leave the field).")
+            guard let site = form.editor?.fields[1].text else { return .none }
+            return FeatureOutcome(then: .generator(.open(site: site)))
         case .save:
             form.askingDiscard = false
             guard let editor = form.editor else { return .none }

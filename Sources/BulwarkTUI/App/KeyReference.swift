@@ -31,6 +31,9 @@ public enum KeyReference {
         editing.editor = EntryEditor(editing: nil)
         add("Add or edit an entry", "n or e", Keymaps.editor(editing))
         add("Discard your changes?", "Esc in the form with typed changes", Keymaps.confirmDiscard(editing))
+        var generating = editing
+        generating.overlay = .generator(GeneratorSheet(choice: GeneratorChoice(), site: ""))
+        add("Generate", "Ctrl-G in the form", Keymaps.generator(generating))
         add("Delete?", "d", Keymaps.confirmDelete(unlocked))
         add("Filter", "f", Keymaps.filterPicker(unlocked))
         add("Hide a recommendation", "h on a recommendation", Keymaps.hide(unlocked))

@@ -21,6 +21,23 @@ extension Keymaps {
         ])
     }
 
+    static func generator(_ state: AppState) -> Keymap<AppAction> {
+        let row = state.generatorSheet?.focusedRow
+        let isBox = [.lower, .upper, .digits, .symbols, .lookAlikes, .capitalize, .number].contains(row)
+        return Keymap("Generate", [
+            B([.enter], .generator(.use), help: "Use this one in the form (and remember the choices)", hint: "use",
+              disabledReason: state.generatorSheet?.sample == nil ? "Nothing made for these choices" : nil),
+            B([.left], .generator(.change(-1)), help: isBox ? "Turn it on or off" : "Less, or the one before", hint: "change", hintKey: "←→"),
+            B([.right, .char(" ")], .generator(.change(1)), help: isBox ? "Turn it on or off" : "More, or the next one"),
+            B([.up, .backTab], .generator(.move(-1)), help: "Previous choice", hint: "choice", hintKey: "↑↓"),
+            B([.down, .tab], .generator(.move(1)), help: "Next choice"),
+            B([.ctrl("g"), .char("r")], .generator(.resample), help: "Another one", hint: "another"),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.escape, .char("q")], .closeOverlay, help: "Back to the form, the password as it was", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func history(_ state: AppState) -> Keymap<AppAction> {
         let count = state.entry(id: state.history?.entryID)?.history.count ?? 0
         let shown = state.history?.revealed != nil && state.history?.revealed == state.history?.list.selected

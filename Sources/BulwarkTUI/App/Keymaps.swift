@@ -185,7 +185,7 @@ public enum Keymaps {
             B([.enter], .editor(.save), help: "Save", hint: "save"),
             B([.tab, .down], .editor(.focus(1)), help: "Next field", hint: "next", hintKey: "Tab"),
             B([.backTab, .up], .editor(.focus(-1)), help: "Previous field"),
-            B([.ctrl("g")], .editor(.generatePassword), help: "Generate a strong password", hint: "generate"),
+            B([.ctrl("g")], .editor(.generatePassword), help: "Generate a password: choose its kind, length and characters", hint: "generate"),
             B([.escape], .editor(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit"),
         ])
@@ -351,6 +351,7 @@ public enum Keymaps {
         case .passkeySignIn: return passkeySignIn(state)
         case .syncConflict: return syncConflict(state)
         case .syncRekey: return syncRekey(state)
+        case .generator: return generator(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

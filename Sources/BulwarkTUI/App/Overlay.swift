@@ -32,6 +32,8 @@ public indirect enum Overlay: Sendable, Equatable {
     case syncConflict
     /// Another machine changed the master password: the new one, asked once.
     case syncRekey(RekeyForm)
+    /// Ctrl-G in the form: the generator's choices and a sample.
+    case generator(GeneratorSheet)
 
     /// The hide dialog's field, empty.
     public static var hide: Overlay { .hide(TextField(placeholder: "YYYY-MM-DD, or empty for always")) }
@@ -55,12 +57,13 @@ public indirect enum Overlay: Sendable, Equatable {
         case .passkeySignIn: .passkeySignIn
         case .syncConflict: .syncConflict
         case .syncRekey: .syncRekey
+        case .generator: .generator
         }
     }
 
     public enum Kind: Sendable, Hashable {
         case help, confirmQuit, confirmDelete, confirmDiscard, messages, hide, signInPrompt, serviceApp, conflict
-        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey
+        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator
     }
 }
 

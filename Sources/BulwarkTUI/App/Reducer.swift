@@ -129,6 +129,7 @@ public enum Reducer {
         case .appleID(let action): return AppleIDReducer.reduce(action)
         case .otherWriters(let action): return OtherWritersReducer.reduce(action, &state)
         case .sync(let action): return SyncReducer.reduce(action, &state)
+        case .generator(let action): return state.scope(\.generatorScope, action, GeneratorReducer.reduce)
         }
     }
 

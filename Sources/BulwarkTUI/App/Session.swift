@@ -308,11 +308,12 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         }
     }
 
-    /// A strong password for a site's rules (quirks, then manifests).
-    public func generatePassword(forSite site: String) -> String? {
-        let rules = SiteRequirements(quirks: quirks, services: catalog).passwordRules(for: Domain.normalize(site))?.rules ?? ""
-        guard let parsed = try? PasswordRules.parse(rules), var generator = try? PasswordGenerator(rules: parsed) else { return nil }
-        return generator.next()
+    /// A sample of the person's choice for a site's rules (quirks, then manifests), with its bits and what the rules changed.
+    public func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? {
+        let text = site.isEmpty ? nil : SiteRequirements(quirks: quirks, services: catalog).passwordRules(for: Domain.normalize(site))?.rules
+        let rules = text.flatMap { try? PasswordRules.parse($0) }
+        guard var generator = try? SecretGenerator(choice: choice, siteRules: rules) else { return nil }
+        return GeneratedSample(value: generator.next(), bits: generator.entropyBits, summary: generator.summary, notes: generator.notes)
     }
 
     // MARK: Upgrades

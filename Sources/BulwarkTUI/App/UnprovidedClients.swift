@@ -39,7 +39,7 @@ extension UnprovidedClients: VaultClient {
     public func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String]) { throw fail("VaultClient.saveEdit") }
     public func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot { throw fail("VaultClient.delete") }
     public func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot { throw fail("VaultClient.setHidden") }
-    public func generatePassword(forSite site: String) -> String? { _ = reached("VaultClient.generatePassword"); return nil }
+    public func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? { _ = reached("VaultClient.generate"); return nil }
     public func current(id: String) -> Entry? { _ = reached("VaultClient.current"); return nil }
     public func pollExternalChanges() -> AppSession.PollResult { _ = reached("VaultClient.pollExternalChanges"); return .unchanged }
     public func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) { throw fail("VaultClient.resolveConflict") }

@@ -43,6 +43,7 @@ public enum AppView {
             case .history: ResultPanel.renderHistory(state, into: &buffer)
             case .filterPicker: Dialogs.renderFilterPicker(state, into: &buffer)
             case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
+            case .generator: GeneratorView.render(state, into: &buffer)
             case nil: break
             }
             if let card = state.titleCard { TitleCardView.render(card, chrome: chrome, into: &buffer) }

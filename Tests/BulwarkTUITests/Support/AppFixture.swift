@@ -13,7 +13,7 @@ final class AppFixture {
     let session: AppSession
     let store: Store
 
-    init(width: Int = 80, height: Int = 24, unlocked: Bool = true) throws {
+    init(width: Int = 80, height: Int = 24, unlocked: Bool = true, configure: (inout AppState) -> Void = { _ in }) throws {
         let catalog = try ServiceCatalog.builtIn()
         let path = try DemoSetup.write(to: directory, catalog: catalog, now: Self.now, parameters: ScryptParameters(logN: 10))
         let now = Self.now
@@ -23,6 +23,7 @@ final class AppFixture {
         if unlocked {
             state = AppState(width: width, height: height, unlocked: true, snapshot: try session.unlock(masterPassword: "demo"), now: now)
         }
+        configure(&state)
         store = Store(state: state, environment: AppEnvironment(now: { now }, session: session))
     }
 
