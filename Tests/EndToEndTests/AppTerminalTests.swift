@@ -238,7 +238,10 @@ import Testing
         try tmux.send("Tab")
         for character in "https://garden.example" { try tmux.send(String(character)) }
         try tmux.send("Tab", "Tab", "C-g")
-        try tmux.waitFor(text: "Generated a strong password")
+        try tmux.waitFor(text: "Generate for garden.example")
+        try tmux.waitFor(text: "bits: a password in Apple's format")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Generated a password in Apple's format")
         try tmux.send("Enter")
         try tmux.waitFor(text: "Saved Garden.")
         try tmux.send("q")
