@@ -55,9 +55,12 @@ struct Passphrase {
                     separator = symbol
                 }
             }
-            // The shortest and longest a passphrase can be: EFF's words are 3 to 9 letters.
+        }
+        if let site {
+            // EFF's words are 3 to 9 letters, 7 on average: a maximum under 5 a word would
+            // turn most passphrases away (drawing again would take long), one over 9 a word none.
             let joins = separator.count * (count - 1) + (number ? 1 : 0)
-            if let max = site.maxLength, max < 3 * count + joins {
+            if let max = site.maxLength, max < 5 * count + joins {
                 notes.append("maxlength: \(max) (the site's) leaves no room for \(count) words: a password instead")
                 return nil
             }

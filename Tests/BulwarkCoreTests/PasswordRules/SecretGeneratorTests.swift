@@ -78,6 +78,9 @@ import Testing
                                  "the site requires upper: each word starts with a capital", "the site requires digit: a digit follows one word",
                                  "a passphrase that breaks the site's length or max-consecutive rule is drawn again"])
         for _ in 0..<300 { #expect(strict.isSatisfied(by: phrase.next())) }
+        // Any character allowed, but too short a maximum: still a password, never a search without end.
+        let unicode = try SecretGenerator(choice: Self.choice { $0.kind = .passphrase; $0.words = 6 }, siteRules: try PasswordRules.parse("allowed: unicode; maxlength: 12"))
+        #expect(unicode.summary == "a password of 12 characters")
         let short = try PasswordRules.parse("allowed: lower; maxlength: 10")
         let fallback = try SecretGenerator(choice: Self.choice { $0.kind = .passphrase; $0.words = 4 }, siteRules: short)
         #expect(fallback.summary == "a password of 10 characters" && fallback.notes.contains("maxlength: 10 (the site's) leaves no room for 4 words: a password instead"))
