@@ -101,7 +101,10 @@ enum Commands {
                               OptionSpec(name: "--reveal", valueName: nil, help: "Include the password, the TOTP URI and the password history")],
                     details: "ENTRY is an id or a title that matches exactly one entry."),
         CommandSpec(name: "add", summary: "Add an entry.", usage: "bulwark add --title TITLE [options]", options: entryOptions,
-                    details: "Prints the new entry's id."),
+                    details: """
+                    Prints the new entry's id. On a terminal, a login given no --generate, --entry-password-stdin, code
+                    or provider asks for its password twice (empty for none); one added without a password is said.
+                    """),
         CommandSpec(name: "edit", summary: "Change an entry.", usage: "bulwark edit ENTRY [options]", options: entryOptions,
                     details: "A new password keeps the old one in the history."),
         CommandSpec(name: "rm", summary: "Delete an entry.", usage: "bulwark rm ENTRY", options: [], details: ""),

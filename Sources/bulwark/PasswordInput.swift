@@ -26,6 +26,9 @@ final class PasswordInput {
 
     init(fromStdin: Bool) { self.fromStdin = fromStdin }
 
+    /// Whether secrets are typed on a terminal (a person to ask) rather than piped.
+    var isTerminal: Bool { !fromStdin }
+
     struct Unavailable: Error, CustomStringConvertible {
         var description: String { "no terminal to ask for the password on; pipe it in with --password-stdin" }
     }

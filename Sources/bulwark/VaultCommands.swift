@@ -223,7 +223,8 @@ enum VaultCommands {
             }
             var rows: [(String, String)] = [("Title", e.title), ("Username", e.username), ("URLs", e.urls.joined(separator: " ")),
                                             ("Category", e.category.label), ("Tags", e.tags.joined(separator: ", "))]
-            rows.append(("Password", e.password.map { reveal ? $0 : String(repeating: "•", count: 8) } ?? "(none: Sign in with Apple)"))
+            let none = e.signInWithApple != nil ? "(none: Sign in with Apple)" : e.signsInWith.map { "(none: signs in through \(Domain.normalize($0)))" } ?? "(none)"
+            rows.append(("Password", e.password.map { reveal ? $0 : String(repeating: "•", count: 8) } ?? none))
             if e.totpURI != nil { rows.append(("TOTP", reveal ? e.totpURI! : "set")) }
             if e.kind != .login { rows.insert(("Kind", e.kind.label), at: 0) }
             for field in e.fields { rows.append((field.name, field.hidden && !reveal ? String(repeating: "•", count: 8) : field.value)) }
@@ -272,6 +273,14 @@ enum VaultCommands {
             newPassword = generator.next()
         } else if parsed.flag("--entry-password-stdin") {
             newPassword = try input.next(prompt: "Entry password")
+        } else if isNew, entry.kind == .login, input.isTerminal, parsed.value("--signs-in-with") == nil, parsed.value("--totp") == nil,
+                  parsed.value("--totp-qr") == nil {
+            // A login added on a terminal without a password option: its password is asked, twice, as the master password is.
+            let typed = try input.next(prompt: "Password for \(entry.title) (empty for none)")
+            if !typed.isEmpty {
+                guard try input.next(prompt: "Repeat it") == typed else { throw UsageError(message: "the two passwords differ. Nothing was added.", command: nil) }
+                newPassword = typed
+            }
         }
         if let newPassword {
             if isNew { entry.password = newPassword } else { entry.changePassword(to: newPassword, reason: "edited") }
@@ -304,6 +313,10 @@ enum VaultCommands {
             try apply(parsed, to: &entry, input: input, isNew: true)
             try vault.save(entry)
             print(entry.id)
+            // A login without a password is never made without a word about it.
+            if entry.kind == .login, entry.password == nil, entry.signsInWith == nil, entry.totpURI == nil {
+                Output.warning("\(entry.title) was added without a password: 'bulwark edit' with --generate or --entry-password-stdin gives it one.")
+            }
             suggestOwner(of: entry, in: vault.entries)
             return 0
         }

@@ -30,6 +30,26 @@ import Testing
         }
     }
 
+    /// A login added on a terminal without a password option asks for its password twice; a script's
+    /// password-less login is said; `show` of one without a password says none, not Sign in with Apple.
+    @Test func aLoginAddedOnATerminalAsksForItsPasswordTwice() throws {
+        let f = try Fixture()
+        let tmux = try TmuxSession(width: 100, height: 12, command: "\(Binary.path) add --title Garden --vault \(f.vault)",
+                                   environment: ["BULWARK_CONFIG": "/nonexistent/bulwark-test-config"])
+        _ = try tmux.waitFor(text: "Master password")
+        try tmux.sendBytes("master\r")
+        _ = try tmux.waitFor(text: "Password for Garden (empty for none)")
+        try tmux.sendBytes("tulip-secret-9\r")
+        _ = try tmux.waitFor(text: "Repeat it")
+        try tmux.sendBytes("tulip-secret-9\r")
+        #expect(try tmux.exitStatus() == 0)
+        let shown = try f.json(["show", "Garden", "--json", "--reveal"]) as! [String: Any]
+        #expect(shown["password"] as? String == "tulip-secret-9")
+        let bare = try f.run(["add", "--title", "Bare"])
+        #expect(bare.status == 0 && bare.stderr == "bulwark: warning: Bare was added without a password: 'bulwark edit' with --generate or --entry-password-stdin gives it one.\n")
+        #expect(try f.run(["show", "Bare"]).stdout.contains("Password  (none)\n"))
+    }
+
     /// An expiry is set and cleared by day, shown (a past one as expired) and in the JSON.
     @Test func anExpiryIsSetShownAndCleared() throws {
         let f = try Fixture()
