@@ -75,6 +75,10 @@ enum VaultCommands {
         if !parameters.isRecommended && !parsed.flag("--i-know-this-is-weak") {
             throw UsageError(message: "--scrypt-log-n \(n) is below the recommended \(ScryptParameters.standard.logN): each guess at the master password would cost \(1 << (ScryptParameters.standard.logN - n))x less. Add --i-know-this-is-weak to use it anyway; nothing was changed.", command: nil)
         }
+        // What --i-know-this-is-weak let through is said, once.
+        if !parameters.isRecommended {
+            Output.warning("scrypt N=2^\(n) is below the recommended 2^\(ScryptParameters.standard.logN): each guess at the master password costs \(1 << (ScryptParameters.standard.logN - n))x less (--i-know-this-is-weak).")
+        }
         return parameters
     }
 
@@ -105,7 +109,7 @@ enum VaultCommands {
     static func acceptMasterPassword(_ password: String, _ parsed: ParsedCommandLine, _ input: PasswordInput) -> Bool {
         guard let weakness = MasterPasswordAdvice.weakness(of: password) else { return true }
         if parsed.flag("--i-know-this-is-weak") {
-            Output.warning(weakness + ".")
+            Output.warning(weakness + " (--i-know-this-is-weak).")
             return true
         }
         if !parsed.globals.passwordStdin, let answer = input.question("bulwark: \(weakness). Use it anyway? Type yes to confirm") {
