@@ -64,15 +64,19 @@ enum Dialogs {
 
     static func renderHide(_ state: AppState, into buffer: inout Buffer) {
         guard let entry = state.currentEntry else { return }
-        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: 9,
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 60), height: 10,
                                  title: Line("Hide the recommendation for \(entry.title)", Theme.title))
-        Paragraph("Hidden recommendations are still counted. Hide it until a day, or leave the date empty to hide it until you show it again.", style: Theme.dim)
+        // What hiding does, as the screen then shows it: the list and its counts drop it, the header counts it as hidden.
+        Paragraph("It leaves the list and the counts (the header counts it as hidden; H lists hidden ones). Leave the day empty to hide it until you show it again.", style: Theme.dim)
             .render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: 3))
         let y = inner.y + 5, width = min(34, max(0, inner.width - 9))
         buffer.put("Until", x: inner.x, y: y, style: Theme.label, clip: inner)
         buffer.put("[", x: inner.x + 6, y: y, style: Theme.dim, clip: inner)
         state.hideField?.render(into: &buffer, area: Rect(x: inner.x + 7, y: y, width: width, height: 1), focused: true, style: Style(underline: true))
         buffer.put("]", x: inner.x + 7 + width, y: y, style: Theme.dim, clip: inner)
+        // The day's form before anything is typed, not only after a wrong one.
+        buffer.put("a day: YYYY-MM-DD, such as \(CalendarDay.string(state.now.addingTimeInterval(30 * 86_400)))", x: inner.x + 7, y: y + 1,
+                   style: Theme.dim, clip: inner)
     }
 
     static func renderSignInPrompt(_ state: AppState, into buffer: inout Buffer) {
