@@ -136,12 +136,15 @@ public enum Keymaps {
         if screen.method == .securityKey { return securityKey(state, screen, entry) }
         let vaultCode = screen.method == .totp && entry?.totpURI != nil ? nil : "The vault holds no code for \(screen.serviceName)"
         let arrived = state.snapshot.messages.contains { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: entry?.site ?? screen.domain) == true }
+        let texted = screen.method == .sms
         return Keymap(screen.serviceName, [
             B([.enter], .upgrade(.submitCode), help: "Verify the code (type it first)", hint: "verify"),
-            B([.char("f")], .upgrade(.fillCodeFromVault), help: "Fill the code from bulwark", hint: "fill from vault", disabledReason: vaultCode),
-            B([.char("m")], .upgrade(.openMessages), help: "Fill the code from Messages", hint: "Messages",
-              disabledReason: arrived ? nil : "No text message for \(screen.domain) has arrived"),
-            B([.char("r")], .upgrade(.resendCode), help: "Send a new code", hint: "resend"),
+            B([.char("f")], .upgrade(.fillCodeFromVault), help: "Fill the code from bulwark", hint: texted ? nil : "fill from vault",
+              disabledReason: texted ? "\(screen.serviceName) texts this code: it is not in the vault" : vaultCode),
+            B([.char("m")], .upgrade(.openMessages), help: "Fill the code from Messages", hint: texted ? "Messages" : nil,
+              disabledReason: !texted ? "This is an authenticator's code, not a text message" : arrived ? nil : "No text message for \(screen.domain) has arrived"),
+            B([.char("r")], .upgrade(.resendCode), help: "Send a new code", hint: texted ? "resend" : nil,
+              disabledReason: !texted ? "An authenticator's code is not sent: it changes every 30 seconds" : screen.canResend ? nil : "\(screen.serviceName) sends no new code"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .upgrade(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit (asks first)"),

@@ -40,9 +40,17 @@ enum UpgradeViews {
         var cells = Array(upgrade.code.text).map(String.init)
         while cells.count < 6 { cells.append("_") }
         buffer.put("Code  [ " + cells.joined(separator: " ") + " ]", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
-        let left = Int(screen.expiresAt.timeIntervalSince(state.now).rounded(.down))
-        let expiry = verifying ? Spinner.frames[state.spinner % Spinner.frames.count] + " checking…"
-            : left > 0 ? "code expires in \(left / 60):" + String(format: "%02d", left % 60) : "the code has expired"
+        // A texted code expires; an authenticator's changes with its window (30 seconds, or the entry's own period).
+        var left = Int(screen.expiresAt.timeIntervalSince(state.now).rounded(.down))
+        var expiryText = left > 0 ? "code expires in \(left / 60):" + String(format: "%02d", left % 60) : "the code has expired"
+        if screen.method == .totp {
+            let period = state.entry(id: upgrade.request.entryID)?.totpURI.flatMap { try? OTPAuthURL.parse($0) }.flatMap { code -> Int? in
+                if case .totp(let period) = code.kind { return period } else { return nil }
+            } ?? 30
+            left = period - Int(state.now.timeIntervalSince1970) % period
+            expiryText = "the code changes in \(left)s"
+        }
+        let expiry = verifying ? Spinner.frames[state.spinner % Spinner.frames.count] + " checking…" : expiryText
         buffer.put(expiry, x: inner.maxX - DisplayWidth.of(expiry) - 1, y: y, style: left > 0 || verifying ? Theme.dim : Theme.warning, clip: inner)
         y += 2
         let keymap = Keymaps.stepUp(state, screen)
@@ -54,17 +62,24 @@ enum UpgradeViews {
         let fromVault = state.entry(id: upgrade.request.entryID)?.totpURI != nil && screen.method == .totp
         let count = state.snapshot.messages.count { DomainBoundCode.parse(message: $0.body)?.isOffered(forSite: screen.domain) == true }
         // Each action line is a button too.
-        for (key, text) in [("f", "Fill from bulwark" + (fromVault ? " (\(screen.serviceName) code)" : "")),
-                            ("m", "Fill from Messages" + (count > 0 ? " (\(count) new)" : "")), ("r", "Send a new code")] {
+        // An authenticator's code comes from the vault; a texted one from Messages, and can be sent again.
+        let actions = screen.method == .totp ? [("f", "Fill from bulwark" + (fromVault ? " (\(screen.serviceName) code)" : ""))]
+            : [("m", "Fill from Messages" + (count > 0 ? " (\(count) new)" : "")), ("r", "Send a new code")]
+        for (key, text) in actions {
             let line = action(Character(key), text)
             line.render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
             buffer.addHotspot(Rect(x: inner.x + 1, y: y, width: line.width, height: 1), .key(.char(Character(key))))
             y += 1
         }
-        buffer.put("\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left", x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
+        // The attempts left, once: in the service's message when it says them, else on their own line.
         if let message = screen.message {
-            y += 1
             buffer.put(message, x: inner.x + 1, y: y, style: Theme.warning, clip: inner)
+            if !message.contains("attempt") {
+                y += 1
+                buffer.put("\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left", x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
+            }
+        } else {
+            buffer.put("\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left", x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
         }
     }
 
