@@ -49,9 +49,15 @@ enum AutoplayCommand {
         do {
             let all = try scenarios()
             let column = (all.map(\.name.count).max() ?? 0) + 2
+            // The name and title on one line, what it shows under them, wrapped to 80 columns.
+            let indent = String(repeating: " ", count: column)
             for scenario in all {
-                print(scenario.name.padding(toLength: column, withPad: " ", startingAt: 0) + scenario.title
-                      + (scenario.shows.isEmpty ? "" : ": " + scenario.shows))
+                for (index, line) in TextWrap.wrap(scenario.title, width: 80 - column).enumerated() {
+                    print((index == 0 ? scenario.name.padding(toLength: column, withPad: " ", startingAt: 0) : indent) + line)
+                }
+                let shows = scenario.shows.prefix(1).uppercased() + scenario.shows.dropFirst() + (scenario.shows.hasSuffix(".") ? "" : ".")
+                // Indented two more than the title, so that a title over two lines stays apart from it.
+                for line in TextWrap.wrap(shows, width: 78 - column) where !scenario.shows.isEmpty { print(indent + "  " + line) }
             }
             return 0
         } catch {

@@ -90,16 +90,24 @@ import Testing
         let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/demo/player.html")
         let (dom, log) = try Self.dom(page, fragment: "#oauth-sign-in/2")
-        let listed = try Binary.run(["demo", "--list"]).stdout.split(separator: "\n")
+        // The list: "name  title" (the title wrapped under it), then what it shows, two columns further in.
+        let lines = try Binary.run(["demo", "--list"]).stdout.split(separator: "\n").map(String.init)
+        let column = lines.first.map { line in line.prefix { $0 != " " }.count + line.dropFirst(line.prefix { $0 != " " }.count).prefix { $0 == " " }.count } ?? 0
+        var listed: [(name: String, title: String)] = []
+        for line in lines {
+            if !line.hasPrefix(" ") {
+                let name = String(line.prefix { $0 != " " })
+                listed.append((name, String(line.dropFirst(column))))
+            } else if line.prefix(column + 1).allSatisfy({ $0 == " " }) == false, !listed.isEmpty {
+                listed[listed.count - 1].title += " " + line.dropFirst(column)
+            }
+        }
         #expect(listed.count == DemoCommandTests.allScenarios.count)
-        for line in listed {
-            let name = String(line.prefix { $0 != " " })
-            // The list's line is "name  title: what it shows"; a title may hold a colon of its own.
-            let described = String(line.dropFirst(name.count).drop { $0 == " " })
+        for (name, described) in listed {
             let title = try #require(dom.range(of: ##"<a href="#\##(name)/1">[^<]+</a>"##, options: .regularExpression).map {
                 String(dom[$0].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
             }, "\(name) is not listed")
-            #expect(described.hasPrefix(title + ": "), "\(name) is listed as \(title)")
+            #expect(described == title, "\(name) is listed as \(title)")
         }
         #expect(dom.contains(#"<h1 id="title">Log in with an identity provider</h1>"#))
         #expect(!log.contains("Uncaught") && !log.contains(":ERROR:CONSOLE"), "\(log)")
