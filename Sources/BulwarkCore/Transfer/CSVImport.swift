@@ -66,9 +66,10 @@ struct CSVImport: Sendable {
         rows.reserveCapacity(records.count)
         var extras: [Int: [String]] = [:]
         for var record in body {
+            var more: [String] = []
             if record.fields.count > names.count, columns.positional != nil || columns.roboformFields != nil {
                 // Keeper's custom fields and RoboForm's field list run on past the header.
-                extras[rows.count] = Array(record.fields[names.count...])
+                more = Array(record.fields[names.count...])
                 record.fields.removeLast(record.fields.count - names.count)
             }
             if record.fields.count > names.count {
@@ -94,6 +95,7 @@ struct CSVImport: Sendable {
                 }
             }
             if isFolderRow(Row(positions: positions, fields: record.fields)) { continue }
+            if !more.isEmpty { extras[rows.count] = more }  // keyed by the row it belongs to, once it is kept
             rows.append(record.fields)
         }
         if unguardedCells > 0 {
