@@ -39,7 +39,7 @@ public struct SecretGenerator {
             if let phrase = try Passphrase(choice: choice, site: siteRules, notes: &notes) {
                 source = .words(phrase)
                 entropyBits = phrase.entropyBits
-                summary = "a passphrase of \(phrase.count) words from EFF's list of \(Passphrase.list.count.formatted())"
+                summary = "a passphrase of \(phrase.count) words from EFF's list of 7,776"  // the list is checked to hold 7,776
             } else {
                 // The site's rules leave no passphrase: a password of the classes they allow.
                 var fallback = choice
