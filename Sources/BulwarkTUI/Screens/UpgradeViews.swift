@@ -36,7 +36,8 @@ enum UpgradeViews {
     /// The step-up screen: the service's content in a frame bulwark draws,
     /// titled with the service's name, Esc is Cancel.
     static func stepUp(_ screen: StepUpScreen, _ upgrade: UpgradeUI, _ state: AppState, verifying: Bool, into buffer: inout Buffer) {
-        var (inner, y) = stepUpFrame(screen, heading: "Confirm it's you", height: 14, promptLines: 2, into: &buffer)
+        // An authenticator's code has one action under it, a texted one's two: the frame holds what it shows and no more.
+        var (inner, y) = stepUpFrame(screen, heading: "Confirm it's you", height: screen.method == .totp ? 12 : 14, promptLines: 2, into: &buffer)
         var cells = Array(upgrade.code.text).map(String.init)
         while cells.count < 6 { cells.append("_") }
         buffer.put("Code  [ " + cells.joined(separator: " ") + " ]", x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
