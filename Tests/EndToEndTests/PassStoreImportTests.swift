@@ -41,6 +41,7 @@ import Testing
         let mail = try f.json(["show", "mail.example.com", "--json", "--reveal"]) as! [String: Any]
         #expect(mail["password"] as? String == "c0rrect \"horse\", battery" && mail["username"] as? String == "jane@example.com")
         #expect(mail["urls"] as? [String] == ["https://mail.example.com"] && mail["tags"] as? [String] == ["Work/Servers"])
+        #expect(mail["category"] as? String == "email")  // guessed from the title and address the file gave
         #expect(mail["notes"] as? String == "first note line\nsecond note line" && mail["has_totp"] as? Bool == true)
         #expect((mail["fields"] as? [[String: Any]])?.map { "\($0["name"]!)=\($0["value"]!)" } == ["PIN=4321"])
         let note = try f.json(["show", "alarm code", "--json", "--reveal"]) as! [String: Any]

@@ -9,6 +9,10 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         self.line = line
         self.message = message
     }
+
+    /// Any error met while reading as an import's: an ImportError as it is,
+    /// another (a damaged ZIP, a failed read) by what it says.
+    static func wrapping(_ error: Error) -> ImportError { error as? ImportError ?? ImportError(line: nil, message: "\(error)") }
 }
 
 /// What an import found: the new entries, the ones that match a login
@@ -102,12 +106,6 @@ public enum Importer {
         let undated = read.undated
         try ImportLimits.enforce(&candidates, skipBadRows: skipBadRows, notes: &result.rowNotes)
         if format == .appleCSV { candidates = mergingWebsites(candidates) }
-        // Readers that learn the title or the address after making the entry guess its category again.
-        if [.protonPassJSON, .onePasswordPIF, .pass].contains(format) {
-            for index in candidates.indices where !candidates[index].categoryIsManual {
-                candidates[index].category = CategoryGuess.guess(title: candidates[index].title, urls: candidates[index].urls)
-            }
-        }
         if format.loginsWithOnlyNotesAreNotes {
             for index in candidates.indices where candidates[index].kind == .login && candidates[index].isOnlyANote {
                 candidates[index].kind = .secureNote

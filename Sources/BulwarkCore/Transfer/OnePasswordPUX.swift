@@ -42,12 +42,8 @@ enum OnePasswordPUX {
             json = exportData
             let files = archive.names.filter { $0.hasPrefix("files/") && !$0.hasSuffix("/") }
             if !files.isEmpty { read.notHeld.append("\(files.count) attached file\(files.count == 1 ? "" : "s") (bulwark holds no attachments)") }
-        } catch let error as ZipArchive.Failure {
-            throw ImportError(line: nil, message: error.description)
-        } catch let error as ImportError {
-            throw error
         } catch {
-            throw ImportError(line: nil, message: "\(error)")
+            throw ImportError.wrapping(error)
         }
         let items = try OnePasswordPUX.read(exportData: json, now: now, skipBadRows: skipBadRows)
         read.entries = items.entries

@@ -87,6 +87,8 @@ import Testing
             "login|Shopping alias|shop.x1@passmail.net|||||Personal",
         ])
         #expect(json.inTrash == 1 && json.entries[0].created == Self.created)
+        // Each entry is made with its title and addresses: the category is guessed from them.
+        #expect(json.entries[0].category == .email)
     }
 
     @Test func roboFormsFieldListsOldAndNew() throws {
@@ -118,6 +120,7 @@ import Testing
             "card|Visa||-|||||cardholder name=Jane Appleseed|number=*4111111111111111|verification number=*123|expiry date=2028-09",
         ])
         #expect(result.entries[0].history.map(\.password) == ["older-password"] && result.inTrash == 1)
+        #expect(result.entries[0].category == .email)  // guessed from the title and addresses the item gave
     }
 
     @Test func onePassword7sMacAndWindowsCSVs() throws {

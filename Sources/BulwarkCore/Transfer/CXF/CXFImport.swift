@@ -46,12 +46,8 @@ enum CXFImport {
                 return read
             }
             throw problem ?? ImportError(line: nil, message: "the archive holds no Credential Exchange Format document (a JSON Header or Account)")
-        } catch let error as ZipArchive.Failure {
-            throw ImportError(line: nil, message: error.description)
-        } catch let error as ImportError {
-            throw error
         } catch {
-            throw ImportError(line: nil, message: "\(error)")
+            throw ImportError.wrapping(error)
         }
     }
 

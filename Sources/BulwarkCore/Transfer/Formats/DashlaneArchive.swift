@@ -9,7 +9,7 @@ import Foundation
 enum DashlaneArchive {
     static func read(_ data: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> ImportRead {
         let archive: ZipArchive
-        do { archive = try ZipArchive(data) } catch { throw ImportError(line: nil, message: "\(error)") }
+        do { archive = try ZipArchive(data) } catch { throw ImportError.wrapping(error) }
         var read = ImportRead()
         for name in archive.names.sorted() where name.hasSuffix(".csv") {
             let bytes: Data

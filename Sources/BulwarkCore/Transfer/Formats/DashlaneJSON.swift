@@ -48,13 +48,13 @@ enum DashlaneJSON {
         if username.isEmpty { username = text("email") }
         let titleKey = ["title", "name", "bank", "fullname"].first { !text($0).isEmpty }
         let title = titleKey.map(text) ?? (kind == .login ? Importer.fallbackTitle(urls: urls) : section.capitalized)
-        var entry = Entry(title: title, urls: kind == .login ? urls : [], username: kind == .login ? username : "",
+        var entry = Entry(title: title, urls: urls, username: kind == .login ? username : "",
                           password: kind == .login ? text("password") : nil, notes: notes, created: now, kind: kind)
         for key in item.keys {
             let value = text(key)
             guard !value.isEmpty, key != titleKey else { continue }
             if kind == .login ? loginKeys.contains(key) && !(key == "email" && value != username) : ["title", "note", "content"].contains(key) { continue }
-            if kind != .login, key == "domain" { entry.urls = [value]; continue }
+            if key == "domain" { continue }  // the entry's address
             entry.fields.append(CustomField(name: key, value: value, hidden: hiddenKeys.contains(key)))
         }
         return entry

@@ -69,14 +69,15 @@ enum OnePasswordPIF {
         if item["trashed"] as? Bool == true { return JSONItems.Made(inTrash: true) }
         let secure = item["secureContents"] as? JSONObject ?? JSONObject()
         let kind = kind(item["typeName"] as? String ?? "")
-        var entry = Entry(title: JSONItems.text(item["title"]), notes: JSONItems.text(secure["notesPlain"]), created: now, kind: kind)
         var urls = (secure["URLs"] as? [Any] ?? []).compactMap { ($0 as? JSONObject).map { JSONItems.text($0["url"]) } }.filter { !$0.isEmpty }
         let location = JSONItems.text(item["location"])
         if urls.isEmpty, !location.isEmpty { urls = [location] }
-        if kind == .login || kind == .other {
-            entry.urls = urls
-            entry.password = JSONItems.text(secure["password"])
-        }
+        let signsIn = kind == .login || kind == .other
+        if !signsIn { urls = [] }
+        // Made with its title and addresses, so its category is guessed from them.
+        let name = JSONItems.text(item["title"])
+        var entry = Entry(title: name.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : name, urls: urls,
+                          password: signsIn ? JSONItems.text(secure["password"]) : nil, notes: JSONItems.text(secure["notesPlain"]), created: now, kind: kind)
         for case let field as JSONObject in secure["fields"] as? [Any] ?? [] {
             let value = JSONItems.text(field["value"]), designation = field["designation"] as? String ?? ""
             if designation == "username", entry.username.isEmpty { entry.username = value; continue }
@@ -99,7 +100,6 @@ enum OnePasswordPIF {
             let value = JSONItems.text(old["value"])
             if !value.isEmpty { entry.history.append(PasswordHistoryItem(password: value, changedAt: OnePasswordPUX.seconds(old["time"]) ?? now, reason: "from 1Password")) }
         }
-        if entry.title.isEmpty { entry.title = Importer.fallbackTitle(urls: entry.urls, note: kind == .secureNote) }
         if let folder = (item["folderUuid"] as? String).flatMap({ folders[$0] }), !folder.isEmpty { entry.tags.append(folder) }
         for case let tag as String in (item["openContents"] as? JSONObject)?["tags"] as? [Any] ?? [] where !entry.tags.contains(tag) { entry.tags.append(tag) }
         if (Importer.jsonInteger(item["faveIndex"]) ?? 0) > 0 { entry.tags.append("Favorites") }

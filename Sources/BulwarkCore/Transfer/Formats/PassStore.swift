@@ -98,24 +98,23 @@ public enum PassStore {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
         let parts = path.split(separator: "/").map(String.init)
-        var entry = Entry(title: parts.last ?? path, password: lines.first ?? "", tags: parts.count > 1 ? [parts.dropLast().joined(separator: "/")] : [],
-                          created: now)
-        var notes: [String] = []
+        var username = "", urls: [String] = [], totp: String?, fields: [CustomField] = [], notes: [String] = []
         for line in lines.dropFirst() {
-            if line.hasPrefix("otpauth://"), entry.totpURI == nil { entry.totpURI = line; continue }
+            if line.hasPrefix("otpauth://"), totp == nil { totp = line; continue }
             if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), line[line.index(after: colon)...].hasPrefix(" ") || line.index(after: colon) == line.endIndex {
                 let key = line[..<colon].trimmingCharacters(in: .whitespaces), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 if !key.isEmpty, !key.contains(" ") || key.count <= 30 {
                     let lower = key.lowercased()
-                    if userKeys.contains(lower), entry.username.isEmpty { entry.username = value; continue }
-                    if urlKeys.contains(lower), entry.urls.isEmpty, !value.isEmpty { entry.urls = [value]; continue }
-                    entry.fields.append(CustomField(name: key, value: value))
+                    if userKeys.contains(lower), username.isEmpty { username = value; continue }
+                    if urlKeys.contains(lower), urls.isEmpty, !value.isEmpty { urls = [value]; continue }
+                    fields.append(CustomField(name: key, value: value))
                     continue
                 }
             }
             notes.append(line)
         }
-        entry.notes = notes.joined(separator: "\n")
-        return entry
+        // Made whole, so its category is guessed from its title and address.
+        return Entry(title: parts.last ?? path, urls: urls, username: username, password: lines.first ?? "", notes: notes.joined(separator: "\n"),
+                     totpURI: totp, tags: parts.count > 1 ? [parts.dropLast().joined(separator: "/")] : [], created: now, fields: fields)
     }
 }

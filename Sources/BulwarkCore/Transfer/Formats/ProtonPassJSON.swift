@@ -24,10 +24,8 @@ enum ProtonPassJSON {
                     throw ImportError(line: nil, message: "the archive holds no Proton Pass/data.json")
                 }
                 json = bytes
-            } catch let error as ImportError {
-                throw error
             } catch {
-                throw ImportError(line: nil, message: "\(error)")
+                throw ImportError.wrapping(error)
             }
         }
         // The vaults' names first, then their items as they stream past.
@@ -58,24 +56,25 @@ enum ProtonPassJSON {
             made.notHeld.append("an item of Proton Pass type \"\(type)\", which bulwark does not know")
             return made
         }
-        var entry = Entry(title: JSONItems.text(metadata["name"]), notes: JSONItems.text(metadata["note"]), created: now, kind: kind)
-        if kind == .login {
-            let username = JSONItems.text(content["itemUsername"]), email = JSONItems.text(content["itemEmail"])
-            entry.username = username.isEmpty ? (type == "alias" ? JSONItems.text(item["aliasEmail"]) : email) : username
+        // The title and addresses first: the entry is made with them, so its category is guessed from them.
+        let login = kind == .login
+        let urls = login ? (content["urls"] as? [Any] ?? []).map(JSONItems.text).filter { !$0.isEmpty } : []
+        let name = JSONItems.text(metadata["name"])
+        let title = name.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : name
+        let username = JSONItems.text(content["itemUsername"]), email = JSONItems.text(content["itemEmail"]), totp = JSONItems.text(content["totpUri"])
+        var tags = vault.isEmpty ? [] : [vault]
+        if item["pinned"] as? Bool == true { tags.append("Favorites") }
+        var entry = Entry(title: title, urls: urls, username: !login ? "" : username.isEmpty ? (type == "alias" ? JSONItems.text(item["aliasEmail"]) : email) : username,
+                          password: login ? JSONItems.text(content["password"]) : nil, notes: JSONItems.text(metadata["note"]),
+                          totpURI: login && !totp.isEmpty ? totp : nil, tags: tags, created: now, kind: kind)
+        if login {
             if !username.isEmpty, !email.isEmpty { entry.fields.append(CustomField(name: "Email", value: email)) }
-            entry.password = JSONItems.text(content["password"])
-            entry.urls = (content["urls"] as? [Any] ?? []).map(JSONItems.text).filter { !$0.isEmpty }
-            let totp = JSONItems.text(content["totpUri"])
-            if !totp.isEmpty { entry.totpURI = totp }
             let passkeys = (content["passkeys"] as? [Any])?.count ?? 0
-            if passkeys > 0 { made.notHeld.append("\(passkeys) passkey\(passkeys == 1 ? "" : "s") of \(entry.title) (Proton Pass writes its own passkey format; export them as CXF)") }
+            if passkeys > 0 { made.notHeld.append("\(passkeys) passkey\(passkeys == 1 ? "" : "s") of \(title) (Proton Pass writes its own passkey format; export them as CXF)") }
         } else {
             for key in content.keys { addFields(key, content[key], to: &entry) }
         }
         for case let field as JSONObject in data["extraFields"] as? [Any] ?? [] { entry.fields.append(extraField(field)) }
-        if entry.title.isEmpty { entry.title = Importer.fallbackTitle(urls: entry.urls, note: kind == .secureNote) }
-        if !vault.isEmpty { entry.tags.append(vault) }
-        if item["pinned"] as? Bool == true { entry.tags.append("Favorites") }
         let created = OnePasswordPUX.seconds(item["createTime"]), modified = OnePasswordPUX.seconds(item["modifyTime"])
         entry.created = created ?? modified ?? now
         entry.modified = modified ?? entry.created
