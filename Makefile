@@ -3,7 +3,7 @@
 # otherwise print the exact apt-get line to run.
 
 SWIFT        ?= swift
-DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev libcurl4-openssl-dev tmux git
+DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux git
 BIN          := .build/debug/bulwark
 RELEASE_BIN  := .build/release/bulwark
 # The installed binary: a release build with the Swift runtime and

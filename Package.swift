@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CCbor"),     // libcbor: WebAuthn's attestation objects and COSE keys
         .systemLibrary(name: "CFido2"),    // libfido2: USB security keys
         .systemLibrary(name: "CMalloc"),   // glibc's malloc.h: malloc_trim
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),  // libxml2's SAX2: KeePass's XML
 
         // Assets/ built into the binary by a build-tool plugin.
         .executableTarget(name: "asset-embedder", path: "Sources/AssetEmbedder"),
@@ -38,7 +39,7 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CWordFloors", "CHardening"]),
+                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CXML2", "CWordFloors", "CHardening"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

@@ -49,6 +49,30 @@ import Testing
         }
     }
 
+    /// The shape check's UTF-8 pass, eight ASCII bytes at a time: every
+    /// multi-byte form, at every offset of a word, and each kind of damage.
+    @Test func utf8IsCheckedAtEveryOffset() {
+        for padding in 0..<9 {
+            let prefix = Array(repeating: UInt8(ascii: "a"), count: padding)
+            for good in ["é", "€", "𝄞", "aé€𝄞z", ""] {
+                let bytes = prefix + Array(good.utf8) + prefix
+                #expect(bytes.withUnsafeBufferPointer(XMLShape.isUTF8), "\(padding) \(good)")
+            }
+            for bad: [UInt8] in [[0xE2, 0x82], [0xC3], [0x80], [0xF0, 0x9D, 0x84], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF]] {
+                #expect(!(prefix + bad).withUnsafeBufferPointer(XMLShape.isUTF8), "\(padding) \(bad)")
+                #expect(!(prefix + bad + prefix).withUnsafeBufferPointer(XMLShape.isUTF8), "\(padding) \(bad) then ASCII")
+            }
+        }
+    }
+
+    /// What the shape check lets through and libxml2 refuses is named with its line and libxml2's code.
+    @Test func libxml2sRefusalIsNamed() throws {
+        let undeclared = Array("<KeePassFile>\n<Root>&nope;</Root></KeePassFile>".utf8)
+        #expect(throws: ImportError(line: 2, message: "the database's XML is malformed (libxml2 error 26)")) {
+            try KDBXDocument.read(undeclared, stream: try Self.stream())
+        }
+    }
+
     @Test func keyFilesInEveryFormKeePassReads() throws {
         let raw = [UInt8](0..<32)
         #expect(try KeePassKeyFile.key(raw) == raw)

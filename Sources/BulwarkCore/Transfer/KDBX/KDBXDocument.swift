@@ -1,17 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// KeePass's XML, read with the toolchain's streaming parser (no DTD, no
-/// entities: a document declaring one is refused before parsing), mapped
+/// KeePass's XML, read with libxml2's streaming parser (`XMLEvents`; no
+/// DTD, no entities: a document declaring one is refused before parsing), mapped
 /// onto entries: groups to tags with the path below the root, the standard
 /// strings to the entry's fields, the rest as custom fields (protected ones
 /// hidden) in order, tags, times, history, TOTP, the recycle bin left out.
 /// Protected values are unmasked with the inner stream in document order,
 /// history entries included, as KeePass writes them.
-final class KDBXDocument: NSObject, XMLParserDelegate {
-    struct Item {
+final class KDBXDocument: XMLEventHandler {
+    struct Item: Sendable {
         var strings: [(key: String, value: String, protected: Bool)] = []
         var tags: [String] = []
         var created: Date?, modified: Date?, expires: Date?, expiresSet = false
@@ -26,8 +23,9 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
     private(set) var recycleBin: String?
     private var groups: [(uuid: String, name: String)] = []
     private var entryStack: [Item] = []
-    private var path: [String] = []
+    private var path: [Element] = []
     private var text = ""
+    private var collecting = false
     private var key = ""
     private var valueProtected = false
     /// A plain XML export's mark of a value KeePass keeps protected (written as it is).
@@ -45,9 +43,15 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
         try read(Data(xml), stream: stream)
     }
 
+    /// Entries are handed to `batches` as they close, a thousand at a time,
+    /// rather than kept in `items`: the caller maps them while the rest is parsed.
+    static let batchSize = 1024
+    private var batches: (([Item]) -> Void)?
+    private var batch: [Item] = []
+
     /// The document read from `xml` as it is: a plain XML export of
     /// 100,000 entries is not copied (each copy was another 56 MB).
-    static func read(_ xml: Data, stream: StreamCiphers.KeyStream?) throws(ImportError) -> KDBXDocument {
+    static func read(_ xml: Data, stream: StreamCiphers.KeyStream?, batches: (([Item]) -> Void)? = nil) throws(ImportError) -> KDBXDocument {
         let head = String(decoding: xml.prefix(4096), as: UTF8.self).uppercased()
         guard !head.contains("<!DOCTYPE"), !head.contains("<!ENTITY") else {
             throw ImportError(line: nil, message: "the database's XML declares a DTD or entities, which KeePass never writes; refused")
@@ -63,91 +67,139 @@ final class KDBXDocument: NSObject, XMLParserDelegate {
         if problem == "not UTF-8" { throw ImportError(line: nil, message: "the database's XML is not valid UTF-8") }
         if let problem { throw ImportError(line: nil, message: "the database's XML is malformed (\(problem))") }
         let document = KDBXDocument(stream: stream)
-        // Fed as a stream, in chunks: given one buffer, libxml2 (without its
-        // "huge" option, which FoundationXML does not set) stops at 10 MB.
-        let parser = XMLParser(stream: InputStream(data: xml))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = document
-        let parsed = parser.parse()
-        if let failure = document.failure { throw ImportError(line: nil, message: failure) }
-        guard parsed else {
-            throw ImportError(line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: "the database's XML is malformed (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown"))")
+        document.batches = batches
+        let malformed: XMLEvents.Failure? = xml.withUnsafeBytes { bytes in
+            do throws(XMLEvents.Failure) {
+                try XMLEvents.parse(bytes, into: document)
+                return nil
+            } catch { return error }
         }
+        if let failure = document.failure { throw ImportError(line: nil, message: failure) }
+        if let malformed {
+            throw ImportError(line: malformed.line, message: "the database's XML is malformed (libxml2 error \(malformed.code))")
+        }
+        if let batches, !document.batch.isEmpty { batches(document.batch) }
+        document.batch = []
         return document
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        path.append(name)
+    /// The elements this reader acts on; the rest are `other`. The path is
+    /// kept as these (a list of strings compared at every tag was most of
+    /// the parse).
+    enum Element: UInt8 {
+        case other, root, group, entry, history, meta, recycleBinUUID, uuid, name, string, binary, key, value, tags, times,
+             creationTime, lastModificationTime, expiryTime, expires
+
+        init(_ name: String) {
+            switch name {
+            case "Root": self = .root
+            case "Group": self = .group
+            case "Entry": self = .entry
+            case "History": self = .history
+            case "Meta": self = .meta
+            case "RecycleBinUUID": self = .recycleBinUUID
+            case "UUID": self = .uuid
+            case "Name": self = .name
+            case "String": self = .string
+            case "Binary": self = .binary
+            case "Key": self = .key
+            case "Value": self = .value
+            case "Tags": self = .tags
+            case "Times": self = .times
+            case "CreationTime": self = .creationTime
+            case "LastModificationTime": self = .lastModificationTime
+            case "ExpiryTime": self = .expiryTime
+            case "Expires": self = .expires
+            default: self = .other
+            }
+        }
+
+        /// Whether the element's text is read: whitespace between the others is not gathered.
+        var holdsText: Bool { self.rawValue >= Element.recycleBinUUID.rawValue && self != .string && self != .binary && self != .times }
+    }
+
+    private var parent: Element? { path.count >= 2 ? path[path.count - 2] : nil }
+
+    func start(_ name: String, attributes: XMLAttributes) {
+        let element = Element(name)
+        path.append(element)
         text = ""
+        collecting = element.holdsText
         guard path.count <= Self.depthLimit else {
             failure = "the database's XML nests deeper than \(Self.depthLimit) levels"
-            parser.abortParsing()
             return
         }
-        switch name {
-        case "Group" where path.dropLast().last == "Root" || path.dropLast().last == "Group":
+        switch element {
+        case .group where parent == .root || parent == .group:
             groups.append(("", ""))
-        case "Entry":
+        case .entry:
             var item = Item()
             item.group = Array(groups.dropFirst().map(\.name))
             entryStack.append(item)
-        case "Value":
+        case .value:
             valueProtected = attributes["Protected"]?.lowercased() == "true"
             valueProtectedInMemory = attributes["ProtectInMemory"]?.lowercased() == "true"
-            if path.dropLast().last == "Binary", let ref = attributes["Ref"], !entryStack.isEmpty {
+            if parent == .binary, let ref = attributes["Ref"], !entryStack.isEmpty {
                 entryStack[entryStack.count - 1].attachments.append(binaryKey.isEmpty ? "attachment \(ref)" : binaryKey)
             }
         default: break
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if collecting { text += String(decoding: bytes, as: UTF8.self) }
+    }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func end(_ name: String) {
         defer {
             path.removeLast()
             text = ""
+            collecting = false
         }
-        let parent = path.dropLast().last
-        switch (parent, name) {
-        case ("Meta", "RecycleBinUUID"):
+        guard let element = path.last else { return }
+        let parent = self.parent
+        switch (parent, element) {
+        case (.meta, .recycleBinUUID):
             recycleBin = text
-        case ("Group", "UUID") where !groups.isEmpty && entryStack.isEmpty:
+        case (.group, .uuid) where !groups.isEmpty && entryStack.isEmpty:
             groups[groups.count - 1].uuid = text
-        case ("Group", "Name") where !groups.isEmpty && entryStack.isEmpty:
+        case (.group, .name) where !groups.isEmpty && entryStack.isEmpty:
             groups[groups.count - 1].name = text
-        case (_, "Group") where !groups.isEmpty && entryStack.isEmpty && (parent == "Root" || parent == "Group"):
+        case (_, .group) where !groups.isEmpty && entryStack.isEmpty && (parent == .root || parent == .group):
             groups.removeLast()
-        case ("String", "Key"), ("Binary", "Key"):
-            if parent == "Binary" { binaryKey = text } else { key = text }
-        case ("String", "Value"):
+        case (.string, .key): key = text
+        case (.binary, .key): binaryKey = text
+        case (.string, .value):
             var value = text
             if valueProtected { value = unmask(text) }
             if !entryStack.isEmpty { entryStack[entryStack.count - 1].strings.append((key, value, valueProtected || valueProtectedInMemory)) }
-        case ("Entry", "Tags"):
+        case (.entry, .tags):
             if !entryStack.isEmpty {
                 entryStack[entryStack.count - 1].tags = text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             }
-        case ("Times", "CreationTime"): setTime { $0.created = $1 }
-        case ("Times", "LastModificationTime"): setTime { $0.modified = $1 }
-        case ("Times", "ExpiryTime"): setTime { $0.expires = $1 }
-        case ("Times", "Expires"):
+        case (.times, .creationTime): setTime { $0.created = $1 }
+        case (.times, .lastModificationTime): setTime { $0.modified = $1 }
+        case (.times, .expiryTime): setTime { $0.expires = $1 }
+        case (.times, .expires):
             if !entryStack.isEmpty { entryStack[entryStack.count - 1].expiresSet = text.lowercased() == "true" }
-        case (_, "Entry"):
+        case (_, .entry):
             guard var item = entryStack.popLast() else { return }
-            if path.dropLast().last == "History", !entryStack.isEmpty {
+            if parent == .history, !entryStack.isEmpty {
                 entryStack[entryStack.count - 1].history.append(item)
             } else {
                 item.inRecycleBin = recycleBin.map { bin in groups.contains { $0.uuid == bin } } ?? false
-                items.append(item)
+                if let batches {
+                    batch.append(item)
+                    if batch.count == Self.batchSize {
+                        batches(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                } else {
+                    items.append(item)
+                }
             }
         default: break
         }
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred error: Error) {
-        if failure == nil { failure = "the database's XML is malformed at line \(parser.lineNumber) (libxml2 error \((error as NSError).code))" }
     }
 
     private func setTime(_ apply: (inout Item, Date) -> Void) {

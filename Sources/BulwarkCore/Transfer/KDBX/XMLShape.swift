@@ -16,17 +16,28 @@ enum XMLShape {
         bytes.withUnsafeBufferPointer { check($0, depthLimit: depthLimit) }
     }
 
-    /// Whether the bytes are UTF-8, checked without making a String of them.
+    /// Whether the bytes are UTF-8, checked without making a String of them:
+    /// eight ASCII bytes at a time, the standard library's decoder for the rest.
     static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
             }
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            // One scalar is at most four bytes: decoded from a window of four.
+            var iterator = UnsafeBufferPointer(rebasing: bytes[i..<min(n, i + 4)]).makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+            i += UTF8.width(scalar)
         }
+        return true
     }
 
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) -> String? {

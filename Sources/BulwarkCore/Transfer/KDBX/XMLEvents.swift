@@ -1,0 +1,96 @@
+import CXML2
+
+/// What a reader of KeePass's XML is told, in document order.
+protocol XMLEventHandler: AnyObject {
+    func start(_ name: String, attributes: XMLAttributes)
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+    func end(_ name: String)
+    /// Set to stop the parse (the reader has seen enough to refuse the document).
+    var failure: String? { get }
+}
+
+/// One element's attributes as libxml2 hands them over: valid only during
+/// `start`, looked up by name (KeePass writes one or two).
+struct XMLAttributes {
+    fileprivate let raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    fileprivate let count: Int
+
+    subscript(name: String) -> String? {
+        guard let raw else { return nil }
+        for index in 0..<count {
+            // Five pointers each: local name, prefix, URI, value start, value end.
+            let base = raw + index * 5
+            guard let local = base[0], String(cString: local) == name, let start = base[3], let end = base[4] else { continue }
+            return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        }
+        return nil
+    }
+}
+
+/// libxml2's SAX2 push parser, fed in chunks (one buffer of more than
+/// 10 MB is refused without the "huge" option), with no network, no
+/// entity substitution and no DTD loading. FoundationXML's parser, used
+/// before, made a String and a dictionary for every callback: a third of
+/// a 100,000-entry import. Callers refuse DTDs and check the document's
+/// shape (`XMLShape`) first.
+enum XMLEvents {
+    struct Failure: Error {
+        let line: Int?
+        let code: Int32
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer, into handler: XMLEventHandler) throws(Failure) {
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
+            guard let context, let localName else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            box.handler.start(String(cString: localName), attributes: XMLAttributes(raw: attributes, count: Int(attributeCount)))
+            // The reader has refused the document: nothing more is read.
+            if box.handler.failure != nil, let parser = box.parser { xmlStopParser(parser) }
+        }
+        sax.endElementNs = { context, localName, _, _ in
+            guard let context, let localName else { return }
+            Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler.end(String(cString: localName))
+        }
+        sax.characters = { context, characters, length in
+            guard let context, let characters, length > 0 else { return }
+            Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+        }
+        // Errors are read from the context afterwards; nothing is printed:
+        // not the parser's, nor those libxml2 raises without a context
+        // (an encoding it cannot convert), which go to the thread's
+        // structured handler, else to standard error.
+        sax.serror = { _, _ in }
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        let box = Box(handler)
+        let context = withUnsafeMutablePointer(to: &sax) { pointer in
+            xmlCreatePushParserCtxt(pointer, Unmanaged.passUnretained(box).toOpaque(), nil, 0, nil)
+        }
+        guard let context else { throw Failure(line: nil, code: -1) }
+        box.parser = context
+        defer { xmlFreeParserCtxt(context) }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+        let chunk = 1 << 16
+        var offset = 0
+        repeat {
+            let size = min(chunk, bytes.count - offset)
+            let last = offset + size >= bytes.count
+            let status = xmlParseChunk(context, bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }, Int32(size), last ? 1 : 0)
+            if handler.failure != nil { return }
+            if status != 0 || context.pointee.wellFormed == 0 {
+                let line = Int(xmlSAX2GetLineNumber(context))
+                throw Failure(line: line > 0 ? line : nil, code: xmlCtxtGetLastError(context)?.pointee.code ?? status)
+            }
+            offset += size
+        } while offset < bytes.count
+    }
+
+    /// The handler, reachable from libxml2's context pointer.
+    private final class Box {
+        let handler: XMLEventHandler
+        var parser: xmlParserCtxtPtr?
+        init(_ handler: XMLEventHandler) { self.handler = handler }
+    }
+}
