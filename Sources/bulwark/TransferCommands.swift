@@ -70,15 +70,21 @@ enum TransferCommands {
         let path: String
         private var data: Data?
         init?(path: String) {
-            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            guard let data = Self.read(path) else { return nil }
             self.path = path
             self.data = data
+        }
+
+        /// Mapped where it can be (a JSON reader gives its pages back as it
+        /// goes), else read: an empty file, a pipe or `/dev/stdin`.
+        static func read(_ path: String) -> Data? {
+            MappedExport(path: path)?.data ?? FileManager.default.contents(atPath: path)
         }
         var bytes: Data { data ?? Data() }
         func release() { data = nil }
         func reread() throws(ImportError) -> Data {
             if let data { return data }
-            guard let again = FileManager.default.contents(atPath: path) else { throw ImportError(line: nil, message: "it can no longer be read") }
+            guard let again = Self.read(path) else { throw ImportError(line: nil, message: "it can no longer be read") }
             data = again
             return again
         }

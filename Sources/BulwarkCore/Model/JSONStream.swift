@@ -144,6 +144,8 @@ public struct JSONStream {
                 if streaming { try each?(path, element) } else { elements.append(element) }
             }
             index += 1
+            // A streamed element is never looked at again: a mapped file's pages behind it are given back.
+            if streaming, let base = bytes.baseAddress { MappedExport.passed(base + at) }
             skipSpace()
             guard at < bytes.count else { throw fail("the document ends early") }
             if bytes[at] == UInt8(ascii: ",") { at += 1; continue }

@@ -105,6 +105,19 @@ import Testing
         #expect(result.entries[0].created == Self.created && result.entries[0].modified == Self.modified)
     }
 
+    /// Folders after the items, a folder named twice and one that is not
+    /// there: read in one pass, the paths the same as when folders come first.
+    @Test func enpassFoldersAfterTheItems() throws {
+        let json = #"""
+        {"items": [{"title": "Mail", "category": "login", "folders": ["f-servers", "f-gone", "f-servers"], "favorite": 1,
+                    "fields": [{"type": "password", "label": "Password", "value": "pw"}]},
+                   {"title": "Bank", "category": "login", "fields": [{"type": "password", "label": "Password", "value": "pw2"}]}],
+         "folders": [{"uuid": "f-work", "title": "Work", "parent_uuid": ""}, {"uuid": "f-servers", "title": "Servers", "parent_uuid": "f-work"}]}
+        """#
+        let result = try Importer.read(Data(json.utf8), format: .enpassJSON, existing: [], now: Self.now)
+        #expect(result.entries.map(\.tags) == [["Work/Servers", "Favorites"], []])
+    }
+
     @Test func keePass2CSVAndKeePassX04XML() throws {
         #expect(Self.lines(try Self.read("keepass.csv", as: .keepassCSV)) == [Self.mail + "||"])
         let xml = try Self.read("keepassx.xml", as: .keepassxXML)
