@@ -41,6 +41,25 @@ enum Commands {
         CommandSpec(name: "edit", summary: "Change an entry.", usage: "bulwark edit ENTRY [options]", options: entryOptions,
                     details: "A new password keeps the old one in the history."),
         CommandSpec(name: "rm", summary: "Delete an entry.", usage: "bulwark rm ENTRY", options: [], details: ""),
+        CommandSpec(name: "attach", summary: "Keep a file with an entry, sealed in the vault.", usage: AttachmentCommand.attachUsage,
+                    options: [OptionSpec(name: "--name", valueName: "NAME", help: "The name it is kept under (default: the file's own)"),
+                              OptionSpec(name: "--type", valueName: "MEDIA-TYPE", help: "Its media type (default: from the name's extension)")],
+                    details: """
+                    The bytes are sealed a mebibyte at a time under the vault key, with the entry, in one transaction: a
+                    kill part-way leaves nothing. The same file held by two entries is stored once. A file over
+                    attachment-limit-mib (2048), or one that would take the vault past attachments-limit-mib (20480), is
+                    refused with the limit named.
+                    """, arguments: [.free, .files]),
+        CommandSpec(name: "attachment", summary: "List, save or remove an entry's files.", usage: AttachmentCommand.usage,
+                    options: [OptionSpec(name: "--out", valueName: "PATH", help: "get: write the file here (0600; else to standard output, never a terminal)"),
+                              OptionSpec(name: "--force", valueName: nil, help: "get: replace what is at --out (a symlink is replaced, not followed)"),
+                              OptionSpec(name: "--json", valueName: nil, help: "list: JSON")],
+                    details: """
+                    get writes the file beside --out and puts it in place only once every chunk has opened and its
+                    size is what was attached: a damaged file names the chunk and writes nothing there (to standard
+                    output, the chunks before a damaged one are out already, and the exit is 1). rm takes the file off
+                    the entry; its bytes go when no other entry holds them.
+                    """, arguments: [.words(["list", "get", "rm"]), .free, .free]),
         CommandSpec(name: "passwd", summary: "Change the master password.", usage: "bulwark passwd [--scrypt-log-n N] [--i-know-this-is-weak]", options: [scryptOption, weakOption],
                     details: """
                     Reads the current password, then the new one twice. A new vault key replaces the old one and every

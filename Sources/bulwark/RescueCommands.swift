@@ -48,12 +48,13 @@ enum RescueCommands {
         let destination = URL(fileURLWithPath: parsed.arguments[0])
         return withMasterPassword(parsed) { master in
             let report = try VaultInspection.inspect(at: source, masterPassword: master)
-            let vault = try report.recover(to: destination, masterPassword: master)
+            let (vault, lostFiles) = try report.recover(to: destination, masterPassword: master, from: source)
             vault.close()
             print("Wrote \(report.entries.count) of \(report.rowCount) entr\(report.rowCount == 1 ? "y" : "ies") to \(destination.path); the damaged vault was not changed.")
             if !report.unreadable.isEmpty {
                 print("These do not decrypt and were left out: \(report.unreadable.joined(separator: ", ")).")
             }
+            if !lostFiles.isEmpty { print("These files are damaged and were left out: \(lostFiles.joined(separator: ", ")).") }
             return 0
         }
     }

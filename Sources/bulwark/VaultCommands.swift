@@ -23,6 +23,7 @@ enum VaultCommands {
             master = try input.next(prompt: "Master password")
             let vault = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
             vault.backupPolicy = config.backups
+            vault.attachmentLimits = config.attachmentLimits
             if let rollback = vault.rollback { Output.warning("\(rollback)") }
             return .success((vault, master))
         } catch let error as VaultError {
@@ -201,6 +202,9 @@ enum VaultCommands {
                     return object
                 }]
             },
+            // What each file is; its bytes come out only through 'attachment get'.
+            "attachments": e.attachments.map { ["name": $0.name, "size": $0.size, "media_type": $0.mediaType,
+                                                "created": iso.string(from: $0.created), "modified": iso.string(from: $0.modified)] as [String: Any] },
             // Never the private key: that leaves the vault only in an export.
             "passkeys": e.passkeys.map { ["id": $0.id, "rp_id": $0.rpID, "user_name": $0.userName, "created": iso.string(from: $0.created)] },
         ]
@@ -234,6 +238,7 @@ enum VaultCommands {
             for field in e.fields { rows.append((field.name, field.hidden && !reveal ? String(repeating: "•", count: 8) : field.value)) }
             if let expires = e.expires { rows.append(("Expires", iso.string(from: expires) + (expires <= Date() ? " (expired)" : ""))) }
             if !e.notes.isEmpty { rows.append(("Notes", e.notes)) }
+            if !e.attachments.isEmpty { rows.append(("Files", e.attachments.map { "\($0.name) (\(ByteSize.text($0.size)))" }.joined(separator: ", "))) }
             rows.append(("Modified", iso.string(from: e.modified)))
             rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"
                          + (e.snapshots.isEmpty ? "" : ", \(e.snapshots.count) earlier version\(e.snapshots.count == 1 ? "" : "s") (from KeePass)")))

@@ -57,6 +57,8 @@ func runMain(_ args: [String]) -> Int32 {
     case "add": return VaultCommands.add(parsed)
     case "edit": return VaultCommands.edit(parsed)
     case "rm": return VaultCommands.remove(parsed)
+    case "attach": return AttachmentCommand.attach(parsed)
+    case "attachment": return AttachmentCommand.run(parsed)
     case "passwd": return VaultCommands.passwd(parsed)
     case "check": return RescueCommands.check(parsed)
     case "recover": return RescueCommands.recover(parsed)

@@ -108,6 +108,34 @@ public enum Digest {
         return Fetched(sha1: sha1, sha256: sha256, sha512: sha512)
     }()
 
+    /// SHA-256 of bytes that come in pieces (a file read a chunk at a time).
+    public final class SHA256Stream {
+        private let context: OpaquePointer
+
+        public init() {
+            guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex2(context, algorithms.sha256, nil) == 1 else {
+                preconditionFailure("OpenSSL cannot start a SHA-256 digest")
+            }
+            self.context = context
+        }
+
+        deinit { EVP_MD_CTX_free(context) }
+
+        public func update(_ bytes: UnsafeRawBufferPointer) {
+            precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "OpenSSL digest failed")
+        }
+
+        public func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+        /// The digest; the stream is spent.
+        public func finish() -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 0
+            precondition(EVP_DigestFinal_ex(context, &out, &length) == 1, "OpenSSL digest failed")
+            return out
+        }
+    }
+
     private static func digest(_ data: [UInt8], _ type: OpaquePointer, _ size: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0

@@ -46,6 +46,8 @@ public struct Configuration: Sendable, Equatable {
 
     /// The generator's choices, as the app's Ctrl-G sheet last left them.
     public var generator = GeneratorChoice()
+    /// The largest attachment and the most all may hold (`attachment-limit-mib`, `attachments-limit-mib`).
+    public var attachmentLimits = AttachmentLimits.standard
 
     public static let pwnedPasswordsRangeURL = "https://api.pwnedpasswords.com/range"
 
@@ -53,7 +55,8 @@ public struct Configuration: Sendable, Equatable {
 
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
-                              "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator"]
+                              "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator",
+                              "attachment-limit-mib", "attachments-limit-mib"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -160,6 +163,8 @@ public struct Configuration: Sendable, Equatable {
                 }
                 config.rangeURL = value
             case "generator": config.generator = GeneratorChoice(text: value)
+            case "attachment-limit-mib": config.attachmentLimits.perFile = Int64(try number(1...1_048_576)) << 20
+            case "attachments-limit-mib": config.attachmentLimits.perVault = Int64(try number(1...16_777_216)) << 20
             default:
                 throw ParseError(file: file, line: lineNumber, reason: "unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }

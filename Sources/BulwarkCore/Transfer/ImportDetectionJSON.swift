@@ -9,7 +9,7 @@ extension ImportFormat {
         func found(_ format: ImportFormat, _ because: String) -> Result<ImportIdentification, ImportNotRecognised> {
             .success(ImportIdentification(format: format, because: because, alsoFits: []))
         }
-        struct Seen: Error { let path: JSONStream.Path; let item: Any }
+        struct Seen: Error, @unchecked Sendable { let path: JSONStream.Path; let item: Any }  // thrown and caught on one thread
         let object: JSONObject
         do {
             guard let root = try JSONStream.parse(data, streaming: [["items"], ["accounts", "*", "items"]], each: { throw Seen(path: $0, item: $1) }) as? JSONObject else {

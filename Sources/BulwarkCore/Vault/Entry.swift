@@ -103,6 +103,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
         var signsInWith: String? = nil
         var expires: Date? = nil
         var snapshots: [EntrySnapshot] = []
+        var attachments: [Attachment] = []
 
         var isEmpty: Bool { self == Extras() }
     }
@@ -237,6 +238,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public var snapshots: [EntrySnapshot] {
         get { extras.snapshots }
         _modify { yield &extras.snapshots }
+    }
+    /// Files kept with the entry: their names and sizes here, their bytes
+    /// sealed in chunks beside the entries (`Vault+Attachments`).
+    public var attachments: [Attachment] {
+        get { extras.attachments }
+        _modify { yield &extras.attachments }
     }
     /// When the account's password expires, as KeePass keeps it (nil: never).
     public var expires: Date? {

@@ -82,7 +82,7 @@ extension Vault {
             }
         }
         // Only when there are passkeys (or a twelfth part follows): every other box stays as it was.
-        let namedExtras = e.signsInWith != nil || e.expires != nil || !e.snapshots.isEmpty
+        let namedExtras = e.signsInWith != nil || e.expires != nil || !e.snapshots.isEmpty || !e.attachments.isEmpty
         if !e.passkeys.isEmpty || namedExtras {
             w.part { writer in
                 for passkey in e.passkeys {
@@ -113,6 +113,10 @@ extension Vault {
                 for snapshot in e.snapshots {
                     writer.part("snapshot")
                     writer.part(snapshot.json)
+                }
+                for attachment in e.attachments {
+                    writer.part("attachment")
+                    writer.part(attachment.json)
                 }
             }
         }

@@ -86,6 +86,10 @@ extension Vault {
                 case "signs-in-with": entry.signsInWith = extras[index + 1]
                 case "expires": entry.expires = FieldCoding.date(extras[index + 1])
                 case "snapshot": if let snapshot = EntrySnapshot(json: extras[index + 1]) { entry.snapshots.append(snapshot) }
+                case "attachment":
+                    // A file the entry holds that cannot be read back is damage, not something to pass over.
+                    guard let attachment = Attachment(json: extras[index + 1]) else { return nil }
+                    entry.attachments.append(attachment)
                 default: break
                 }
             }

@@ -59,11 +59,13 @@ extension Vault {
     /// Rewrites the loaded entries as format 3, every row at version 1. A
     /// second process that converted first wins: this one then reads its work.
     /// Format 3 becomes 4 with no row rewritten: only the version and the header.
+    /// Format 4 becomes 5 with its new table, no row rewritten either.
     func convert(from schema: Int, kek: [UInt8], salt: [UInt8]) throws {
-        if schema == 3 {
+        if schema >= 3 {
             try guarded {
                 try db().transaction {
-                    guard Int(try db().query("PRAGMA user_version").first?.first?.integer ?? 0) == 3 else { return }
+                    guard Int(try db().query("PRAGMA user_version").first?.first?.integer ?? 0) == schema else { return }
+                    for step in (schema + 1)...Vault.schemaVersion { try db().execute(Migrations.steps[step]!) }
                     try db().execute("PRAGMA user_version = \(Vault.schemaVersion)")
                     try writeHeader(kek: kek, salt: salt)
                 }
@@ -78,7 +80,7 @@ extension Vault {
                     return
                 }
                 if schema == 1 { try db().execute(Migrations.steps[2]!) }
-                try db().execute(Migrations.steps[3]!)
+                for step in 3...Vault.schemaVersion { try db().execute(Migrations.steps[step]!) }
                 for (entry, box) in zip(entries, seal(entries, version: 1)) { try writeRow(id: entry.id, sealed: box, version: 1) }
                 try db().execute("PRAGMA user_version = \(Vault.schemaVersion)")
                 try writeHeader(kek: kek, salt: salt)

@@ -27,6 +27,14 @@ enum Migrations {
         """,
         // The tables of 3; the boxes may hold parts an older bulwark cannot read (see `Vault.schemaVersion`).
         4: "SELECT 1;",
+        // Attachments: each file's bytes sealed in chunks of a mebibyte,
+        // by the content's keyed name (`Attachment.blob`) and the chunk's
+        // place; what the file is (name, size, chunks) is in its entry's box.
+        // A rowid table: SQLite keeps rows this large out of a WITHOUT ROWID tree badly.
+        5: """
+        CREATE TABLE blobs (blob TEXT NOT NULL, chunk INTEGER NOT NULL, sealed BLOB NOT NULL);
+        CREATE UNIQUE INDEX blobs_chunk ON blobs(blob, chunk);
+        """,
     ]
 
     static func apply(to database: SQLiteDatabase) throws {

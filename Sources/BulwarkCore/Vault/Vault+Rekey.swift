@@ -49,6 +49,7 @@ extension Vault {
                         let sealed = aead.seal(plain, key: newKey, associatedData: associatedData)
                         try db().query("UPDATE entries SET sealed = ? WHERE id = ?", [.blob(sealed), .text(row.id)])
                     }
+                    try resealBlobs(from: oldKey, to: newKey)
                     for row in try db().query("SELECT key, value FROM meta WHERE key LIKE 'note:%'") {
                         guard let name = row[0].text, let box = row[1].blob else { continue }
                         let noteName = String(name.dropFirst("note:".count))

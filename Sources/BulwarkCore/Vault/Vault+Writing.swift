@@ -119,6 +119,7 @@ extension Vault {
                 (dataVersion, external) = try catchUpWithOtherWriters()
                 KillPoint.reach("write-synced")
                 (put, delete) = try plan()
+                try dropUnheldBlobs(put: put, delete: delete)
                 KillPoint.reach("write-planned")
                 next = nextCounter()
                 let order = Vault.rowOrder(put)

@@ -24,7 +24,9 @@ public final class Vault {
     /// grew without a bump (kinds and custom fields, the relay's
     /// forwarding flag, passkeys, a staged passkey), so that an older
     /// bulwark says "written by a newer bulwark" instead of "damaged".
-    public static let schemaVersion = 4
+    /// 5: the `blobs` table, attachments' chunks (an older bulwark that
+    /// rewrote an entry would drop the files it holds).
+    public static let schemaVersion = 5
 
     /// Wall seconds the last `open` spent deriving the key and reading the
     /// rest (decrypting and checking every entry), for `analyze --timings`.
@@ -68,6 +70,9 @@ public final class Vault {
     /// Other processes' changes that reads and writes brought in and no
     /// one has taken yet (see `takeExternalChanges`).
     var unconsumed = VaultChanges()
+
+    /// The largest attachment, and the most all of them may hold together.
+    public var attachmentLimits = AttachmentLimits.standard
 
     /// Backups taken before writes that change entries.
     public var backupPolicy = BackupPolicy.standard

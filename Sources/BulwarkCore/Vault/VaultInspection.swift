@@ -14,6 +14,7 @@ public struct VaultInspection: Sendable {
         case rowNewerThanIndex(id: String, version: Int64, counter: Int64)
         case index(String)
         case rollback(Vault.Rollback)
+        case attachment(file: String, entry: String, detail: String)
 
         public var description: String {
             switch self {
@@ -24,6 +25,7 @@ public struct VaultInspection: Sendable {
             case .rowNewerThanIndex(let id, let version, let counter): "entry \(id): change \(version) is newer than the index (change \(counter))"
             case .index(let detail): "index: \(detail)"
             case .rollback(let rollback): "freshness: \(rollback)"
+            case .attachment(let file, let entry, let detail): "file \(TerminalText.visible(file)) of \(TerminalText.visible(entry)): \(detail)"
             }
         }
     }
@@ -37,6 +39,8 @@ public struct VaultInspection: Sendable {
     public var counter: Int64?
     public var parameters = ScryptParameters.standard
     public var schema = Vault.schemaVersion
+    /// Each attachment whose chunks all open, by blob, and the means to read them again (`recover`).
+    var readableBlobs: Set<String> = []
 
     /// Throws only when nothing can be read at all: no file, a wrong master
     /// password, or a header that no longer yields the vault key.
@@ -81,6 +85,18 @@ public struct VaultInspection: Sendable {
             }
         }
         report.entries = Vault.sorted(report.entries)
+        if header.schema >= 5 {
+            let reader = BlobReader(database: database, key: key, aadPrefix: prefix)
+            for entry in report.entries {
+                for attachment in entry.attachments where !report.readableBlobs.contains(attachment.blob) {
+                    if let detail = reader.damage(attachment) {
+                        report.problems.append(.attachment(file: attachment.name, entry: entry.title, detail: detail))
+                    } else {
+                        report.readableBlobs.insert(attachment.blob)
+                    }
+                }
+            }
+        }
         if let index = SealedIndex.read(from: database, key: key, aadPrefix: prefix) {
             report.counter = index.counter
             for row in rows where row.version > index.counter {
@@ -122,9 +138,39 @@ public struct VaultInspection: Sendable {
 
     /// A new vault at `destination`, with the same master password and key
     /// derivation settings, holding every entry that decrypts.
-    public func recover(to destination: URL, masterPassword: String) throws -> Vault {
+    /// Files whose chunks all open are carried over (sealed again under the
+    /// new vault's key); the others are left out and named in `lostFiles`.
+    public func recover(to destination: URL, masterPassword: String, from source: URL) throws -> (vault: Vault, lostFiles: [String]) {
         let vault = try Vault.create(at: destination, masterPassword: masterPassword, parameters: parameters)
-        try vault.save(entries)
-        return vault
+        var lost: [String] = []
+        try vault.save(entries.map { entry in
+            var bare = entry
+            bare.attachments = []
+            return bare
+        })
+        let withFiles = entries.filter { !$0.attachments.isEmpty }
+        guard !withFiles.isEmpty else { return (vault, []) }
+        let database = try SQLiteDatabase(path: source.path, create: false)
+        defer { database.close() }
+        let (_, key) = try Self.unwrapQuietly(database, masterPassword: masterPassword)
+        let prefix = Array("bulwark/v1|\(try Vault.Header.readUnchecked(from: database).header.vaultID.hex)|".utf8)
+        let reader = BlobReader(database: database, key: key, aadPrefix: prefix)
+        for entry in withFiles {
+            for attachment in entry.attachments {
+                guard readableBlobs.contains(attachment.blob) else {
+                    lost.append("\(TerminalText.visible(attachment.name)) of \(TerminalText.visible(entry.title))")
+                    continue
+                }
+                try vault.transaction { change in
+                    try change.attach(reader.source(attachment), to: entry.id, name: attachment.name, mediaType: attachment.mediaType, now: attachment.created)
+                }
+            }
+        }
+        return (vault, lost)
+    }
+
+    private static func unwrapQuietly(_ database: SQLiteDatabase, masterPassword: String) throws -> (Vault.Header, [UInt8]) {
+        var ignored = VaultInspection()
+        return try unwrap(database, masterPassword: masterPassword, into: &ignored)
     }
 }

@@ -98,3 +98,31 @@ extension Vault {
         return result!
     }
 }
+
+extension VaultTransaction {
+    /// Seals a file's bytes (unless the vault holds the same already) and
+    /// adds it to the entry, in this change: the chunks and the entry land
+    /// together or not at all.
+    @discardableResult
+    public func attach(_ source: AttachmentSource, to entryID: String, name: String, mediaType: String? = nil,
+                       now: Date = Date()) throws -> Attachment {
+        guard var entry = entry(id: entryID) else { throw VaultError.entryNotFound(entryID) }
+        guard !entry.attachments.contains(where: { $0.name == name }) else { throw AttachmentError.duplicate(name: name, entry: entry.title) }
+        var held: [String: Int64] = [:]
+        for other in entries { for attachment in other.attachments { held[attachment.blob] = attachment.size } }
+        let attachment = try vault.storeBlob(source, name: name, mediaType: mediaType, now: now, alreadyHeld: held.values.reduce(0, +))
+        entry.attachments.append(attachment)
+        entry.modified = now
+        try save(entry, basedOn: vault.version(of: entry.id))
+        return attachment
+    }
+
+    /// Takes the file off the entry; its bytes go with the change when no other entry holds them.
+    public func detach(_ name: String, from entryID: String, now: Date = Date()) throws {
+        guard var entry = entry(id: entryID) else { throw VaultError.entryNotFound(entryID) }
+        guard let index = entry.attachments.firstIndex(where: { $0.name == name }) else { throw AttachmentError.notFound(name: name, entry: entry.title) }
+        entry.attachments.remove(at: index)
+        entry.modified = now
+        try save(entry, basedOn: vault.version(of: entry.id))
+    }
+}

@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib)"),
         ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
         ("mouse = maybe", 1, "'mouse' must be on or off"),
         ("quirks =", 1, "'quirks' has no value"),

@@ -123,7 +123,7 @@ import Testing
         try database.query("UPDATE entries SET version = 2 WHERE id <> ?", [.text(beta)])
         let fixed = try VaultInspection.inspect(at: path, masterPassword: "m")
         #expect(fixed.problems == [.rowUnreadable(id: beta)])  // the index lists (id, version): the box's own tag caught this
-        let recovered = try fixed.recover(to: dir.file("recovered.db"), masterPassword: "m")
+        let recovered = try fixed.recover(to: dir.file("recovered.db"), masterPassword: "m", from: path).vault
         #expect(recovered.entries.map(\.title) == ["Alpha", "Gamma"])
         #expect(try Vault.open(at: dir.file("recovered.db"), masterPassword: "m").entries.map(\.password) == ["a", "g"])
     }

@@ -222,7 +222,7 @@ import Testing
         reopened.close()
         // Now format 4 (3's tables): a version beside each sealed box, every row at version 1.
         let db = try SQLiteDatabase(path: path.path, create: false)
-        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 4)
+        #expect(try db.query("PRAGMA user_version").first?.first?.integer == Int64(Vault.schemaVersion))
         #expect(try db.query("SELECT name FROM pragma_table_info('entries')").compactMap { $0.first?.text } == ["id", "version", "sealed"])
         #expect(try db.query("SELECT DISTINCT version FROM entries").compactMap { $0.first?.integer } == [1])
         if fixture == "vault-v2.db" {
@@ -291,16 +291,18 @@ import Testing
         try db.query("UPDATE meta SET value = ? WHERE key = 'schema'", [.blob(Array(String(schema).utf8))])
         try db.query("UPDATE meta SET value = ? WHERE key = 'header_sha256'", [.blob(header.checksum)])
         try db.execute("PRAGMA user_version = \(schema)")
+        // Before format 5 there was no table of attachments' chunks.
+        if schema < 5 { try db.execute("DROP TABLE blobs") }
     }
 
-    @Test func aFormatThreeVaultBecomesFourWithNoRowRewritten() throws {
+    @Test(arguments: [3, 4]) func anOlderFormatBecomesTheCurrentWithNoRowRewritten(schema: Int) throws {
         let dir = TemporaryDirectory()
         let path = dir.file("v.db")
         let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
         try vault.save(Entry(title: "Shop", urls: ["https://shop.example"], username: "jane", password: "p"))
         let expected = vault.entries
         vault.close()
-        try Self.relabel(path, as: 3)
+        try Self.relabel(path, as: schema)
         let before = try SQLiteDatabase(path: path.path, create: false)
         let rows = try before.query("SELECT id, version, sealed FROM entries")
         before.close()
@@ -309,7 +311,8 @@ import Testing
         reopened.close()
         let db = try SQLiteDatabase(path: path.path, create: false)
         defer { db.close() }
-        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 4)
+        #expect(try db.query("PRAGMA user_version").first?.first?.integer == 5)
+        #expect(try db.query("SELECT count(*) FROM blobs").first?.first?.integer == 0)  // format 5's table made
         #expect(try db.query("SELECT id, version, sealed FROM entries") == rows)  // the boxes as they were
         #expect(try Vault.open(at: path, masterPassword: "m").entries == expected)
     }
@@ -318,7 +321,7 @@ import Testing
         let dir = TemporaryDirectory()
         let path = dir.file("v.db")
         try Vault.create(at: path, masterPassword: "m", parameters: testParameters).close()
-        try Self.relabel(path, as: 5)
-        #expect(throws: VaultError.newerFormat(5)) { try Vault.open(at: path, masterPassword: "m") }
+        try Self.relabel(path, as: 6)
+        #expect(throws: VaultError.newerFormat(6)) { try Vault.open(at: path, masterPassword: "m") }
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `bulwark attach` and `bulwark attachment list|get|rm` as a person runs
+/// them: files in and out byte for byte, 0600, never over an existing
+/// file without --force, never through a symlink, bad input refused with
+/// nothing changed, and the files kept through a change of master password.
+@Suite struct AttachmentCommandTests {
+    static let bytes = Data((0..<(3 << 20) + 77).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 11) })
+
+    func fixture() throws -> (VaultCommandTests.Fixture, URL) {
+        let f = try VaultCommandTests.Fixture()
+        #expect(try f.run(["add", "--title", "Mail", "--username", "jane", "--entry-password-stdin"], stdin: "master\nsecret\n").status == 0)
+        let file = f.dir.appendingPathComponent("recovery codes.pdf")
+        try Self.bytes.write(to: file)
+        return (f, file)
+    }
+
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test func aFileGoesInAndComesOutByteForByte() throws {
+        let (f, file) = try fixture()
+        let attached = try f.run(["attach", "Mail", file.path])
+        #expect(attached.status == 0 && attached.stderr == "bulwark: attached recovery codes.pdf (3 MiB) to Mail.\n", "\(attached.stderr)")
+        let listed = try f.run(["attachment", "list", "Mail"])
+        #expect(listed.stdout.hasPrefix("recovery codes.pdf\t\(Self.bytes.count)\tapplication/pdf\t"))
+        let out = f.dir.appendingPathComponent("out.pdf").path
+        let got = try f.run(["attachment", "get", "Mail", "recovery codes.pdf", "--out", out])
+        #expect(got.status == 0 && got.stderr == "bulwark: wrote recovery codes.pdf (3 MiB) to \(out).\n")
+        let outMode = try mode(out)
+        #expect(FileManager.default.contents(atPath: out) == Self.bytes && outMode == 0o600)
+        // Only the file itself is left beside it: no temporary file stays.
+        let left = try FileManager.default.contentsOfDirectory(atPath: f.dir.path).filter { $0.contains(".bulwark-") }
+        #expect(left.isEmpty)
+        let shown = try f.run(["show", "Mail", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        let files = try #require(object["attachments"] as? [[String: Any]])
+        #expect(files.count == 1 && files[0]["name"] as? String == "recovery codes.pdf" && files[0]["size"] as? Int == Self.bytes.count
+                && files[0]["media_type"] as? String == "application/pdf")
+        // Through a change of master password, to standard output (a pipe here).
+        #expect(try f.run(["passwd", "--i-know-this-is-weak"], stdin: "master\nnewpass\nnewpass\n").status == 0)
+        let again = f.dir.appendingPathComponent("again.pdf").path
+        #expect(try f.run(["attachment", "get", "Mail", "recovery codes.pdf", "--out", again], stdin: "newpass\n").status == 0)
+        #expect(FileManager.default.contents(atPath: again) == Self.bytes)
+        let text = f.dir.appendingPathComponent("note.txt")
+        try "line one\nline two\n".write(to: text, atomically: true, encoding: .utf8)
+        #expect(try f.run(["attach", "Mail", text.path], stdin: "newpass\n").status == 0)
+        let piped = try f.run(["attachment", "get", "Mail", "note.txt"], stdin: "newpass\n")
+        #expect(piped.status == 0 && piped.stdout == "line one\nline two\n")
+        #expect(try f.run(["attachment", "rm", "Mail", "note.txt"], stdin: "newpass\n").status == 0)
+        let removed = try f.run(["attachment", "rm", "Mail", "recovery codes.pdf"], stdin: "newpass\n")
+        #expect(removed.status == 0 && removed.stderr == "bulwark: removed recovery codes.pdf from Mail.\n")
+        #expect(try f.run(["attachment", "list", "Mail"], stdin: "newpass\n").stderr == "bulwark: Mail holds no files.\n")
+    }
+
+    @Test func nothingIsOverwrittenOrFollowedWithoutForce() throws {
+        let (f, file) = try fixture()
+        #expect(try f.run(["attach", "Mail", file.path, "--name", "codes.pdf"]).status == 0)
+        let existing = f.dir.appendingPathComponent("existing").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
+        let refused = try f.run(["attachment", "get", "Mail", "codes.pdf", "--out", existing])
+        #expect(refused.status == 1 && refused.stderr == "bulwark: \(existing) exists; give --force to replace it. Nothing was written.\n")
+        #expect(FileManager.default.contents(atPath: existing) == Data("keep me".utf8))
+        // A symlink at --out: refused without --force, replaced (not followed) with it.
+        let link = f.dir.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: existing)
+        #expect(try f.run(["attachment", "get", "Mail", "codes.pdf", "--out", link]).status == 1)
+        let forced = try f.run(["attachment", "get", "Mail", "codes.pdf", "--out", link, "--force"])
+        #expect(forced.status == 0)
+        #expect(FileManager.default.contents(atPath: existing) == Data("keep me".utf8))  // the link's target untouched
+        #expect(FileManager.default.contents(atPath: link) == Self.bytes)
+        let type = try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType
+        #expect(type == .typeRegular)
+    }
+
+    @Test func badInputIsRefusedWithNothingChanged() throws {
+        let (f, file) = try fixture()
+        let missing = try f.run(["attach", "Mail", f.dir.appendingPathComponent("nope.pdf").path])
+        #expect(missing.status == 1 && missing.stderr == "bulwark: \(f.dir.path)/nope.pdf: no such file. Nothing was attached.\n")
+        let folder = try f.run(["attach", "Mail", f.dir.path])
+        #expect(folder.status == 1 && folder.stderr == "bulwark: \(f.dir.path) is a folder: attach a file. Nothing was attached.\n")
+        let named = try f.run(["attach", "Mail", file.path, "--name", "../etc/passwd"])
+        #expect(named.status == 1 && named.stderr == "bulwark: an attachment's name cannot hold a path separator (/ or \\). Nothing was attached.\n")
+        let config = f.dir.appendingPathComponent("config")
+        try "attachment-limit-mib = 1\n".write(to: config, atomically: true, encoding: .utf8)
+        let large = try Binary.run(["attach", "Mail", file.path, "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                   environment: ["BULWARK_CONFIG": config.path])
+        #expect(large.status == 1 && large.stderr == "bulwark: recovery codes.pdf is larger than the 1 MiB an attachment may be (attachment-limit-mib in the config). Nothing was attached.\n", "\(large.stderr)")
+        let none = try f.run(["attachment", "get", "Mail", "other.pdf", "--out", f.dir.appendingPathComponent("o").path])
+        #expect(none.status == 1 && none.stderr == "bulwark: Mail holds no file named other.pdf.\n")
+        #expect(try f.run(["attachment", "list", "Mail"]).stderr == "bulwark: Mail holds no files.\n")
+        #expect(try f.run(["attachment", "frob", "Mail"]).status == 2)
+    }
+}
