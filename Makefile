@@ -29,7 +29,7 @@ all: build
 # the clipboard test copies to.
 # bash, zsh and fish load the completions, man renders the pages, lintian
 # checks the package, dpkg-dev works out its Depends.
-TEST_DEB_PACKAGES := keepassxc xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap curl wamerican john-data pass gnupg
+TEST_DEB_PACKAGES := keepassxc sqlite3 xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap curl wamerican john-data pass gnupg
 
 # $(1): the packages; installed as root, else the apt-get line is printed.
 define install-packages

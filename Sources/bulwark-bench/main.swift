@@ -55,7 +55,7 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, passkeys, startup, coldcache, sync, changes or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, attachments, passkeys, startup, coldcache, sync, changes or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
@@ -92,6 +92,14 @@ if only == nil || only == "transfer" {
     TransferBench.run(bulwark: bulwark, directory: transferDirectory)
     KDBXBench.run(bulwark: bulwark, directory: transferDirectory)
     try? FileManager.default.removeItem(at: transferDirectory)
+    print("")
+}
+if only == nil || only == "attachments" {
+    let bulwark = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
+    let attachmentDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-attachments-\(getpid())")
+    try! FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
+    AttachmentBench.run(bulwark: bulwark, directory: attachmentDirectory)
+    try? FileManager.default.removeItem(at: attachmentDirectory)
     print("")
 }
 if only == nil || only == "passkeys" {

@@ -128,7 +128,9 @@ enum TransferCommands {
                     var targets: [String: Entry] = [:]
                     for match in result.matches {
                         guard let existing = targets[match.existingID] ?? change.entry(id: match.existingID) else { continue }
-                        let (entry, kept) = ImportMerge.merged(existing, with: match.incoming, incomingIsDated: match.incomingIsDated)
+                        var (entry, kept) = ImportMerge.merged(existing, with: match.incoming, incomingIsDated: match.incomingIsDated)
+                        // The file's attachments join the vault's (by name: the vault's stays when both have one).
+                        entry.attachments += match.incoming.attachments.filter { file in !entry.attachments.contains { $0.name == file.name } }
                         targets[match.existingID] = entry
                         merged += 1
                         if !kept.isEmpty {
@@ -137,9 +139,10 @@ enum TransferCommands {
                                                                                        label: ImportMerge.keptLabel(incomingStands: fileStood)))
                         }
                     }
-                    for entry in targets.values.sorted(by: { $0.id < $1.id }) { try change.save(entry, basedOn: bases[entry.id] ?? nil) }
+                    let sorted = try change.storeImportedFiles(targets.values.sorted(by: { $0.id < $1.id }), from: result.files)
+                    for entry in sorted { try change.save(entry, basedOn: bases[entry.id] ?? nil) }
                 }
-                try change.insert(added)
+                try change.insert(try change.storeImportedFiles(added, from: result.files))
             }
             for line in ImportSummary(result: result, added: added, merged: merged, mergeKept: mergeKept, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
                 print(line)
@@ -238,7 +241,11 @@ extension TransferCommands {
             do {
                 var settings = KDBXExport.Settings.calibrated()
                 settings.chacha20 = cipher == "chacha20"
-                let data = try KDBXExport.write(vault.entries, password: password, settings: settings)
+                let data = try KDBXExport.write(vault.entries, password: password, settings: settings) { entry, attachment in
+                    var bytes: [UInt8] = []
+                    try vault.readAttachment(attachment, of: entry) { bytes += $0 }
+                    return bytes
+                }
                 try ExportFile.write(to: file) { sink in sink.append(Array(data)) }
             } catch {
                 Output.error("cannot write \(file): \(error). Nothing was written.")

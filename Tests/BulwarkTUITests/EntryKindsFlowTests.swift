@@ -43,4 +43,17 @@ import Testing
         let new = AppView.render(f.state).textDump()
         #expect(new.contains("Expires    " + CalendarDay.string(future.expires!)) && !new.contains("(expired)"), "\(new)")
     }
+
+    /// The files an entry holds are lines of its detail, by name and size.
+    @Test func anEntrysFilesAreListedInItsDetail() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        var entry = Entry(title: "Bank", urls: ["https://bank.example"], username: "jane", password: "pw", created: AppFixture.now)
+        entry.attachments = [Attachment(blob: "b1", name: "recovery codes.pdf", size: 12_800, mediaType: "application/pdf",
+                                        created: AppFixture.now, modified: AppFixture.now, chunks: 1)]
+        f.store.send(.vault(.updated(try f.session.save(entry, basedOn: nil), banner: nil)))
+        await f.store.settle()
+        await f.selectEntry("Bank")
+        let shown = AppView.render(f.state).textDump()
+        #expect(shown.contains("File       recovery codes.pdf  12.5 KiB"), "\(shown)")
+    }
 }

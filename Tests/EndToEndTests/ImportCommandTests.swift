@@ -85,8 +85,8 @@ import Glibc
         #expect(result.stderr == "bulwark: reading \(file) as 1password-1pux (from its ZIP's export.data).\n")
         #expect(result.stdout == """
         Imported 7 entries (2 logins, 2 secure notes, 1 card, 1 identity, 1 other); left out 1 item in the source's trash.
-          Not kept: 1 attached file (bulwark holds no attachments).
-          Not kept: the file passport.pdf of Passport scan (bulwark holds no attachments).
+          Not kept: 1 attached file (files from this format are not carried over yet).
+          Not kept: the file passport.pdf of Passport scan (files from this format are not carried over yet).
 
         """)
         // A card's number is hidden unless revealed.
@@ -105,8 +105,8 @@ import Glibc
         Imported 10 entries (1 login, 3 secure notes, 3 identities, 1 SSH key, 2 others).
           Future: the credential type quantum-key is not one CXF 1.0 defines; kept as the hidden field cxf:quantum-key.
           Future: the extension example-colour is not one CXF 1.0 defines; kept as the hidden field cxf-extension:example-colour.
-          Not kept: the file passport.pdf of Scans (bulwark holds no attachments).
-          Not kept: 1 file in the archive's documents/ (bulwark holds no attachments).
+          Not kept: the file passport.pdf of Scans (files from this format are not carried over yet).
+          Not kept: 1 file in the archive's documents/ (files from this format are not carried over yet).
 
         """)
         let out = f.dir.appendingPathComponent("vault.cxf.json").path

@@ -14,4 +14,7 @@ struct ImportRead {
     var notHeld: [String] = []
     /// Items the file gave no dates: never the newer side of a merge.
     var undated: Set<String> = []
+    /// The files the entries hold, by the placeholder their attachments
+    /// carry as `blob` until the vault seals them (`ImportFiles`).
+    var files: [String: [UInt8]] = [:]
 }

@@ -34,6 +34,9 @@ public struct ImportResult: Sendable {
     /// What the source had that bulwark cannot hold (attachments, an
     /// exporter's bookkeeping columns), named for the summary.
     public var notHeld: [String] = []
+    /// The files the entries hold, by the placeholder each attachment
+    /// carries until the vault seals it (`VaultTransaction.storeImportedFiles`).
+    public var files: [String: [UInt8]] = [:]
 }
 
 /// An incoming entry and the existing login it matches.
@@ -102,7 +105,7 @@ public enum Importer {
     static func parsed(_ read: ImportRead, format: ImportFormat, skipBadRows: Bool) throws(ImportError) -> Parsed {
         var candidates = read.entries
         var result = ImportResult(entries: [], duplicates: 0, inTrash: read.inTrash, keptAside: read.keptAside,
-                                  rowNotes: read.rowNotes, notHeld: read.notHeld)
+                                  rowNotes: read.rowNotes, notHeld: read.notHeld, files: read.files)
         let undated = read.undated
         try ImportLimits.enforce(&candidates, skipBadRows: skipBadRows, notes: &result.rowNotes)
         if format == .appleCSV { candidates = mergingWebsites(candidates) }

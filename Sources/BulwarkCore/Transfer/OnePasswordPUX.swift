@@ -41,7 +41,7 @@ enum OnePasswordPUX {
             }
             json = exportData
             let files = archive.names.filter { $0.hasPrefix("files/") && !$0.hasSuffix("/") }
-            if !files.isEmpty { read.notHeld.append("\(files.count) attached file\(files.count == 1 ? "" : "s") (bulwark holds no attachments)") }
+            if !files.isEmpty { read.notHeld.append("\(files.count) attached file\(files.count == 1 ? "" : "s") (files from this format are not carried over yet)") }
         } catch {
             throw ImportError.wrapping(error)
         }
@@ -116,7 +116,7 @@ enum OnePasswordPUX {
             }
         }
         if let attributes = details["documentAttributes"] as? [String: Any] {
-            notHeld.append("the file \(attributes["fileName"] as? String ?? "(unnamed)") of \(title) (bulwark holds no attachments)")
+            notHeld.append("the file \(attributes["fileName"] as? String ?? "(unnamed)") of \(title) (files from this format are not carried over yet)")
         }
         entry.password = kind.holdsPassword ? (password ?? "") : password
         entry.history = (details["passwordHistory"] as? [[String: Any]] ?? []).compactMap { old in

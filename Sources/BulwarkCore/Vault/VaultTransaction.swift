@@ -126,3 +126,29 @@ extension VaultTransaction {
         try save(entry, basedOn: vault.version(of: entry.id))
     }
 }
+
+extension VaultTransaction {
+    /// The entries with the files an import brought (`ImportResult.files`)
+    /// sealed in this change, each attachment's placeholder replaced by the
+    /// vault's name for its bytes; entries without files are returned as they are.
+    public func storeImportedFiles(_ incoming: [Entry], from files: [String: [UInt8]]) throws -> [Entry] {
+        guard !files.isEmpty else { return incoming }
+        var held: [String: Int64] = [:]
+        for other in entries { for file in other.attachments { held[file.blob] = file.size } }
+        return try incoming.map { entry in
+            guard entry.attachments.contains(where: { files[$0.blob] != nil }) else { return entry }
+            var stored = entry
+            for index in stored.attachments.indices {
+                let attachment = stored.attachments[index]
+                guard let bytes = files[attachment.blob] else { continue }
+                let sealed = try vault.storeBlob(BytesAttachmentSource(bytes), name: attachment.name, mediaType: attachment.mediaType,
+                                                 now: attachment.created, alreadyHeld: held.values.reduce(0, +))
+                held[sealed.blob] = sealed.size
+                stored.attachments[index].blob = sealed.blob
+                stored.attachments[index].size = sealed.size
+                stored.attachments[index].chunks = sealed.chunks
+            }
+            return stored
+        }
+    }
+}

@@ -141,6 +141,8 @@ enum EntryDetail {
             field("Expires", expires <= state.now ? Line(Self.day(expires) + " (expired)", Theme.warning) : Line(Self.day(expires)))
         }
         if !entry.notes.isEmpty { field("Notes", Line(entry.notes.split(separator: "\n").first.map(String.init) ?? "")) }
+        // Each file the entry holds, by name and size (`bulwark attachment get` saves one).
+        for file in entry.attachments { field("File", Line([Span(file.name), Span("  " + ByteSize.text(file.size), Theme.dim)])) }
         if !entry.history.isEmpty {
             // Short enough for an 80-column detail: the dates and reasons are in the history view.
             let count = entry.history.count

@@ -88,8 +88,8 @@ import Testing
                                   CustomField(name: "cxf-extension:example-colour", value: #"{"colour":"teal","name":"example-colour"}"#, hidden: true)])
         #expect(result.rowNotes == ["Future: the credential type quantum-key is not one CXF 1.0 defines; kept as the hidden field cxf:quantum-key",
                                     "Future: the extension example-colour is not one CXF 1.0 defines; kept as the hidden field cxf-extension:example-colour"])
-        #expect(result.notHeld == ["the file passport.pdf of Scans (bulwark holds no attachments)",
-                                   "1 file in the archive's documents/ (bulwark holds no attachments)"])
+        #expect(result.notHeld == ["the file passport.pdf of Scans (files from this format are not carried over yet)",
+                                   "1 file in the archive's documents/ (files from this format are not carried over yet)"])
     }
 
     @Test func aDocumentOfANewerMajorVersionOrNoneIsRefusedByName() {

@@ -101,7 +101,7 @@ import Testing
         let result = try Self.read("enpass.json", as: .enpassJSON)
         #expect(Self.lines(result) == [Self.mail + "|totp|Work/Servers,Favorites|Security answer=*Smith", "secure-note|Alarm code||-||1234, then #||",
                                        "card|Visa||-||||Archived|Cardholder=Jane Appleseed|Number=*4111111111111111|CVC=*123|Expiry date=09/2028"])
-        #expect(result.inTrash == 1 && result.notHeld == ["1 attachment of Mail (bulwark holds no attachments)"])
+        #expect(result.inTrash == 1 && result.notHeld == ["1 attachment of Mail (files from this format are not carried over yet)"])
         #expect(result.entries[0].created == Self.created && result.entries[0].modified == Self.modified)
     }
 

@@ -20,7 +20,7 @@ import Testing
         #expect(result.entries.map(\.title) == ["Mail", "Visa", "Home notes", "Jane's identity", "Router admin", "Build server", "Passport scan"])
         #expect(result.entries.map(\.kind) == [.login, .card, .secureNote, .identity, .login, .other, .secureNote])
         #expect(result.inTrash == 1)
-        #expect(result.notHeld == ["1 attached file (bulwark holds no attachments)", "the file passport.pdf of Passport scan (bulwark holds no attachments)"])
+        #expect(result.notHeld == ["1 attached file (files from this format are not carried over yet)", "the file passport.pdf of Passport scan (files from this format are not carried over yet)"])
 
         let mail = result.entries[0]
         #expect(mail.username == "jane@mail.example" && mail.password == "current-Passw0rd!")

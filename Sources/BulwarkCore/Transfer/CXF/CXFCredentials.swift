@@ -185,7 +185,7 @@ enum CXFCredentials {
             let target = ((credential["reference"] as? JSONObject)?["item"] as? String) ?? ""
             entry.fields.append(CustomField(name: "Linked item", value: referenceMark + target))
         case "file":
-            read.notHeld.append("the file \(credential["name"] as? String ?? "(unnamed)") of \(context.title) (bulwark holds no attachments)")
+            read.notHeld.append("the file \(credential["name"] as? String ?? "(unnamed)") of \(context.title) (files from this format are not carried over yet)")
         default:
             keepUnknown("credential type", type, credential, title: context.title, entry: &entry, read: &read)
         }

@@ -42,7 +42,7 @@ enum CXFImport {
                     continue
                 }
                 let files = archive.names.filter { $0.hasPrefix("documents/") && !$0.hasSuffix("/") }
-                if !files.isEmpty { read.notHeld.append("\(files.count) file\(files.count == 1 ? "" : "s") in the archive's documents/ (bulwark holds no attachments)") }
+                if !files.isEmpty { read.notHeld.append("\(files.count) file\(files.count == 1 ? "" : "s") in the archive's documents/ (files from this format are not carried over yet)") }
                 return read
             }
             throw problem ?? ImportError(line: nil, message: "the archive holds no Credential Exchange Format document (a JSON Header or Account)")

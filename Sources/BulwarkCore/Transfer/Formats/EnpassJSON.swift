@@ -81,7 +81,7 @@ enum EnpassJSON {
         entry.fields = fields
         var made = JSONItems.Made(entry: entry, undated: created == nil && modified == nil)
         let attachments = (item["attachments"] as? [Any])?.count ?? 0
-        if attachments > 0 { made.notHeld.append("\(attachments) attachment\(attachments == 1 ? "" : "s") of \(entry.title) (bulwark holds no attachments)") }
+        if attachments > 0 { made.notHeld.append("\(attachments) attachment\(attachments == 1 ? "" : "s") of \(entry.title) (files from this format are not carried over yet)") }
         return made
     }
 }

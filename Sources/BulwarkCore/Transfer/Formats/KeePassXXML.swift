@@ -74,7 +74,7 @@ final class KeePassXXML: NSObject, XMLParserDelegate {
         entry.passwordChanged = entry.modified
         entry.expires = Self.date(fields["expire"])  // "Never" is none
         if created == nil { read.undated.insert(entry.id) }
-        if let name = fields["bindesc"], !name.isEmpty { read.notHeld.append("the attachment \(name) of \(entry.title) (bulwark holds no attachments)") }
+        if let name = fields["bindesc"], !name.isEmpty { read.notHeld.append("the attachment \(name) of \(entry.title) (files from this format are not carried over yet)") }
         read.entries.append(entry)
     }
 

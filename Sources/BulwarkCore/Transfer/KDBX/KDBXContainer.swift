@@ -11,7 +11,8 @@ struct KDBXContainer {
     /// The decrypted, decompressed XML, and the stream that unmasks its protected values.
     let xml: [UInt8]
     let innerStream: StreamCiphers.KeyStream
-    let attachments: Int
+    /// KDBX 4's files from its inner header, in order (an entry's `Ref` is the place).
+    let binaries: [[UInt8]]
     let version: String
 
     static let signature1: [UInt8] = [0x03, 0xD9, 0xA2, 0x9A], signature2: [UInt8] = [0x67, 0xFB, 0x4B, 0xB5]
@@ -65,16 +66,16 @@ struct KDBXContainer {
         let compressed = try header.u32(.compression) == 1
         var content: [UInt8]
         do { content = compressed ? try Gzip.inflate(payload, limit: xmlLimit) : payload } catch { throw failure("\(error)") }
-        var streamID: UInt32, streamKey: [UInt8], attachments = 0
+        var streamID: UInt32, streamKey: [UInt8], binaries: [[UInt8]] = []
         if major == 4 {
             var inner = ByteReader(content)
-            (streamID, streamKey, attachments) = try innerHeader(&inner)
+            (streamID, streamKey, binaries) = try innerHeader(&inner)
             content = Array(content[inner.offset...])
         } else {
             streamID = try header.u32(.innerStreamID)
             streamKey = try header.require(.protectedStreamKey, "protected stream key")
         }
-        return KDBXContainer(xml: content, innerStream: try innerStream(streamID, key: streamKey), attachments: attachments, version: "\(major).\(minor)")
+        return KDBXContainer(xml: content, innerStream: try innerStream(streamID, key: streamKey), binaries: binaries, version: "\(major).\(minor)")
     }
 
     static func failure(_ message: String) -> ImportError { ImportError(line: nil, message: message) }
@@ -189,8 +190,8 @@ struct KDBXContainer {
     }
 
     /// KDBX 4's inner header: the inner stream's id and key, then attachments.
-    static func innerHeader(_ reader: inout ByteReader) throws(ImportError) -> (UInt32, [UInt8], Int) {
-        var id: UInt32?, key: [UInt8]?, attachments = 0
+    static func innerHeader(_ reader: inout ByteReader) throws(ImportError) -> (UInt32, [UInt8], [[UInt8]]) {
+        var id: UInt32?, key: [UInt8]?, binaries: [[UInt8]] = []
         while true {
             let type = try reader.u8()
             let length = try reader.u32()
@@ -198,10 +199,13 @@ struct KDBXContainer {
             switch type {
             case 0:
                 guard let id, let key else { throw failure("the inner header names no protected-value stream") }
-                return (id, key, attachments)
+                return (id, key, binaries)
             case 1: id = UInt32(truncatingIfNeeded: ByteReader.uint(value))
             case 2: key = value
-            case 3: attachments += 1
+            case 3:
+                // A flags byte (1: KeePass keeps it protected in memory), then the file.
+                guard !value.isEmpty else { throw failure("the inner header has an empty attachment") }
+                binaries.append(Array(value.dropFirst()))
             default: throw failure("the inner header has an unknown field \(type)")
             }
         }

@@ -12,7 +12,8 @@ final class KDBXDocument: XMLEventHandler {
         var strings: [(key: String, value: String, protected: Bool)] = []
         var tags: [String] = []
         var created: Date?, modified: Date?, expires: Date?, expiresSet = false
-        var attachments: [String] = []
+        /// Each file's name and its place among the database's binaries.
+        var attachments: [(name: String, ref: Int)] = []
         var history: [Item] = []
         var group: [String] = []
         var inRecycleBin = false
@@ -31,6 +32,9 @@ final class KDBXDocument: XMLEventHandler {
     /// A plain XML export's mark of a value KeePass keeps protected (written as it is).
     private var valueProtectedInMemory = false
     private var binaryKey = ""
+    /// KDBX 3.1's and a plain export's files (`Meta/Binaries`), by ID; KDBX 4 keeps them in its inner header.
+    private(set) var binaries: [Int: [UInt8]] = [:]
+    private var binary: (id: Int, compressed: Bool, protected: Bool)?
     private(set) var failure: String?
 
     static let depthLimit = 128
@@ -88,7 +92,7 @@ final class KDBXDocument: XMLEventHandler {
     /// the parse).
     enum Element: UInt8 {
         case other, root, group, entry, history, meta, recycleBinUUID, uuid, name, string, binary, key, value, tags, times,
-             creationTime, lastModificationTime, expiryTime, expires
+             creationTime, lastModificationTime, expiryTime, expires, binaries
 
         init(_ name: String) {
             switch name {
@@ -110,12 +114,13 @@ final class KDBXDocument: XMLEventHandler {
             case "LastModificationTime": self = .lastModificationTime
             case "ExpiryTime": self = .expiryTime
             case "Expires": self = .expires
+            case "Binaries": self = .binaries
             default: self = .other
             }
         }
 
         /// Whether the element's text is read: whitespace between the others is not gathered.
-        var holdsText: Bool { self.rawValue >= Element.recycleBinUUID.rawValue && self != .string && self != .binary && self != .times }
+        var holdsText: Bool { self.rawValue >= Element.recycleBinUUID.rawValue && self != .string && self != .binary && self != .times && self != .binaries }
     }
 
     private var parent: Element? { path.count >= 2 ? path[path.count - 2] : nil }
@@ -136,11 +141,17 @@ final class KDBXDocument: XMLEventHandler {
             var item = Item()
             item.group = Array(groups.dropFirst().map(\.name))
             entryStack.append(item)
+        case .binary where parent == .binaries:
+            // A file of the database's own: its base64 text is read (gzip when Compressed, masked when Protected).
+            if let id = attributes["ID"].flatMap(Int.init) {
+                binary = (id, attributes["Compressed"]?.lowercased() == "true", attributes["Protected"]?.lowercased() == "true")
+                collecting = true
+            }
         case .value:
             valueProtected = attributes["Protected"]?.lowercased() == "true"
             valueProtectedInMemory = attributes["ProtectInMemory"]?.lowercased() == "true"
-            if parent == .binary, let ref = attributes["Ref"], !entryStack.isEmpty {
-                entryStack[entryStack.count - 1].attachments.append(binaryKey.isEmpty ? "attachment \(ref)" : binaryKey)
+            if parent == .binary, let ref = attributes["Ref"].flatMap(Int.init), !entryStack.isEmpty {
+                entryStack[entryStack.count - 1].attachments.append((binaryKey.isEmpty ? "attachment \(ref)" : binaryKey, ref))
             }
         default: break
         }
@@ -167,6 +178,9 @@ final class KDBXDocument: XMLEventHandler {
             groups[groups.count - 1].name = text
         case (_, .group) where !groups.isEmpty && entryStack.isEmpty && (parent == .root || parent == .group):
             groups.removeLast()
+        case (.binaries, .binary):
+            if let binary { binaries[binary.id] = decodeBinary(text, compressed: binary.compressed, protected: binary.protected) }
+            binary = nil
         case (.string, .key): key = text
         case (.binary, .key): binaryKey = text
         case (.string, .value):
@@ -206,6 +220,24 @@ final class KDBXDocument: XMLEventHandler {
         guard !entryStack.isEmpty, let date = Self.time(text) else { return }
         apply(&entryStack[entryStack.count - 1], date)
     }
+
+    /// A `Meta/Binaries` file: base64, unmasked with the inner stream when
+    /// protected (in document order, like every protected value), then
+    /// inflated when compressed. Nil when it does not decode.
+    private func decodeBinary(_ base64: String, compressed: Bool, protected: Bool) -> [UInt8]? {
+        guard var bytes = Data(base64Encoded: base64.trimmingCharacters(in: .whitespacesAndNewlines)).map(Array.init) else { return nil }
+        if protected {
+            guard let stream else {
+                if failure == nil { failure = "a value is marked as masked, which a plain XML export never holds" }
+                return nil
+            }
+            bytes = stream.xor(bytes)
+        }
+        return compressed ? try? Gzip.inflate(bytes, limit: KDBXDocument.binaryLimit) : bytes
+    }
+
+    /// The largest file inflated from a database (as the vault's own limit).
+    static let binaryLimit = Int(AttachmentLimits.standard.perFile)
 
     /// A protected value: base64, XORed with the inner stream's next bytes.
     private func unmask(_ base64: String) -> String {

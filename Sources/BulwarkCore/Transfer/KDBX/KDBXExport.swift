@@ -34,10 +34,21 @@ public enum KDBXExport {
         }
     }
 
-    public static func write(_ entries: [Entry], password: String, settings: Settings = Settings(), now: Date = Date()) throws -> Data {
+    /// `files`: an attachment's bytes (the vault's `readAttachment`); each
+    /// file is written once in the inner header, however many entries hold it.
+    public static func write(_ entries: [Entry], password: String, settings: Settings = Settings(), now: Date = Date(),
+                             files: (Entry, Attachment) throws -> [UInt8] = { _, _ in [] }) throws -> Data {
         let streamKey = SecureRandom.bytes(64)
         let stream = try innerStream(streamKey)
-        return try seal(xml: KDBXXMLWriter(stream: stream, now: now).document(entries), streamKey: streamKey, password: password, settings: settings)
+        var writer = KDBXXMLWriter(stream: stream, now: now)
+        var binaries: [[UInt8]] = []
+        for entry in entries {
+            for attachment in entry.attachments where writer.binaryRefs[attachment.blob] == nil {
+                writer.binaryRefs[attachment.blob] = binaries.count
+                binaries.append(try files(entry, attachment))
+            }
+        }
+        return try seal(xml: writer.document(entries), streamKey: streamKey, password: password, settings: settings, binaries: binaries)
     }
 
     /// The inner stream protected values are masked with: ChaCha20 keyed by
@@ -49,7 +60,7 @@ public enum KDBXExport {
 
     /// A KDBX 4 file around `xml` (any bytes: the fuzz target seals
     /// mutated documents so the whole import path reads them).
-    static func seal(xml: [UInt8], streamKey: [UInt8], password: String, settings: Settings) throws -> Data {
+    static func seal(xml: [UInt8], streamKey: [UInt8], password: String, settings: Settings, binaries: [[UInt8]] = []) throws -> Data {
         let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(settings.chacha20 ? 12 : 16), salt = SecureRandom.bytes(32)
         var header: [UInt8] = KDBXContainer.signature1 + KDBXContainer.signature2 + [0x00, 0x00, 0x04, 0x00]
         func field(_ type: KDBXContainer.Field, _ value: [UInt8]) { header += [type.rawValue] + ByteReader.le(UInt64(value.count), 4) + value }
@@ -78,7 +89,10 @@ public enum KDBXExport {
         defer { key.wipe() }
         let hmacBase = KDBXContainer.sha512(masterSeed + transformed + [1])
 
-        var inner: [UInt8] = [1] + ByteReader.le(4, 4) + ByteReader.le(3, 4) + [2] + ByteReader.le(64, 4) + streamKey + [0] + ByteReader.le(0, 4)
+        var inner: [UInt8] = [1] + ByteReader.le(4, 4) + ByteReader.le(3, 4) + [2] + ByteReader.le(64, 4) + streamKey
+        // Each file: a flags byte (0: not kept protected in KeePass's memory), then its bytes.
+        for binary in binaries { inner += [3] + ByteReader.le(UInt64(binary.count + 1), 4) + [0] + binary }
+        inner += [0] + ByteReader.le(0, 4)
         inner += xml
         let compressed = try deflate(inner)
         let ciphertext = settings.chacha20 ? try StreamCiphers.KeyStream(chacha20: key, nonce: iv).xor(compressed) : try AESCBC.encrypt(compressed, key: key, iv: iv)

@@ -5,11 +5,11 @@ import Foundation
 /// Seed`/`TOTP Settings`) and KeePass 2.47's `TimeOtp-*`/`HmacOtp-*` as the
 /// code generator; every other string a custom field in order, protected
 /// ones hidden; history entries' other passwords as history; the recycle
-/// bin's entries left out and counted; attachments named, not stored.
+/// bin's entries left out and counted; attachments kept (shared ones once).
 enum KDBXImport {
     static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> ImportRead {
         let container = try KDBXContainer.open(data, password: password, keyFile: keyFile)
-        return try read(xml: Data(container.xml), stream: container.innerStream, now: now)
+        return try read(xml: Data(container.xml), stream: container.innerStream, binaries: container.binaries, now: now)
     }
 
     /// KeePass 2's and KeePassXC's plain XML export (`keepassxc-cli export
@@ -21,15 +21,20 @@ enum KDBXImport {
 
     /// The document's entries, mapped on a second core while the parse goes
     /// on: at 100,000 entries the mapping took a third of the parse's time.
-    static func read(xml: Data, stream: StreamCiphers.KeyStream?, now: Date) throws(ImportError) -> ImportRead {
+    static func read(xml: Data, stream: StreamCiphers.KeyStream?, binaries: [[UInt8]] = [], now: Date) throws(ImportError) -> ImportRead {
         let mapper = BatchMapper(now: now)
+        let document: KDBXDocument
         do {
-            _ = try KDBXDocument.read(xml, stream: stream) { mapper.add($0) }
+            document = try KDBXDocument.read(xml, stream: stream) { mapper.add($0) }
         } catch {
             _ = mapper.finish()
             throw error
         }
-        return mapper.finish()
+        var read = mapper.finish()
+        var byRef = document.binaries
+        for (index, bytes) in binaries.enumerated() { byRef[index] = bytes }
+        ImportFiles.fill(&read, from: byRef, now: now)
+        return read
     }
 
     /// Items mapped in the order they came, one batch after another, on a queue of their own.
@@ -63,8 +68,9 @@ enum KDBXImport {
                 read.inTrash += 1
                 continue
             }
-            let entry = entry(item, now: now)
-            for file in item.attachments { read.notHeld.append("the file \(file) of \(entry.title) (bulwark holds no attachments)") }
+            var entry = entry(item, now: now)
+            // Each file by its place among the database's binaries, until they are known (`ImportFiles.fill`).
+            entry.attachments = item.attachments.map { ImportFiles.pending(name: $0.name, ref: $0.ref, created: entry.created) }
             read.entries.append(entry)
         }
     }

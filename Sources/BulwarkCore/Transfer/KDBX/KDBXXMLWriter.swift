@@ -6,6 +6,13 @@ import Foundation
 struct KDBXXMLWriter {
     let stream: StreamCiphers.KeyStream
     let now: Date
+    /// Each file's place in the inner header's list, by blob.
+    var binaryRefs: [String: Int] = [:]
+
+    init(stream: StreamCiphers.KeyStream, now: Date) {
+        self.stream = stream
+        self.now = now
+    }
 
     static let kindField = "bulwark:kind", categoryField = "bulwark:category", reasonField = "bulwark:reason"
     static let passwordChangedField = "bulwark:password-changed"
@@ -67,6 +74,11 @@ struct KDBXXMLWriter {
         if !otherTags.isEmpty { strings.append((Self.tagsField, otherTags.joined(separator: "\n"), false)) }
         if e.password != nil { strings.append((Self.passwordChangedField, ISODate.string(e.passwordChanged), false)) }
         xml += uniqueStrings(strings)
+        // Files, each a reference into the inner header's list.
+        for attachment in e.attachments {
+            guard let ref = binaryRefs[attachment.blob] else { continue }
+            xml += "<Binary><Key>\(escaped(attachment.name))</Key><Value Ref=\"\(ref)\"/></Binary>"
+        }
         // History, oldest first as KeePass keeps it: each earlier version kept whole, and each old
         // password as the entry with that password (what KeePass's own history of a password change holds).
         var versions: [(at: Date, strings: [(String, String, Bool)])] = e.snapshots.map { snapshot in
