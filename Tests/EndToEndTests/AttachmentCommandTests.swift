@@ -93,4 +93,24 @@ import Testing
         #expect(try f.run(["attachment", "list", "Mail"]).stderr == "bulwark: Mail holds no files.\n")
         #expect(try f.run(["attachment", "frob", "Mail"]).status == 2)
     }
+
+    /// Killed part-way through sealing the chunks, or at any step of the
+    /// write: the vault opens, holds no trace of the file, and the next
+    /// attach works.
+    @Test func aKillWhileAttachingLeavesNothingHalfWritten() throws {
+        let (f, file) = try fixture()
+        for point in ["attach-chunk#2"] + ["write-rows", "write-indexed"] {
+            let killed = try Binary.run(["attach", "Mail", file.path, "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                        environment: ["BULWARK_KILL_AT": point])
+            #expect(killed.status == 128 + 9, "\(point): \(killed.stderr)")
+            let listed = try f.run(["attachment", "list", "Mail"])
+            #expect(listed.status == 0 && listed.stdout.isEmpty && listed.stderr == "bulwark: Mail holds no files.\n", "\(point)")
+            let check = try f.run(["check"])
+            #expect(check.status == 0, "\(point): \(check.stdout)\(check.stderr)")
+        }
+        #expect(try f.run(["attach", "Mail", file.path]).status == 0)
+        let out = f.dir.appendingPathComponent("after.pdf").path
+        #expect(try f.run(["attachment", "get", "Mail", "recovery codes.pdf", "--out", out]).status == 0)
+        #expect(FileManager.default.contents(atPath: out) == Self.bytes)
+    }
 }
