@@ -39,6 +39,23 @@ import Testing
         func current(id: String) -> Entry? { calls.withLock { $0.append("current \(id)") }; return theirs }
         func pollExternalChanges() -> AppSession.PollResult { .unchanged }
         func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) { (SessionSnapshot(), "") }
+        func saveAttachment(entryID: String, name: String, to path: String) throws -> String {
+            calls.withLock { $0.append("save-file \(entryID) \(name) \(path)") }
+            return "Saved \(name) to \(path)."
+        }
+        var afterAttach = SessionSnapshot()
+        func attachFile(entryID: String, path: String) throws -> (SessionSnapshot, String) {
+            calls.withLock { $0.append("attach \(entryID) \(path)") }
+            return (afterAttach, "Attached it.")
+        }
+        func openAttachment(entryID: String, name: String) throws -> String {
+            calls.withLock { $0.append("open \(entryID) \(name)") }
+            return "Opened \(name)."
+        }
+        func completePath(_ partial: String) -> String {
+            calls.withLock { $0.append("complete \(partial)") }
+            return partial + "ments/"
+        }
     }
 
     static func entries() -> [Entry] {
@@ -75,6 +92,50 @@ import Testing
         #expect(vault.calls.withLock { $0 } == ["delete a"])
         #expect(store.takeReceived() == [.vault(.updated(vault.afterDelete, banner: Banner(ok: true, text: "Deleted Alpha.")))])
         #expect(store.state.snapshot.entries.map(\.title) == ["Bravo"])
+    }
+
+    /// F on an entry: Enter saves the file to the path typed (its name
+    /// first), o opens it once asked, a attaches a file (Tab completes).
+    @Test func theFilesDialogSavesOpensAndAttachesThroughTheVault() async throws {
+        let vault = FakeVault()
+        let store = Self.store(vault: vault)
+        var snapshot = store.state.snapshot
+        var alpha = Self.entries()[0]
+        alpha.attachments = [Attachment(blob: "b", name: "codes.pdf", size: 1_000, mediaType: "application/pdf",
+                                        created: Self.now, modified: Self.now, chunks: 1)]
+        snapshot.entries = ChunkedArray([alpha, Self.entries()[1]])
+        store.send(.unlock(.unlocked(snapshot)))
+        store.send(.key(.char("F")))
+        #expect(store.state.overlayKind == .files)
+        store.send(.key(.enter))
+        #expect(store.state.files?.field.text == "codes.pdf" && store.state.files?.prompt == .save("codes.pdf"))
+        store.send(.key(.home))
+        for c in "/tmp/" { store.send(.key(.char(c))) }
+        store.send(.key(.enter))
+        await store.settle()
+        #expect(store.takeReceived() == [.files(.said(Banner(ok: true, text: "Saved codes.pdf to /tmp/codes.pdf.")))])
+        #expect(store.state.banner == Banner(ok: true, text: "Saved codes.pdf to /tmp/codes.pdf.") && store.state.files?.prompt == nil)
+        // o asks first; n leaves it, y opens.
+        store.send(.key(.char("o")))
+        #expect(store.state.files?.confirmOpen == "codes.pdf")
+        store.send(.key(.char("n")))
+        #expect(store.state.files?.confirmOpen == nil && store.state.overlayKind == .files)
+        store.send(.key(.char("o")))
+        store.send(.key(.char("y")))
+        await store.settle()
+        _ = store.takeReceived()
+        // a: a path typed, Tab completes it, Enter attaches.
+        store.send(.key(.char("a")))
+        for c in "~/Docu" { store.send(.key(.char(c))) }
+        store.send(.key(.tab))
+        await store.settle()
+        #expect(store.state.files?.field.text == "~/Documents/")
+        for c in "id.png" { store.send(.key(.char(c))) }
+        store.send(.key(.enter))
+        await store.settle()
+        #expect(vault.calls.withLock { $0 } == ["save-file a codes.pdf /tmp/codes.pdf", "open a codes.pdf", "complete ~/Docu",
+                                                 "attach a ~/Documents/id.png"])
+        #expect(store.state.banner == Banner(ok: true, text: "Attached it."))
     }
 
     @Test func anEditThatMeetsAnotherWritersChangeComesBackAsAConflict() async throws {

@@ -44,6 +44,7 @@ public enum AppAction: Sendable, Equatable {
     case otherWriters(OtherWritersAction)
     case sync(SyncAction)
     case generator(GeneratorAction)
+    case files(FilesAction)
 }
 
 /// The unlock screen and what its key derivation hands back.

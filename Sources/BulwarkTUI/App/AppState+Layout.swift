@@ -13,6 +13,7 @@ extension AppState {
             case .history: history?.list.offset = window.offset
             case .filterPicker: picker?.list.offset = window.offset
             case .signUp: signUp?.list.offset = window.offset
+            case .files: files?.list.offset = window.offset
             }
         }
     }

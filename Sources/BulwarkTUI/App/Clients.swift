@@ -27,6 +27,14 @@ public protocol VaultClient: Sendable {
     func current(id: String) -> Entry?
     func pollExternalChanges() -> AppSession.PollResult
     func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String)
+    /// An entry's file written to a path (whole, never over a file); what to say.
+    func saveAttachment(entryID: String, name: String, to path: String) throws -> String
+    /// A file sealed into an entry; the snapshot, and what to say.
+    func attachFile(entryID: String, path: String) throws -> (SessionSnapshot, String)
+    /// An entry's file handed to the desktop's opener; what to say.
+    func openAttachment(entryID: String, name: String) throws -> String
+    /// Tab in a path field.
+    func completePath(_ partial: String) -> String
 }
 
 /// An upgrade at a service, step by step.

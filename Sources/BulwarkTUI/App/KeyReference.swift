@@ -36,6 +36,14 @@ public enum KeyReference {
         add("Generate", "Ctrl-G in the form", Keymaps.generator(generating))
         add("Delete?", "d", Keymaps.confirmDelete(unlocked))
         add("Filter", "f", Keymaps.filterPicker(unlocked))
+        var filing = unlocked
+        filing.overlay = .files(FilesBrowser(entryID: ""))
+        add("Files", "F on an entry", Keymaps.files(filing))
+        filing.files?.prompt = .save("")
+        add("Save the file", "Enter in Files (a attaches: the same keys)", Keymaps.files(filing))
+        filing.files?.prompt = nil
+        filing.files?.confirmOpen = ""
+        add("Open the file?", "o in Files", Keymaps.files(filing))
         add("Hide a recommendation", "h on a recommendation", Keymaps.hide(unlocked))
         add("Old passwords", "h on an entry, or in an upgrade's result", Keymaps.history(unlocked))
         add("Changed elsewhere", "saving an edit another bulwark changed meanwhile", Keymaps.conflict(unlocked))

@@ -86,6 +86,7 @@ public enum Keymaps {
             B([.char("e")], .editor(.edit), help: "Edit the entry", disabledReason: none),
             B([.char("h")], .result(.openHistory), help: "The entry's old passwords",
               disabledReason: entry.map { $0.history.isEmpty ? "The entry has no old passwords" : nil } ?? none),
+            B([.char("F")], .files(.open), help: "The entry's files: save, open or attach one", disabledReason: none),
             B([.char("d")], .vault(.askDelete), help: "Delete the entry", disabledReason: none),
         ] + global(state))
     }
@@ -355,6 +356,7 @@ public enum Keymaps {
         case .syncConflict: return syncConflict(state)
         case .syncRekey: return syncRekey(state)
         case .generator: return generator(state)
+        case .files: return files(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

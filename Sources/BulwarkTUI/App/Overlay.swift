@@ -34,6 +34,8 @@ public indirect enum Overlay: Sendable, Equatable {
     case syncRekey(RekeyForm)
     /// Ctrl-G in the form: the generator's choices and a sample.
     case generator(GeneratorSheet)
+    /// `F`: the entry's files.
+    case files(FilesBrowser)
 
     /// The hide dialog's field, empty.
     public static var hide: Overlay { .hide(TextField(placeholder: "YYYY-MM-DD, or empty for always")) }
@@ -58,12 +60,13 @@ public indirect enum Overlay: Sendable, Equatable {
         case .syncConflict: .syncConflict
         case .syncRekey: .syncRekey
         case .generator: .generator
+        case .files: .files
         }
     }
 
     public enum Kind: Sendable, Hashable {
         case help, confirmQuit, confirmDelete, confirmDiscard, messages, hide, signInPrompt, serviceApp, conflict
-        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator
+        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files
     }
 }
 

@@ -130,6 +130,7 @@ public enum Reducer {
         case .otherWriters(let action): return OtherWritersReducer.reduce(action, &state)
         case .sync(let action): return SyncReducer.reduce(action, &state)
         case .generator(let action): return state.scope(\.generatorScope, action, GeneratorReducer.reduce)
+        case .files(let action): return FilesReducer.reduce(action, &state)
         }
     }
 
@@ -146,6 +147,7 @@ public enum Reducer {
         case .messages?: return .messages
         case .history?: return .history
         case .filterPicker?: return .filterPicker
+        case .files?: return state.files?.prompt == nil && state.files?.confirmOpen == nil ? .files : nil
         case .signUp?: return state.signUp?.sheet == nil ? .signUp : nil
         case nil: break
         default: return nil
@@ -159,6 +161,7 @@ public enum Reducer {
         if state.overlayKind == .messages { return state.messageList.selected }
         if state.overlayKind == .history { return state.history?.list.selected ?? 0 }
         if state.overlayKind == .filterPicker { return state.picker?.list.selected ?? 0 }
+        if state.overlayKind == .files { return state.files?.list.selected ?? 0 }
         if state.overlayKind == .signUp { return state.signUp?.list.selected ?? 0 }
         return state.screen == .recommendations ? state.recommendationList.selected : state.list.selected
     }
@@ -168,6 +171,9 @@ public enum Reducer {
         defer { if let reveal = state.reveal, reveal.id != state.currentEntry?.id { state.reveal = nil } }
         if state.overlayKind == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
+        } else if state.overlayKind == .files, var files = state.files {
+            files.list.move(by: delta, count: state.entry(id: files.entryID)?.attachments.count ?? 0)
+            state.files = files
         } else if state.overlayKind == .filterPicker, var picker = state.picker {
             picker.list.move(by: delta, count: picker.options.count)
             state.picker = picker
@@ -241,6 +247,8 @@ public enum Reducer {
             }
         } else if state.overlayKind == .hide {
             _ = state.hideField?.handle(key)
+        } else if state.overlayKind == .files, state.files?.prompt != nil {
+            _ = state.files?.field.handle(key)
         } else if case .secondFactor? = state.webSignIn?.step {
             if case .char(let c) = key, !c.isNumber { return }
             if state.webSignIn?.code.text.count ?? 0 >= 8, case .char = key { return }

@@ -178,6 +178,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             engine = nil
             webSession = nil
             webEntryID = nil
+            Self.removeOpenedCopies()  // the files opened from the vault go with its key
         }
     }
 

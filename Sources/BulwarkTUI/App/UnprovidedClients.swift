@@ -39,6 +39,10 @@ extension UnprovidedClients: VaultClient {
     public func saveEdit(_ entry: Entry, basedOn base: Int64?) throws -> (SessionSnapshot, alsoUpdated: [String]) { throw fail("VaultClient.saveEdit") }
     public func delete(id: String, basedOn base: Int64?) throws -> SessionSnapshot { throw fail("VaultClient.delete") }
     public func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot { throw fail("VaultClient.setHidden") }
+    public func saveAttachment(entryID: String, name: String, to path: String) throws -> String { throw fail("VaultClient.saveAttachment") }
+    public func attachFile(entryID: String, path: String) throws -> (SessionSnapshot, String) { throw fail("VaultClient.attachFile") }
+    public func openAttachment(entryID: String, name: String) throws -> String { throw fail("VaultClient.openAttachment") }
+    public func completePath(_ partial: String) -> String { _ = reached("VaultClient.completePath"); return partial }
     public func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? { _ = reached("VaultClient.generate"); return nil }
     public func current(id: String) -> Entry? { _ = reached("VaultClient.current"); return nil }
     public func pollExternalChanges() -> AppSession.PollResult { _ = reached("VaultClient.pollExternalChanges"); return .unchanged }

@@ -42,6 +42,7 @@ public enum AppView {
             case .result: ResultPanel.render(state, into: &buffer)
             case .history: ResultPanel.renderHistory(state, into: &buffer)
             case .filterPicker: Dialogs.renderFilterPicker(state, into: &buffer)
+            case .files: FilesView.render(state, into: &buffer)
             case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
             case .generator: GeneratorView.render(state, into: &buffer)
             case nil: break

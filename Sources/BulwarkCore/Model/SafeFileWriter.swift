@@ -7,12 +7,12 @@ import Glibc
 /// (O_EXCL, O_NOFOLLOW, 0600), synced, then linked into place (refused
 /// when something is there) or renamed over it with `replacing` (a
 /// symlink at the target is replaced, never followed).
-enum SafeFileWriter {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum SafeFileWriter {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func write(to path: String, replacing: Bool, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+    public static func write(to path: String, replacing: Bool, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).bulwark-\(UUID().uuidString.prefix(8))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
