@@ -1,23 +1,31 @@
 import Foundation
 
 /// Files an import brings: while the file is read, each attachment names
-/// its bytes by a placeholder (`import:ref:N`, a KeePass binary's place);
+/// its bytes by a placeholder (`import:ref:KEY`: a KeePass binary's place,
+/// a path inside 1Password's archive);
 /// once they are known, by the content's SHA-256 (`import:HEX`, so a file
 /// two entries share is sealed once), with its true size and media type.
 /// A placeholder whose bytes are missing drops the attachment, named.
 enum ImportFiles {
     static let prefix = "import:"
 
-    static func pending(name: String, ref: Int, created: Date) -> Attachment {
-        Attachment(blob: "\(prefix)ref:\(ref)", name: name, size: 0, mediaType: Attachment.mediaType(forName: name),
+    static func pending(name: String, ref: Int, created: Date) -> Attachment { pending(name: name, key: String(ref), created: created) }
+
+    static func pending(name: String, key: String, created: Date) -> Attachment {
+        Attachment(blob: "\(prefix)ref:\(key)", name: name, size: 0, mediaType: Attachment.mediaType(forName: name),
                    created: created, modified: created, chunks: 1)
     }
 
     static func fill(_ read: inout ImportRead, from binaries: [Int: [UInt8]], now: Date) {
+        fill(&read) { key in Int(key).flatMap { binaries[$0] } }
+    }
+
+    /// Each placeholder's bytes from `bytes` (nil: not in the file, named).
+    static func fill(_ read: inout ImportRead, bytes: (String) -> [UInt8]?) {
         for index in read.entries.indices where !read.entries[index].attachments.isEmpty {
             var kept: [Attachment] = []
             for var attachment in read.entries[index].attachments {
-                guard let ref = Int(attachment.blob.dropFirst(prefix.count + 4)), let bytes = binaries[ref] else {
+                guard attachment.blob.hasPrefix(prefix + "ref:"), let bytes = bytes(String(attachment.blob.dropFirst(prefix.count + 4))) else {
                     read.notHeld.append("the file \(attachment.name) of \(read.entries[index].title) (its data is not in the file)")
                     continue
                 }

@@ -7,7 +7,8 @@ import Foundation
 /// `details` (loginFields with a designation, notesPlain, sections of typed
 /// fields, passwordHistory) and times in seconds since 1970 — as 1Password
 /// writes it and as Bitwarden's and KeePassXC's importers read it.
-/// Attached files (`files/`, documents) are named, not imported.
+/// Attached files (a section's `file` field, a Document's
+/// `documentAttributes`) come from the archive's `files/ID__NAME`.
 enum OnePasswordPUX {
     /// 1Password's categories: the bulwark kind, and the name kept on the
     /// entry when the kind alone does not say it.
@@ -40,16 +41,16 @@ enum OnePasswordPUX {
                 throw ImportError(line: nil, message: "the archive has no export.data: this is not a 1Password 1PUX export")
             }
             json = exportData
-            let files = archive.names.filter { $0.hasPrefix("files/") && !$0.hasSuffix("/") }
-            if !files.isEmpty { read.notHeld.append("\(files.count) attached file\(files.count == 1 ? "" : "s") (files from this format are not carried over yet)") }
+            let items = try OnePasswordPUX.read(exportData: json, now: now, skipBadRows: skipBadRows)
+            read.entries = items.entries
+            read.inTrash = items.inTrash
+            read.rowNotes = items.rowNotes
+            read.notHeld += items.notHeld
+            // Each file from the archive, checked by libzip's CRC as it is read.
+            ImportFiles.fill(&read) { path in (try? archive.read(path, limit: Int(AttachmentLimits.standard.perFile))).flatMap { $0 }.map(Array.init) }
         } catch {
             throw ImportError.wrapping(error)
         }
-        let items = try OnePasswordPUX.read(exportData: json, now: now, skipBadRows: skipBadRows)
-        read.entries = items.entries
-        read.inTrash = items.inTrash
-        read.rowNotes = items.rowNotes
-        read.notHeld += items.notHeld
         return read
     }
 
@@ -115,8 +116,8 @@ enum OnePasswordPUX {
                 add(field, sectionTitle: sectionTitle, to: &entry, password: &password, notHeld: &notHeld)
             }
         }
-        if let attributes = details["documentAttributes"] as? [String: Any] {
-            notHeld.append("the file \(attributes["fileName"] as? String ?? "(unnamed)") of \(title) (files from this format are not carried over yet)")
+        if let attributes = details["documentAttributes"] as? [String: Any], let file = archivedFile(attributes, created: entry.created) {
+            entry.attachments.append(file)
         }
         entry.password = kind.holdsPassword ? (password ?? "") : password
         entry.history = (details["passwordHistory"] as? [[String: Any]] ?? []).compactMap { old in
@@ -137,6 +138,9 @@ enum OnePasswordPUX {
         let fieldTitle = field["title"] as? String ?? ""
         let name = fieldTitle.isEmpty ? (sectionTitle.isEmpty ? id : sectionTitle) : fieldTitle
         switch key {
+        case "file":
+            if let file = archivedFile(raw as? [String: Any] ?? [:], created: entry.created) { entry.attachments.append(file) }
+            return
         case "address":
             let parts = raw as? [String: Any] ?? [:]
             for (part, label) in [("street", "Address 1"), ("city", "City"), ("state", "State"), ("zip", "Postal code"), ("country", "Country")] {
@@ -187,6 +191,12 @@ enum OnePasswordPUX {
             return
         }
         entry.fields.append(CustomField(name: name, value: shown, hidden: key == "concealed" || key == "creditCardNumber"))
+    }
+
+    /// A file the archive holds as `files/DOCUMENTID__FILENAME` (as 1Password writes it), until its bytes are read.
+    static func archivedFile(_ attributes: [String: Any], created: Date) -> Attachment? {
+        guard let name = attributes["fileName"] as? String, let id = attributes["documentId"] as? String, !name.isEmpty, !id.isEmpty else { return nil }
+        return ImportFiles.pending(name: name, key: "files/\(id)__\(name)", created: created)
     }
 
     /// A value as text: strings as they are, numbers as written, an e-mail

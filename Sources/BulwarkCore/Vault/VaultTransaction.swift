@@ -132,12 +132,13 @@ extension VaultTransaction {
     /// sealed in this change, each attachment's placeholder replaced by the
     /// vault's name for its bytes; entries without files are returned as they are.
     public func storeImportedFiles(_ incoming: [Entry], from files: [String: [UInt8]]) throws -> [Entry] {
-        guard !files.isEmpty else { return incoming }
         var held: [String: Int64] = [:]
-        for other in entries { for file in other.attachments { held[file.blob] = file.size } }
+        if !files.isEmpty { for other in entries { for file in other.attachments { held[file.blob] = file.size } } }
         return try incoming.map { entry in
-            guard entry.attachments.contains(where: { files[$0.blob] != nil }) else { return entry }
+            guard entry.attachments.contains(where: { $0.blob.hasPrefix(ImportFiles.prefix) }) else { return entry }
             var stored = entry
+            // A placeholder whose bytes never came is no file at all: never a reference to nothing.
+            stored.attachments.removeAll { $0.blob.hasPrefix(ImportFiles.prefix) && files[$0.blob] == nil }
             for index in stored.attachments.indices {
                 let attachment = stored.attachments[index]
                 guard let bytes = files[attachment.blob] else { continue }

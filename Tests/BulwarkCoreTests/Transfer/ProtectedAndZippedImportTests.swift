@@ -20,7 +20,12 @@ import Testing
         #expect(result.entries.map(\.title) == ["Mail", "Visa", "Home notes", "Jane's identity", "Router admin", "Build server", "Passport scan"])
         #expect(result.entries.map(\.kind) == [.login, .card, .secureNote, .identity, .login, .other, .secureNote])
         #expect(result.inTrash == 1)
-        #expect(result.notHeld == ["1 attached file (files from this format are not carried over yet)", "the file passport.pdf of Passport scan (files from this format are not carried over yet)"])
+        #expect(result.notHeld.isEmpty)
+        // A section's file and a Document's, each from the archive's files/ID__NAME.
+        #expect(result.entries[0].attachments.map(\.name) == ["codes.txt"] && result.entries[6].attachments.map(\.name) == ["passport.pdf"])
+        #expect(result.entries[0].attachments.first.flatMap { result.files[$0.blob] } == Array("1111-2222\n".utf8))
+        #expect(result.entries[6].attachments.first.flatMap { result.files[$0.blob] } == Array("%PDF".utf8))
+        #expect(result.entries[6].attachments.first?.mediaType == "application/pdf" && result.entries[6].attachments.first?.size == 4)
 
         let mail = result.entries[0]
         #expect(mail.username == "jane@mail.example" && mail.password == "current-Passw0rd!")

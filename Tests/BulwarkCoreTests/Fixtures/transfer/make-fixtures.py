@@ -54,6 +54,7 @@ items = [
                  field("one-time password", "TOTP_abc", dict(totp="otpauth://totp/Mail:jane?secret=JBSWY3DPEHPK3PXP&issuer=Mail")),
                  field("recovery code", "rc", dict(concealed="ABCD-EFGH")),
                  field("security question", "sq", dict(string="first pet")),
+                 field("backup codes", "bc", dict(file=dict(fileName="codes.txt", documentId="f2", decryptedSize=10))),
              ])],
              passwordHistory=[dict(value="older-pass-1", time=1635522854), dict(value="oldest-pass", time=1635522848)],
          ),
@@ -112,6 +113,7 @@ with zipfile.ZipFile(os.path.join(HERE, "1password.1pux"), "w", zipfile.ZIP_DEFL
     z.writestr("export.attributes", json.dumps(dict(version=3, description="1Password Unencrypted Export", createdAt=1700000000)))
     z.writestr("export.data", json.dumps(export, indent=2, ensure_ascii=False))
     z.writestr("files/d1__passport.pdf", b"%PDF")
+    z.writestr("files/f2__codes.txt", b"1111-2222\n")
 
 plain = dict(encrypted=False, folders=[dict(id="f1", name="Money/Banks")], items=[
     dict(id="i1", organizationId=None, folderId="f1", type=1, reprompt=0, name="Northwind", notes="pin 1234", favorite=True,
