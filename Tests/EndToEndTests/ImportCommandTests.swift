@@ -77,6 +77,17 @@ import Glibc
         #expect(try f.run(["export", "--format", "apple-csv", "--password-protected", sealed]).status == 2)
     }
 
+    /// Bitwarden's export with attachments comes in with its files, one copy of a file two items hold.
+    @Test func bitwardensZIPWithAttachmentsBringsTheFiles() throws {
+        let f = try VaultCommandTests.Fixture()
+        let file = Self.fixtures.appendingPathComponent("bitwarden-attachments.zip").path
+        let result = try f.run(["import", file])
+        #expect(result.status == 0 && result.stderr == "bulwark: reading \(file) as bitwarden-json (from its ZIP's data.json (Bitwarden's export with attachments)).\n",
+                "\(result.stderr)")
+        #expect(try f.run(["attachment", "get", "Northwind", "statement.pdf"]).stdout == "%PDF-1.4 statement")
+        #expect(try f.run(["attachment", "get", "Door code", "codes.txt"]).stdout == "1111-2222\n")
+    }
+
     @Test func a1PUXArchiveIsDetectedAndSummedUpByKind() throws {
         let f = try VaultCommandTests.Fixture()
         let file = Self.fixtures.appendingPathComponent("1password.1pux").path

@@ -50,7 +50,30 @@ enum BitwardenJSON {
     /// members), then each item as it streams past, so an export of 100,000
     /// items is never one tree of objects (Foundation's `JSONSerialization`
     /// took 6.8 s and 1.1 GB for one of 82 MB).
-    static func read(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil) throws(ImportError) -> ImportRead {
+    /// Bitwarden's export with attachments: a ZIP of `data.json` (the plain
+    /// JSON export) and `attachments/ITEM-ID/FILE-NAME`, as its clients write it.
+    static func readArchive(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil) throws(ImportError) -> ImportRead {
+        do {
+            let archive = try ZipArchive(data)
+            guard let json = try archive.read("data.json", limit: OnePasswordPUX.sizeLimit) else {
+                throw ImportError(line: nil, message: "the archive has no data.json: this is not a Bitwarden export with attachments")
+            }
+            var files: [String: [String]] = [:]
+            for name in archive.names where name.hasPrefix("attachments/") && !name.hasSuffix("/") {
+                let parts = name.split(separator: "/", maxSplits: 2).map(String.init)
+                if parts.count == 3 { files[parts[1], default: []].append(name) }
+            }
+            var read = try self.read(json, now: now, skipBadRows: skipBadRows, password: password, files: files)
+            ImportFiles.fill(&read) { path in (try? archive.read(path, limit: Int(AttachmentLimits.standard.perFile))).flatMap { $0 }.map(Array.init) }
+            return read
+        } catch {
+            throw ImportError.wrapping(error)
+        }
+    }
+
+    /// `files`: each item's attachments in the archive (by item id), when read from one.
+    static func read(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil,
+                     files: [String: [String]] = [:]) throws(ImportError) -> ImportRead {
         guard let root = try shell(data) else { throw ImportError(line: nil, message: "expected a JSON object with an \"items\" list") }
         if root["encrypted"] as? Bool == true {
             guard root["passwordProtected"] as? Bool != true || password != nil else {
@@ -60,7 +83,7 @@ enum BitwardenJSON {
             guard (try? shell(plain))??["encrypted"] as? Bool != true else {
                 throw ImportError(line: nil, message: "the password-protected export holds another encrypted export")
             }
-            return try read(plain, now: now, skipBadRows: skipBadRows)
+            return try read(plain, now: now, skipBadRows: skipBadRows, files: files)
         }
         guard root["items"] is [Any] else { throw ImportError(line: nil, message: "no \"items\" list") }
         var groups: [String: String] = [:]
@@ -84,7 +107,10 @@ enum BitwardenJSON {
                     read.rowNotes.append(problem + ", skipped")
                 case .inTrash: read.inTrash += 1  // Bitwarden's trash: not a live item
                 case .failed(let error): throw error
-                case .made(let entry, let keptAside, let notHeld):
+                case .made(var entry, let keptAside, let notHeld):
+                    if let id = item["id"] as? String, let paths = files[id] {
+                        entry.attachments = paths.map { ImportFiles.pending(name: String($0.split(separator: "/").last ?? ""), key: $0, created: entry.created) }
+                    }
                     unheld.count(item, title: entry.title)
                     read.keptAside += keptAside
                     read.notHeld += notHeld

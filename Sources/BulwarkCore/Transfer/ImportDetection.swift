@@ -74,6 +74,7 @@ extension ImportFormat {
             if names.contains("export.data") { return found(.onePassword1PUX, "its ZIP's export.data") }
             if names.contains(where: { $0.hasSuffix("data.json") && $0.hasPrefix("Proton Pass/") }) { return found(.protonPassJSON, "its ZIP's Proton Pass/data.json") }
             if names.contains(where: { $0 == "credentials.csv" || $0.hasSuffix("/credentials.csv") }) { return found(.dashlaneCSV, "its ZIP's credentials.csv") }
+            if names.contains("data.json") { return found(.bitwardenJSON, "its ZIP's data.json (Bitwarden's export with attachments)") }
             // Any other archive is read as CXF's (whose reader says what it found).
             return found(.cxf, "its ZIP (neither 1Password's, Proton Pass's nor Dashlane's), read for a CXF document")
         }

@@ -79,6 +79,8 @@ public enum Importer {
         switch format {
         case .onePassword1PUX: read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
         case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
+        case .bitwardenJSON where ZipArchive.looksLikeZip(data):
+            read = try BitwardenJSON.readArchive(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows)
         case .keepassXML: read = try KDBXImport.readXML(data, now: now)

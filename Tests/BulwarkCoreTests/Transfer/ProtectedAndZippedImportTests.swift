@@ -63,6 +63,20 @@ import Testing
         #expect(result.entries[6].tags == ["Shared"] && result.entries[6].notes == "scan")
     }
 
+    /// Bitwarden's export with attachments: data.json read as the JSON
+    /// export, each item's files from attachments/ITEM-ID/ (one file two
+    /// items hold is one set of bytes).
+    @Test func bitwardensExportWithAttachments() throws {
+        let data = try Self.fixture("bitwarden-attachments.zip")
+        #expect(try ImportFormat.identify(data).get().explanation == "its ZIP's data.json (Bitwarden's export with attachments)")
+        let result = try Importer.read(data, format: .bitwardenJSON, existing: [], now: Self.now)
+        #expect(result.entries.map(\.title) == ["Northwind", "Door code"])
+        #expect(result.entries[0].attachments.map(\.name).sorted() == ["codes.txt", "statement.pdf"] && result.entries[1].attachments.map(\.name) == ["codes.txt"])
+        let statement = try #require(result.entries[0].attachments.first { $0.name == "statement.pdf" })
+        #expect(result.files[statement.blob] == Array("%PDF-1.4 statement".utf8) && statement.mediaType == "application/pdf")
+        #expect(result.files.count == 2 && result.notHeld.isEmpty)
+    }
+
     @Test func aZipThatIsNot1PUXOrIsDamagedIsRefused() throws {
         let archive = try Self.fixture("1password.1pux")
         // export.data's compressed bytes changed: its data no longer inflates, or its CRC fails.

@@ -127,6 +127,14 @@ plain = dict(encrypted=False, folders=[dict(id="f1", name="Money/Banks")], items
          revisionDate="2023-01-02T03:04:05.000Z", deletedDate=None, passwordHistory=None),
 ])
 
+# bitwarden-attachments.zip: the export with attachments as Bitwarden's
+# clients write it: data.json, then attachments/ITEM-ID/FILE-NAME.
+with zipfile.ZipFile(os.path.join(HERE, "bitwarden-attachments.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("data.json", json.dumps(plain, indent=2))
+    z.writestr("attachments/i1/statement.pdf", b"%PDF-1.4 statement")
+    z.writestr("attachments/i1/codes.txt", b"1111-2222\n")
+    z.writestr("attachments/i2/codes.txt", b"1111-2222\n")
+
 def b64(b): return base64.b64encode(b).decode()
 
 def seal(data, enc, mac):
