@@ -76,7 +76,7 @@ extension ImportFormat {
             if names.contains(where: { $0 == "credentials.csv" || $0.hasSuffix("/credentials.csv") }) { return found(.dashlaneCSV, "its ZIP's credentials.csv") }
             if names.contains("data.json") { return found(.bitwardenJSON, "its ZIP's data.json (Bitwarden's export with attachments)") }
             // Any other archive is read as CXF's (whose reader says what it found).
-            return found(.cxf, "its ZIP (neither 1Password's, Proton Pass's nor Dashlane's), read for a CXF document")
+            return found(.cxf, "its ZIP (neither 1Password's, Proton Pass's, Dashlane's nor Bitwarden's), read for a CXF document")
         }
         if KDBXContainer.looksLikeKDBX(data) { return found(.kdbx, "its KeePass signature") }
         let start = String(decoding: data.prefix(1024), as: UTF8.self)

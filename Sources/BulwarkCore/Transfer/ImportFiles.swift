@@ -20,13 +20,15 @@ enum ImportFiles {
         fill(&read) { key in Int(key).flatMap { binaries[$0] } }
     }
 
-    /// Each placeholder's bytes from `bytes` (nil: not in the file, named).
-    static func fill(_ read: inout ImportRead, bytes: (String) -> [UInt8]?) {
+    /// Each placeholder's bytes from `bytes` (nil: left out and named, with
+    /// `why` the key's reason when it has one).
+    static func fill(_ read: inout ImportRead, why: (String) -> String? = { _ in nil }, bytes: (String) -> [UInt8]?) {
         for index in read.entries.indices where !read.entries[index].attachments.isEmpty {
             var kept: [Attachment] = []
             for var attachment in read.entries[index].attachments {
-                guard attachment.blob.hasPrefix(prefix + "ref:"), let bytes = bytes(String(attachment.blob.dropFirst(prefix.count + 4))) else {
-                    read.notHeld.append("the file \(attachment.name) of \(read.entries[index].title) (its data is not in the file)")
+                let key = String(attachment.blob.dropFirst(prefix.count + 4))
+                guard attachment.blob.hasPrefix(prefix + "ref:"), let bytes = bytes(key) else {
+                    read.notHeld.append("the file \(attachment.name) of \(read.entries[index].title) (\(why(key) ?? "its data is not in the file"))")
                     continue
                 }
                 // A name bulwark cannot write out is made one it can.
@@ -35,9 +37,9 @@ enum ImportFiles {
                     read.notHeld.append("a second file named \(attachment.name) of \(read.entries[index].title)")
                     continue
                 }
-                let key = prefix + Digest.sha256(bytes).hex
-                read.files[key] = bytes
-                attachment.blob = key
+                let content = prefix + Digest.sha256(bytes).hex
+                read.files[content] = bytes
+                attachment.blob = content
                 attachment.size = Int64(bytes.count)
                 attachment.chunks = max(1, (bytes.count + Vault.chunkSize - 1) / Vault.chunkSize)
                 kept.append(attachment)

@@ -88,8 +88,10 @@ import Testing
                                   CustomField(name: "cxf-extension:example-colour", value: #"{"colour":"teal","name":"example-colour"}"#, hidden: true)])
         #expect(result.rowNotes == ["Future: the credential type quantum-key is not one CXF 1.0 defines; kept as the hidden field cxf:quantum-key",
                                     "Future: the extension example-colour is not one CXF 1.0 defines; kept as the hidden field cxf-extension:example-colour"])
-        #expect(result.notHeld == ["the file passport.pdf of Scans (files from this format are not carried over yet)",
-                                   "1 file in the archive's documents/ (files from this format are not carried over yet)"])
+        // A file credential's bytes from documents/ID, checked against its integrityHash.
+        #expect(result.notHeld == ["the file tampered.txt of Scans (its bytes are not the ones its integrityHash names: corrupted)"])
+        let scan = try #require(byTitle["Scans"]?.attachments.first)
+        #expect(byTitle["Scans"]?.attachments.count == 1 && scan.name == "passport.pdf" && result.files[scan.blob] == Array("%PDF".utf8))
     }
 
     @Test func aDocumentOfANewerMajorVersionOrNoneIsRefusedByName() {

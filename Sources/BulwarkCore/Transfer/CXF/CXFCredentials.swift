@@ -56,6 +56,7 @@ enum CXFCredentials {
         if !entry.passkeys.isEmpty { made.passkeys = entry.passkeys }
         made.expires = context.expires
         made.snapshots = context.snapshots
+        if !entry.attachments.isEmpty { made.attachments = entry.attachments }
         return made
     }
 
@@ -70,6 +71,8 @@ enum CXFCredentials {
         var fields: [CustomField] = []
         var passkeys: [Passkey] = []
         var history: [PasswordHistoryItem] = []
+        /// File credentials, their bytes in the archive's documents/ until read.
+        var attachments: [Attachment] = []
         /// Chosen (bulwark's group said so); nil: guessed from the site.
         var category: AccountCategory?
 
@@ -185,7 +188,12 @@ enum CXFCredentials {
             let target = ((credential["reference"] as? JSONObject)?["item"] as? String) ?? ""
             entry.fields.append(CustomField(name: "Linked item", value: referenceMark + target))
         case "file":
-            read.notHeld.append("the file \(credential["name"] as? String ?? "(unnamed)") of \(context.title) (files from this format are not carried over yet)")
+            // Its bytes are the archive's documents/ID, checked against integrityHash when read (`CXFImport`).
+            guard let id = credential["id"] as? String, !id.isEmpty, let name = credential["name"] as? String, !name.isEmpty else {
+                read.notHeld.append("a file of \(context.title) that names no id or name")
+                return
+            }
+            entry.attachments.append(ImportFiles.pending(name: name, key: "documents/\(id)#\(credential["integrityHash"] as? String ?? "")", created: context.created))
         default:
             keepUnknown("credential type", type, credential, title: context.title, entry: &entry, read: &read)
         }

@@ -25,7 +25,12 @@ enum CXFImport {
     }
 
     static func read(_ data: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> ImportRead {
-        guard ZipArchive.looksLikeZip(data) else { return try read(json: data, now: now) }
+        guard ZipArchive.looksLikeZip(data) else {
+            // A bare document carries no file's bytes: its file credentials are named.
+            var read = try read(json: data, now: now)
+            ImportFiles.fill(&read) { _ in nil }
+            return read
+        }
         do {
             let archive = try ZipArchive(data)
             // The member that is a CXF document; a document that is one but does not read is said as it is.
@@ -41,8 +46,17 @@ enum CXFImport {
                     }
                     continue
                 }
-                let files = archive.names.filter { $0.hasPrefix("documents/") && !$0.hasSuffix("/") }
-                if !files.isEmpty { read.notHeld.append("\(files.count) file\(files.count == 1 ? "" : "s") in the archive's documents/ (files from this format are not carried over yet)") }
+                // Each file credential's bytes: documents/ID, its SHA-256 the credential's integrityHash.
+                var corrupt: Set<String> = []
+                ImportFiles.fill(&read, why: { corrupt.contains($0) ? "its bytes are not the ones its integrityHash names: corrupted" : nil }) { key in
+                    let parts = key.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                    guard let bytes = (try? archive.read(parts[0], limit: Int(AttachmentLimits.standard.perFile))).flatMap({ $0 }).map(Array.init) else { return nil }
+                    if parts.count == 2, !parts[1].isEmpty, Base64URL.decode(parts[1]) != Digest.sha256(bytes) {
+                        corrupt.insert(key)
+                        return nil
+                    }
+                    return bytes
+                }
                 return read
             }
             throw problem ?? ImportError(line: nil, message: "the archive holds no Credential Exchange Format document (a JSON Header or Account)")

@@ -23,7 +23,7 @@ every other credential type CXF 1.0 defines (identity-document,
 passport, drivers-license, wifi, ssh-key, api-key, generated-password,
 item-reference, file), a type it does not define and an item extension.
 """
-import base64, json, os, zipfile
+import base64, hashlib, json, os, zipfile
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
@@ -135,7 +135,8 @@ archive = {
                                      "url": field("https://api.weather.example"), "username": field("jane")}]),
             item(7, "New site", [{"type": "generated-password", "password": "g3n-Erated-Pw"}]),
             item(8, "Forum (alias)", [{"type": "item-reference", "reference": {"item": b64url(bytes([0xA0, 6]) * 8)}}]),
-            item(9, "Scans", [{"type": "file", "id": b64url(b"file-1"), "name": "passport.pdf", "decryptedSize": 4, "integrityHash": b64url(b"x" * 32)},
+            item(9, "Scans", [{"type": "file", "id": b64url(b"file-1"), "name": "passport.pdf", "decryptedSize": 4, "integrityHash": b64url(hashlib.sha256(b"%PDF").digest())},
+                              {"type": "file", "id": b64url(b"file-2"), "name": "tampered.txt", "decryptedSize": 3, "integrityHash": b64url(hashlib.sha256(b"xyz").digest())},
                               {"type": "note", "content": field("The scans are in the file.")}]),
             item(10, "Future", [{"type": "quantum-key", "qubits": 7}, {"type": "note", "content": field("From the future.")}],
                  extensions=[{"name": "example-colour", "colour": "teal"}]),
@@ -145,3 +146,4 @@ archive = {
 with zipfile.ZipFile(os.path.join(HERE, "cxf-archive.zip"), "w", zipfile.ZIP_DEFLATED) as z:
     z.writestr("index.json", json.dumps(archive))
     z.writestr("documents/" + b64url(b"file-1"), b"%PDF")
+    z.writestr("documents/" + b64url(b"file-2"), b"abc")  # not the bytes its integrityHash names
