@@ -126,7 +126,9 @@ enum Commands {
                     CSV, a cell that begins with = + - @ or a tab gets a leading ' so that a spreadsheet does not run
                     it as a formula; each is named. A cell that already begins with ' before such a character gets one
                     more, so bulwark's import reads back exactly what was written. Apple's CSV has one row per website,
-                    as Apple's export does.
+                    as Apple's export does. A FILE ending in .zip carries the entries' files too: Bitwarden's export
+                    with attachments (data.json, attachments/ITEM-ID/NAME) or a CXF archive (index.json, each file
+                    credential's bytes as documents/ID); a KeePass database holds them in its own file.
                     """, arguments: [.files]),
         CommandSpec(
             name: "analyze", summary: "Security Recommendations: breached, reused, weak and other passwords, ranked.",

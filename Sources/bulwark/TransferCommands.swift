@@ -181,6 +181,14 @@ enum TransferCommands {
             return 2
         }
         let file = parsed.arguments[0]
+        // FILE.zip: Bitwarden's export with attachments, or a CXF archive, with the entries' files.
+        if file.lowercased().hasSuffix(".zip") {
+            guard format != .appleCSV, !protected else {
+                Output.error("a .zip export is Bitwarden's (--format bitwarden-json) or CXF's (--format cxf), never password-protected (Bitwarden's own is not); nothing was written.")
+                return 2
+            }
+            return exportArchive(parsed, format: format, file: file)
+        }
         return VaultCommands.withVault(parsed) { vault, input in
             let losses = format == .appleCSV ? ExportLoss.appleCSV(vault.entries) : []
             guard ExportLossReport.allowed(losses, format: format.rawValue, parsed) else { return 1 }
@@ -221,6 +229,29 @@ enum TransferCommands {
 }
 
 extension TransferCommands {
+    /// `export --format bitwarden-json|cxf FILE.zip`: the export and every file the entries hold, in one archive.
+    static func exportArchive(_ parsed: ParsedCommandLine, format: Exporter.Format, file: String) -> Int32 {
+        VaultCommands.withVault(parsed) { vault, _ in
+            let count: Int
+            do {
+                count = try ArchiveExport.write(vault.entries, format: format, to: file) { entry, attachment in
+                    var bytes: [UInt8] = []
+                    try vault.readAttachment(attachment, of: entry) { bytes += $0 }
+                    return bytes
+                }
+            } catch let error as AttachmentError {
+                Output.error("\(error). Nothing was written.")
+                return 1
+            } catch let error as ArchiveExport.Failure {
+                Output.error("\(error). Nothing was written.")
+                return 1
+            }
+            print("Exported \(vault.entries.count) entries and \(count) file\(count == 1 ? "" : "s") to \(file).")
+            Output.error("warning: \(file) holds every password and file in plain text. Delete it when you are done with it.")
+            return 0
+        }
+    }
+
     /// `export --format kdbx FILE`: a KeePass database with a password of
     /// its own, asked twice like a new master password (with
     /// --password-stdin, one line after the master password).

@@ -113,4 +113,25 @@ import Testing
         #expect(try f.run(["attachment", "get", "Mail", "recovery codes.pdf", "--out", out]).status == 0)
         #expect(FileManager.default.contents(atPath: out) == Self.bytes)
     }
+
+    /// FILE.zip exports carry the files: Bitwarden's export with attachments
+    /// and a CXF archive, each read back into a new vault byte for byte.
+    @Test(arguments: ["bitwarden-json", "cxf"])
+    func aZIPExportCarriesTheFilesAndReadsBackWhole(format: String) throws {
+        let (f, file) = try fixture()
+        #expect(try f.run(["attach", "Mail", file.path]).status == 0)
+        let archive = f.dir.appendingPathComponent("export-\(format).zip").path
+        let exported = try f.run(["export", "--format", format, archive])
+        #expect(exported.status == 0 && exported.stdout == "Exported 1 entries and 1 file to \(archive).\n", "\(exported.stderr)")
+        let archiveMode = try mode(archive)
+        #expect(archiveMode == 0o600)
+        let g = try VaultCommandTests.Fixture()
+        let imported = try g.run(["import", archive])
+        #expect(imported.status == 0 && imported.stdout == "Imported 1 entry (1 login).\n", "\(imported.stdout)\(imported.stderr)")
+        let out = g.dir.appendingPathComponent("back.pdf").path
+        #expect(try g.run(["attachment", "get", "Mail", "recovery codes.pdf", "--out", out]).status == 0)
+        #expect(FileManager.default.contents(atPath: out) == Self.bytes)
+        let refused = try f.run(["export", "--format", "apple-csv", f.dir.appendingPathComponent("x.zip").path])
+        #expect(refused.status == 2)
+    }
 }

@@ -13,7 +13,15 @@ enum CXFExport {
     static let ownGroup = "bulwark"
     static let exporterRpId = "bulwark.invalid"
 
-    static func write(_ entries: [Entry], now: Date = Date(), to sink: ByteSink) {
+    /// A file an archive export holds: its id (the document's name under
+    /// documents/) and the SHA-256 of its bytes.
+    struct FileDocument {
+        let id: String
+        let integrityHash: String
+    }
+
+    /// `files`: by blob, the files an archive export writes beside the document (none: a bare document).
+    static func write(_ entries: [Entry], now: Date = Date(), files: [String: FileDocument] = [:], to sink: ByteSink) {
         var json = JSONWriter(terminalSafe: false, compact: true)
         json.beginObject()
         json.key("version"); json.beginObject(); json.key("major"); json.int(1); json.key("minor"); json.int(0); json.endObject()
@@ -27,7 +35,7 @@ enum CXFExport {
         json.key("collections"); json.beginArray(); json.endArray()
         json.key("items"); json.beginArray()
         for entry in entries {
-            item(entry, into: &json)
+            item(entry, files: files, into: &json)
             json.move(to: sink)
         }
         json.endArray(); json.endObject(); json.endArray()
@@ -38,7 +46,7 @@ enum CXFExport {
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
-    static func item(_ e: Entry, into json: inout JSONWriter) {
+    static func item(_ e: Entry, files: [String: FileDocument] = [:], into json: inout JSONWriter) {
         json.beginObject()
         json.key("id"); json.string(Base64URL.encode(Array(e.id.utf8.prefix(64))))
         json.key("creationAt"); json.int(seconds(e.created))
@@ -53,6 +61,16 @@ enum CXFExport {
         json.key("credentials"); json.beginArray()
         var fields = e.fields, written: [String] = []
         credentials(e, fields: &fields, into: &json, &written)
+        for attachment in e.attachments {
+            guard let document = files[attachment.blob] else { continue }
+            json.beginObject()
+            json.key("type"); json.string("file")
+            json.key("id"); json.string(document.id)
+            json.key("name"); json.string(attachment.name)
+            json.key("decryptedSize"); json.int(attachment.size)
+            json.key("integrityHash"); json.string(document.integrityHash)
+            json.endObject()
+        }
         let rest = fields.map { ($0.name, $0.hidden ? "concealed-string" : "string", $0.value) }
         if !rest.isEmpty { customFields(nil, rest, into: &json, &written) }
         var own = ownValues(e)
