@@ -66,6 +66,8 @@ enum FieldMerge {
         // Earlier versions: every one either side has, oldest first.
         merged.snapshots = (winner.snapshots + loser.snapshots.filter { !winner.snapshots.contains($0) }).sorted { $0.at < $1.at }
         loserView.snapshots = merged.snapshots
+        merged.attachments = attachments(base: base?.attachments, winner.attachments, loser.attachments)
+        loserView.attachments = merged.attachments
         loserView.modified = merged.modified
 
         var kept = ""
@@ -79,5 +81,25 @@ enum FieldMerge {
         }
         merged.modified = max(local.modified, remote.modified)
         return Result(entry: merged, kept: kept)
+    }
+
+    /// Files: each one either side added, less each one either side took
+    /// away (as the base had it); without a base, every file either has.
+    /// Two files of one name: the later change's keeps it, the other's is
+    /// named "NAME (2)". Nothing attached on either machine is lost.
+    static func attachments(base: [Attachment]?, _ winner: [Attachment], _ loser: [Attachment]) -> [Attachment] {
+        func same(_ a: Attachment, _ b: Attachment) -> Bool { a.blob == b.blob && a.name == b.name }
+        func had(_ a: Attachment) -> Bool { base?.contains { same($0, a) } ?? false }
+        var result = winner.filter { file in !had(file) || loser.contains { same($0, file) } }
+        for file in loser where !result.contains(where: { same($0, file) }) && !had(file) {
+            var added = file
+            var number = 2
+            while result.contains(where: { $0.name == added.name }) {
+                added.name = "\(file.name) (\(number))"
+                number += 1
+            }
+            result.append(added)
+        }
+        return result
     }
 }

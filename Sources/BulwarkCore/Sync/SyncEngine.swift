@@ -118,7 +118,10 @@ public final class SyncEngine {
                 Self.phase("clone: read and check the repository", since: &started)
                 var state = SyncState(remote: remote, machineName: machineName)
                 let entries = tree.records.values.compactMap(\.entry).sorted { $0.id < $1.id }
-                try vault.transaction(keepInMemory: true) { change in try change.insert(entries) }
+                try vault.transaction(keepInMemory: true) { change in
+                    try SyncFiles.pull(entries, from: files, into: vault)
+                    try change.insert(entries)
+                }
                 Self.phase("clone: write the vault", since: &started)
                 state.vaultCounter = vault.counter  // the vault is the remote as read: the first sync has nothing to merge
                 state.rowsAtMerge = vault.rows.count
@@ -205,6 +208,8 @@ public final class SyncEngine {
             if !outcome.puts.isEmpty || !outcome.deletes.isEmpty {
                 try vault.transaction { change in
                     outcome = try merge()
+                    // The files the incoming entries hold, in the same transaction as the entries.
+                    try SyncFiles.pull(outcome.puts, from: fetched.files, into: vault)
                     for entry in outcome.puts {
                         if change.entry(id: entry.id) != nil { try change.update([entry.id]) { $0 = entry } } else { try change.insert([entry]) }
                     }
@@ -233,6 +238,8 @@ public final class SyncEngine {
                 } else {
                     written = try repository.write(outcome.push, over: tree, header: header, machines: machines, now: now)
                 }
+                // The files the pushed entries hold (after a re-key, every file: the tree was written afresh).
+                try SyncFiles.push(fetched.rewrite ? vault.entries : outcome.push.compactMap(\.entry), from: vault, into: fetched.files)
                 // One commit, by the machine's random id only, with a message that says nothing.
                 synced = try fetched.files.commit(to: Self.localRef, author: "bulwark <\(state.machineID)@bulwark.invalid>", at: now)
                 Self.phase("write the repository and commit", since: &started)

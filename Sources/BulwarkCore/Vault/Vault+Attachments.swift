@@ -200,3 +200,28 @@ public enum ByteSize {
         return rounded == rounded.rounded() ? "\(Int(rounded)) \(units[unit])" : String(format: "%.1f %@", rounded, units[unit])
     }
 }
+
+/// Attachments' chunks as they are sealed, for the sync repository, which
+/// keeps them byte for byte (the vault's key and id are the same on every
+/// machine that syncs it).
+extension Vault {
+    func hasBlob(_ blob: String) throws -> Bool {
+        try !db().query("SELECT 1 FROM blobs WHERE blob = ? AND chunk = 0", [.text(blob)]).isEmpty
+    }
+
+    /// Chunk `index` of the file as sealed; nil when the vault lacks it.
+    func sealedChunk(_ attachment: Attachment, _ index: Int) throws -> [UInt8]? {
+        try db().query("SELECT sealed FROM blobs WHERE blob = ? AND chunk = ?", [.text(attachment.blob), .integer(Int64(index))])
+            .first?.first?.blob.map(Array.init)
+    }
+
+    /// A chunk from elsewhere (the sync repository), inserted inside the
+    /// caller's write transaction only when it opens as the file's chunk there.
+    func insertSealedChunk(_ attachment: Attachment, _ index: Int, _ sealed: [UInt8]) throws -> Bool {
+        let associatedData = chunkAAD(blob: attachment.blob, index: index, last: index == attachment.chunks - 1)
+        guard (try? aead.open(sealed, key: key, associatedData: associatedData)) != nil else { return false }
+        try db().query("INSERT OR IGNORE INTO blobs (blob, chunk, sealed) VALUES (?, ?, ?)",
+                       [.text(attachment.blob), .integer(Int64(index)), .blob(sealed)])
+        return true
+    }
+}

@@ -70,4 +70,18 @@ import Testing
         #expect(here.entry.notes == there.entry.notes)
         #expect(here.entry.fields == there.entry.fields)
     }
+
+    /// Files: what either side attached stays, what either side took away
+    /// goes, and two files of one name are both kept (the other renamed).
+    @Test func filesAddedOnEitherSideStayAndRemovedOnesGo() {
+        func file(_ blob: String, _ name: String) -> BulwarkCore.Attachment {
+            BulwarkCore.Attachment(blob: blob, name: name, size: 1, mediaType: "text/plain", created: t0, modified: t0, chunks: 1)
+        }
+        let kept = file("k", "kept.txt"), removed = file("r", "removed.txt")
+        #expect(FieldMerge.attachments(base: [kept, removed], [kept, removed, file("a", "a.txt")], [kept, file("b", "b.txt")])
+                == [kept, file("a", "a.txt"), file("b", "b.txt")])
+        #expect(FieldMerge.attachments(base: [], [file("x", "same.txt")], [file("y", "same.txt")])
+                == [file("x", "same.txt"), file("y", "same.txt (2)")])
+        #expect(FieldMerge.attachments(base: nil, [kept], [removed, kept]) == [kept, removed])
+    }
 }
