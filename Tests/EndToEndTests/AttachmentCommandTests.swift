@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `bulwark attach` and `bulwark attachment list|get|rm` as a person runs
@@ -133,5 +134,30 @@ import Testing
         #expect(FileManager.default.contents(atPath: out) == Self.bytes)
         let refused = try f.run(["export", "--format", "apple-csv", f.dir.appendingPathComponent("x.zip").path])
         #expect(refused.status == 2)
+    }
+
+    /// Four processes attach to one entry at once: each change lands on
+    /// the entry as the one before left it, so every file is there whole.
+    @Test func manyWritersAttachingAtOnceLoseNoFile() throws {
+        let (f, _) = try fixture()
+        let names = (0..<4).map { "file-\($0).bin" }
+        for (index, name) in names.enumerated() {
+            try Data(repeating: UInt8(index + 1), count: 300_000 + index).write(to: f.dir.appendingPathComponent(name))
+        }
+        let vault = f.vault, dir = f.dir
+        let statuses = Mutex<[Int32]>([])
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let result = try? Binary.run(["attach", "Mail", dir.appendingPathComponent(names[index]).path, "--vault", vault, "--password-stdin"],
+                                         stdin: "master\n")
+            statuses.withLock { $0.append(result?.status ?? -1) }
+        }
+        #expect(statuses.withLock { $0 } == [0, 0, 0, 0])
+        let listed = try f.run(["attachment", "list", "Mail"]).stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted()
+        #expect(listed == names)
+        for (index, name) in names.enumerated() {
+            let out = f.dir.appendingPathComponent("back-\(name)").path
+            #expect(try f.run(["attachment", "get", "Mail", name, "--out", out]).status == 0)
+            #expect(FileManager.default.contents(atPath: out) == Data(repeating: UInt8(index + 1), count: 300_000 + index))
+        }
     }
 }
