@@ -34,11 +34,28 @@ extension AppState {
     public mutating func refilter() {
         defer { list.select(min(list.selected, max(0, visible.count - 1)), count: visible.count) }
         let entries = snapshot.entries
-        let query = filter.query.lowercased()
+        let prefixed = SearchPrefixes(filter.query)
+        // A bare "user:" being typed is not a word to search for.
+        let query = prefixed.rest
         let words = query.split(separator: " ").map { Array($0.utf8) }
         let letters = Array(query.utf8.filter { $0 != 0x20 })
         let text = snapshot.searchText
         searchTrail.removeAll { $0.text !== text || $0.filter.category != filter.category || $0.filter.tag != filter.tag }
+        // `title:`, `user:`, `url:` and `tag:` words narrow first; the rest is searched among what is left.
+        if !prefixed.isEmpty {
+            let narrowed = (filter.category == nil && filter.tag == nil ? Array(entries.indices) : filteredEntries()).filter { prefixed.admits(entries[$0]) }
+            let rest = prefixed.rest.split(separator: " ").map { Array($0.utf8) }
+            guard !rest.isEmpty else {
+                visible = ordered(narrowed)
+                return
+            }
+            var ranks = text.matches(words: rest, letters: nil, among: narrowed, entries: entries)
+            if ranks[0].isEmpty && ranks[1].isEmpty {
+                ranks[2] = text.matches(words: [], letters: Array(prefixed.rest.utf8.filter { $0 != 0x20 }), among: narrowed, entries: entries)[2]
+            }
+            visible = ordered(ranks: ranks)
+            return
+        }
         // Everything, in the vault's order: no search at all.
         if words.isEmpty && filter.category == nil && filter.tag == nil {
             searchTrail = []
@@ -85,9 +102,10 @@ extension AppState {
         return kept
     }
 
-    /// Ranked matches in the filter's order: by rank then title, or as `ordered(_:)` puts them.
+    /// Ranked matches, the best first whatever the order: each rank in the
+    /// filter's order (searching "mail" sorted by site still puts Mail first).
     private func ordered(ranks: [[Int]]) -> [Int] {
-        filter.order == .title ? ranks.flatMap { $0 } : ordered(Self.merged(ranks))
+        filter.order == .title ? ranks.flatMap { $0 } : ranks.flatMap { ordered($0) }
     }
 
     /// Entries (ascending) in the filter's order: by title, by site, or by the password's age.
