@@ -15,6 +15,12 @@ public enum CalendarDay {
         return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2)
     }
 
+    /// `07:08:09`: a date's UTC time of day, to the second.
+    public static func time(_ date: Date) -> String {
+        let parts = utc(date)
+        return digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2) + ":" + digits(Int(parts.tm_sec), 2)
+    }
+
     /// `20240506-070809`: a date's UTC day and time, to the second.
     public static func stamp(_ date: Date) -> String {
         let parts = utc(date)

@@ -45,6 +45,7 @@ public enum AppAction: Sendable, Equatable {
     case sync(SyncAction)
     case generator(GeneratorAction)
     case files(FilesAction)
+    case log(LogAction)
 }
 
 /// The unlock screen and what its key derivation hands back.

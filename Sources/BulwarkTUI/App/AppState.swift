@@ -232,8 +232,14 @@ public struct AppState: Sendable {
     public var upgrade: UpgradeUI?
     /// "Log in with IDP": the web authentication session's sheet.
     public var webSignIn: WebSignInUI?
-    public var banner: Banner?
-    public var status: String?
+    public var banner: Banner? {
+        didSet { if let banner, banner != oldValue { logged(banner.text, ok: banner.ok) } }
+    }
+    public var status: String? {
+        didSet { if let status, status != oldValue { logged(status, ok: nil) } }
+    }
+    /// Every message shown this session (`M` opens them), oldest first.
+    public var log: [LogLine] = []
     /// The entry a sign-in or a service's app screen is about.
     public var focusEntryID: String?
     public var appSession: String?

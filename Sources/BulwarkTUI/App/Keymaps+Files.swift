@@ -30,3 +30,21 @@ extension Keymaps {
         ])
     }
 }
+
+/// The keys of the message log.
+extension Keymaps {
+    static func log(_ state: AppState) -> Keymap<AppAction> {
+        let none = state.log.isEmpty ? "No messages yet" : nil
+        return Keymap("Messages", [
+            B([.char("k"), .up], .log(.scroll(1)), help: "Older", hint: "scroll", hintKey: "↑↓", disabledReason: none),
+            B([.char("j"), .down], .log(.scroll(-1)), help: "Newer", disabledReason: none),
+            B([.pageUp], .log(.scroll(10)), help: "Ten lines older", disabledReason: none),
+            B([.pageDown], .log(.scroll(-10)), help: "Ten lines newer", disabledReason: none),
+            B([.char("g"), .home], .log(.scroll(Int.max / 2)), help: "The oldest", disabledReason: none),
+            B([.char("G"), .end], .log(.scroll(-Int.max / 2)), help: "The newest", disabledReason: none),
+            B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
+            B([.escape, .char("q"), .char("M")], .closeOverlay, help: "Back", hint: "back"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+}

@@ -13,6 +13,7 @@ public enum Keymaps {
               hint: state.screen == .vault ? "recommendations" : "vault"),
             B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations"),
             B([.char("L")], .lock, help: "Lock the vault"),
+            B([.char("M")], .log(.open), help: "The message log"),
             B([.char("S")], .sync(.now), help: "Sync with the other machines now",
               disabledReason: state.sync.phase == .off ? "The vault has no sync remote: bulwark sync init REMOTE links one" : nil),
             B([.char("?")], .showHelp, help: "Show this help", hint: "help"),
@@ -357,6 +358,7 @@ public enum Keymaps {
         case .syncRekey: return syncRekey(state)
         case .generator: return generator(state)
         case .files: return files(state)
+        case .log: return log(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

@@ -36,6 +36,8 @@ public indirect enum Overlay: Sendable, Equatable {
     case generator(GeneratorSheet)
     /// `F`: the entry's files.
     case files(FilesBrowser)
+    /// `M`: the messages of this session, scrolled up this many lines from the newest.
+    case log(scrolledUp: Int)
 
     /// The hide dialog's field, empty.
     public static var hide: Overlay { .hide(TextField(placeholder: "YYYY-MM-DD, or empty for always")) }
@@ -61,12 +63,13 @@ public indirect enum Overlay: Sendable, Equatable {
         case .syncRekey: .syncRekey
         case .generator: .generator
         case .files: .files
+        case .log: .log
         }
     }
 
     public enum Kind: Sendable, Hashable {
         case help, confirmQuit, confirmDelete, confirmDiscard, messages, hide, signInPrompt, serviceApp, conflict
-        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files
+        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files, log
     }
 }
 

@@ -131,6 +131,7 @@ public enum Reducer {
         case .sync(let action): return SyncReducer.reduce(action, &state)
         case .generator(let action): return state.scope(\.generatorScope, action, GeneratorReducer.reduce)
         case .files(let action): return FilesReducer.reduce(action, &state)
+        case .log(let action): return LogReducer.reduce(action, &state)
         }
     }
 

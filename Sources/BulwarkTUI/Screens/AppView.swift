@@ -43,6 +43,7 @@ public enum AppView {
             case .history: ResultPanel.renderHistory(state, into: &buffer)
             case .filterPicker: Dialogs.renderFilterPicker(state, into: &buffer)
             case .files: FilesView.render(state, into: &buffer)
+            case .log: LogView.render(state, into: &buffer)
             case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
             case .generator: GeneratorView.render(state, into: &buffer)
             case nil: break
@@ -67,14 +68,25 @@ public enum AppView {
         buffer.put((paused ? " Paused · " : " ▶ ") + caption, x: row.x, y: row.y, style: band, clip: row)
     }
 
+    /// A message cut to the row, ending in "… M for more" (the log holds it whole).
+    static func more(_ text: String, width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        let hint = "… M for more"
+        guard width > DisplayWidth.of(hint) + 8 else { return DisplayWidth.truncate(text, to: width) }
+        let cut = DisplayWidth.truncate(text, to: width - DisplayWidth.of(hint), ellipsis: false)
+        return cut.trimmingCharacters(in: .whitespaces) + hint
+    }
+
     static func statusLine(_ state: AppState) -> Line {
+        // The status row is the window less its borders and margins.
+        let row = max(0, state.width - 4)
         if let banner = state.banner {
-            // The status row is the window less its borders and margins.
-            let fits = DisplayWidth.of(banner.text) + 2 <= max(0, state.width - 4)
-            let text = fits ? banner.text : banner.short ?? banner.text
+            let fits = DisplayWidth.of(banner.text) + 2 <= row
+            let short = banner.short.flatMap { DisplayWidth.of($0) + 2 <= row ? $0 : nil }
+            let text = fits ? banner.text : short ?? more(banner.text, width: row - 2)
             return Line([Span(banner.ok ? "✓ " : "✗ ", banner.ok ? Theme.success : Theme.danger), Span(text, banner.ok ? .plain : Theme.warning)])
         }
-        if let status = state.status { return Line(status, Theme.status) }
+        if let status = state.status { return Line(more(status, width: row), Theme.status) }
         guard state.unlocked else { return Line("", Theme.dim) }
         if let until = state.clipboardClearsAt, until > state.now {
             // `now` moves with the ticks: never more than the clipboard's time.
