@@ -46,6 +46,7 @@ public enum AppAction: Sendable, Equatable {
     case generator(GeneratorAction)
     case files(FilesAction)
     case log(LogAction)
+    case palette(PaletteAction)
 }
 
 /// The unlock screen and what its key derivation hands back.

@@ -14,6 +14,7 @@ extension AppState {
             case .filterPicker: picker?.list.offset = window.offset
             case .signUp: signUp?.list.offset = window.offset
             case .files: files?.list.offset = window.offset
+            case .palette: palette?.list.offset = window.offset
             }
         }
     }

@@ -35,6 +35,11 @@ extension AppState {
         set { replace(.history, with: newValue.map(Overlay.history)) }
     }
 
+    public var palette: Palette? {
+        get { if case .palette(let value)? = presented { value } else { nil } }
+        set { replace(.palette, with: newValue.map(Overlay.palette)) }
+    }
+
     public var files: FilesBrowser? {
         get { if case .files(let value)? = presented { value } else { nil } }
         set { replace(.files, with: newValue.map(Overlay.files)) }
@@ -81,7 +86,9 @@ extension AppState {
     }
 
     /// A text field in a dialog has the keyboard.
-    var isTyping: Bool { overlayKind == .hide || overlayKind == .syncRekey || (overlayKind == .files && files?.prompt != nil) }
+    var isTyping: Bool {
+        overlayKind == .hide || overlayKind == .syncRekey || overlayKind == .palette || (overlayKind == .files && files?.prompt != nil)
+    }
 
     /// A new value opens (or updates) the dialog; nil closes it when it is the one presented.
     private mutating func replace(_ kind: Overlay.Kind, with new: Overlay?) {

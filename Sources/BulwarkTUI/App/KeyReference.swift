@@ -36,6 +36,9 @@ public enum KeyReference {
         add("Generate", "Ctrl-G in the form", Keymaps.generator(generating))
         add("Delete?", "d", Keymaps.confirmDelete(unlocked))
         add("Filter", "f", Keymaps.filterPicker(unlocked))
+        var choosing = unlocked
+        choosing.overlay = .palette(Palette())
+        add("Actions", ": or Ctrl-P on either screen (letters filter)", Keymaps.palette(choosing))
         var filing = unlocked
         filing.overlay = .files(FilesBrowser(entryID: ""))
         add("Files", "F on an entry", Keymaps.files(filing))

@@ -48,3 +48,19 @@ extension Keymaps {
         ])
     }
 }
+
+/// The keys of the command palette: letters filter, so only arrows move.
+extension Keymaps {
+    static func palette(_ state: AppState) -> Keymap<AppAction> {
+        let none = PaletteReducer.matches(state).isEmpty ? "Nothing matches" : nil
+        return Keymap("Actions", [
+            B([.enter], .palette(.run), help: "Run the action selected", hint: "run", disabledReason: none),
+            B([.up], .moveSelection(-1), help: "Move up", hint: "move", hintKey: "↑↓", disabledReason: none),
+            B([.down], .moveSelection(1), help: "Move down", disabledReason: none),
+            B([.pageUp], .page(-1), help: "Page up", disabledReason: none),
+            B([.pageDown], .page(1), help: "Page down", disabledReason: none),
+            B([.escape], .closeOverlay, help: "Close", hint: "close"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+}

@@ -8,12 +8,15 @@ public enum Keymaps {
 
     /// Keys that work on both main views.
     static func global(_ state: AppState) -> [B] {
-        [
+        // `r` jumps to the recommendations from elsewhere: on them it has nothing to do.
+        let jump = state.screen == .recommendations ? [] : [B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations")]
+        return [
             B([.tab], .switchScreen, help: state.screen == .vault ? "Security Recommendations" : "Back to the vault",
               hint: state.screen == .vault ? "recommendations" : "vault"),
-            B([.char("r")], .showRecommendations, help: "Jump to Security Recommendations"),
+        ] + jump + [
             B([.char("L")], .lock, help: "Lock the vault"),
             B([.char("M")], .log(.open), help: "The message log"),
+            B([.char(":"), .ctrl("p")], .palette(.open), help: "All actions, filtered as you type"),
             B([.char("S")], .sync(.now), help: "Sync with the other machines now",
               disabledReason: state.sync.phase == .off ? "The vault has no sync remote: bulwark sync init REMOTE links one" : nil),
             B([.char("?")], .showHelp, help: "Show this help", hint: "help"),
@@ -359,6 +362,7 @@ public enum Keymaps {
         case .generator: return generator(state)
         case .files: return files(state)
         case .log: return log(state)
+        case .palette: return palette(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

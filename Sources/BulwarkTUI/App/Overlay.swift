@@ -38,6 +38,8 @@ public indirect enum Overlay: Sendable, Equatable {
     case files(FilesBrowser)
     /// `M`: the messages of this session, scrolled up this many lines from the newest.
     case log(scrolledUp: Int)
+    /// `:` or Ctrl-P: the screen's actions, filtered as typed.
+    case palette(Palette)
 
     /// The hide dialog's field, empty.
     public static var hide: Overlay { .hide(TextField(placeholder: "YYYY-MM-DD, or empty for always")) }
@@ -64,12 +66,13 @@ public indirect enum Overlay: Sendable, Equatable {
         case .generator: .generator
         case .files: .files
         case .log: .log
+        case .palette: .palette
         }
     }
 
     public enum Kind: Sendable, Hashable {
         case help, confirmQuit, confirmDelete, confirmDiscard, messages, hide, signInPrompt, serviceApp, conflict
-        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files, log
+        case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files, log, palette
     }
 }
 

@@ -132,6 +132,7 @@ public enum Reducer {
         case .generator(let action): return state.scope(\.generatorScope, action, GeneratorReducer.reduce)
         case .files(let action): return FilesReducer.reduce(action, &state)
         case .log(let action): return LogReducer.reduce(action, &state)
+        case .palette(let action): return PaletteReducer.reduce(action, &state)
         }
     }
 
@@ -149,6 +150,7 @@ public enum Reducer {
         case .history?: return .history
         case .filterPicker?: return .filterPicker
         case .files?: return state.files?.prompt == nil && state.files?.confirmOpen == nil ? .files : nil
+        case .palette?: return .palette
         case .signUp?: return state.signUp?.sheet == nil ? .signUp : nil
         case nil: break
         default: return nil
@@ -163,6 +165,7 @@ public enum Reducer {
         if state.overlayKind == .history { return state.history?.list.selected ?? 0 }
         if state.overlayKind == .filterPicker { return state.picker?.list.selected ?? 0 }
         if state.overlayKind == .files { return state.files?.list.selected ?? 0 }
+        if state.overlayKind == .palette { return state.palette?.list.selected ?? 0 }
         if state.overlayKind == .signUp { return state.signUp?.list.selected ?? 0 }
         return state.screen == .recommendations ? state.recommendationList.selected : state.list.selected
     }
@@ -172,6 +175,9 @@ public enum Reducer {
         defer { if let reveal = state.reveal, reveal.id != state.currentEntry?.id { state.reveal = nil } }
         if state.overlayKind == .messages {
             state.messageList.move(by: delta, count: state.snapshot.messages.count)
+        } else if state.overlayKind == .palette, var palette = state.palette {
+            palette.list.move(by: delta, count: PaletteReducer.matches(state).count)
+            state.palette = palette
         } else if state.overlayKind == .files, var files = state.files {
             files.list.move(by: delta, count: state.entry(id: files.entryID)?.attachments.count ?? 0)
             state.files = files
@@ -250,6 +256,11 @@ public enum Reducer {
             _ = state.hideField?.handle(key)
         } else if state.overlayKind == .files, state.files?.prompt != nil {
             _ = state.files?.field.handle(key)
+        } else if state.overlayKind == .palette, var palette = state.palette {
+            if palette.field.handle(key) {
+                palette.list = ListScroll()  // a new filter starts at its best match
+                state.palette = palette
+            }
         } else if case .secondFactor? = state.webSignIn?.step {
             if case .char(let c) = key, !c.isNumber { return }
             if state.webSignIn?.code.text.count ?? 0 >= 8, case .char = key { return }

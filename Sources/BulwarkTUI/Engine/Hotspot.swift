@@ -4,7 +4,7 @@
 /// so what a click hits is always what the person sees.
 /// The app's lists, so that a click on a row counts only for the list in
 /// charge (a row seen around a dialog is not the dialog's).
-public enum ListID: Sendable, Hashable { case vault, recommendations, messages, history, signUp, filterPicker, files }
+public enum ListID: Sendable, Hashable { case vault, recommendations, messages, history, signUp, filterPicker, files, palette }
 
 public struct Hotspot: Sendable, Equatable {
     public enum Target: Sendable, Equatable {
