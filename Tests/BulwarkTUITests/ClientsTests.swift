@@ -52,6 +52,10 @@ import Testing
             calls.withLock { $0.append("open \(entryID) \(name)") }
             return "Opened \(name)."
         }
+        func restoreEntry(_ entry: Entry) throws -> SessionSnapshot {
+            calls.withLock { $0.append("restore \(entry.id)") }
+            return SessionSnapshot()
+        }
         func completePath(_ partial: String) -> String {
             calls.withLock { $0.append("complete \(partial)") }
             return partial + "ments/"

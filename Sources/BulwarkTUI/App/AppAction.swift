@@ -47,6 +47,7 @@ public enum AppAction: Sendable, Equatable {
     case files(FilesAction)
     case log(LogAction)
     case palette(PaletteAction)
+    case undo(UndoAction)
 }
 
 /// The unlock screen and what its key derivation hands back.

@@ -240,6 +240,9 @@ public struct AppState: Sendable {
     }
     /// Every message shown this session (`M` opens them), oldest first.
     public var log: [LogLine] = []
+    /// The app's own changes, newest last, that `z` takes back; and the one being written.
+    public var undoSteps: [UndoStep] = []
+    var pendingUndo: UndoStep?
     /// The entry a sign-in or a service's app screen is about.
     public var focusEntryID: String?
     public var appSession: String?

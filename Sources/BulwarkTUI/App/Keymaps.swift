@@ -92,6 +92,7 @@ public enum Keymaps {
               disabledReason: entry.map { $0.history.isEmpty ? "The entry has no old passwords" : nil } ?? none),
             B([.char("F")], .files(.open), help: "The entry's files: save, open or attach one", disabledReason: none),
             B([.char("d")], .vault(.askDelete), help: "Delete the entry", disabledReason: none),
+            B([.char("z")], .undo(.undo), help: state.undoSteps.last.map { "Undo \($0.what)" } ?? "Undo the last change (none yet)"),
         ] + global(state))
     }
 

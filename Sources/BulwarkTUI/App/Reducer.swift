@@ -108,7 +108,14 @@ public enum Reducer {
             }
         case .unlock(let action): return UnlockReducer.reduce(action, &state)
         case .vault(let action): return VaultReducer.reduce(action, &state)
-        case .editor(let action): return state.scope(\.editorForm, action, EditorReducer.reduce)
+        case .editor(let action):
+            // An edit can be taken back (`z`); a new entry is deleted as any other.
+            if action == .save, let id = state.editor?.id, let original = state.entry(id: id) {
+                state.expectUndo("your edit of \(original.title)", .entry(original))
+            }
+            let effect = state.scope(\.editorForm, action, EditorReducer.reduce)
+            if state.editor != nil { state.pendingUndo = nil }  // the form stayed open: nothing was written
+            return effect
         case .recommendations(let action): return RecommendationsReducer.reduce(action, &state)
         case .upgrade(let action):
             if case .stepped(_, let snapshot) = action { state.apply(snapshot) }
@@ -133,6 +140,7 @@ public enum Reducer {
         case .files(let action): return FilesReducer.reduce(action, &state)
         case .log(let action): return LogReducer.reduce(action, &state)
         case .palette(let action): return PaletteReducer.reduce(action, &state)
+        case .undo(let action): return UndoReducer.reduce(action, &state)
         }
     }
 

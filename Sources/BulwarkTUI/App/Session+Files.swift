@@ -67,3 +67,20 @@ struct AttachmentOpenFailure: Error, CustomStringConvertible {
     let name: String
     var description: String { "no opener could be started for \(name) (xdg-open is not installed?)" }
 }
+
+extension AppSession {
+    /// An entry put back as it was (`z`): over its row as it is now, or
+    /// anew when it was deleted; its time of change is now, so other
+    /// machines take the undo as the newest change.
+    public func restoreEntry(_ entry: Entry) throws -> SessionSnapshot {
+        try lock.withLock {
+            guard let vault else { throw VaultError.locked }
+            var restored = entry
+            restored.modified = Date()
+            try settling([entry.id]) {
+                try vault.transaction { change in try change.save(restored, basedOn: vault.version(of: entry.id)) }
+            }
+            return makeSnapshot()
+        }
+    }
+}

@@ -60,6 +60,7 @@ enum VaultReducer {
             state.overlay = nil
             guard yes, let entry = state.currentEntry else { return Effect.none }
             let id = entry.id, title = entry.title, base = state.snapshot.versions[id]
+            state.expectUndo("deleting \(title)", .entry(entry))
             return .run { env in
                 guard let vault = env.vault else { return nil }
                 do { return .vault(.updated(try vault.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title)."))) } catch {
@@ -72,11 +73,13 @@ enum VaultReducer {
             state.showInVault(id)
             return Effect.none
         case .updated(let snapshot, let banner):
+            state.settleUndo(written: banner?.ok == true)
             state.busy = false
             state.apply(snapshot)
             state.banner = banner
             return SyncReducer.afterWrite(&state)
         case .failed(let message):
+            state.settleUndo(written: false)
             state.busy = false
             state.banner = Banner(ok: false, text: message)
             return Effect.none
