@@ -108,8 +108,8 @@ public enum KeyReference {
     /// The README's short table: the vault's keys that matter, a row per
     /// group, each said as its binding's help says it (without the
     /// parenthesis; a key whose words another's hold is not said twice). Written from the tables, so it cannot drift either.
-    public static let readmeRows: [[String]] = [["k", "j"], ["/", "f", "o"], ["v", "p", "y", "t"], ["n", "e", "d"], ["u", "a", "P"],
-                                                 ["Tab", "r"], ["S"], ["L", "?", "q"]]
+    public static let readmeRows: [[String]] = [["k", "j"], ["/", "f", "o"], ["v", "p", "y", "t"], ["n", "e", "d", "z"], ["F"], ["u", "a", "P"],
+                                                 ["Tab", "r"], ["S"], [":", "M"], ["L", "?", "q"]]
 
     public static func readmeTable() -> String {
         let vault = Keymaps.vault(AppState(unlocked: true))
