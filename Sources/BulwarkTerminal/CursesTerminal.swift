@@ -11,6 +11,10 @@ public final class CursesTerminal {
     /// What the terminal shows beyond ASCII: the frame is narrowed to it.
     public private(set) var glyphs: GlyphSupport = .unicode
     private var lastFrame: Buffer?
+    /// A key read while looking past an Esc, given at the next call.
+    private var pendingEvent: TerminalEvent?
+    /// Whether curses reports the mouse (the config's `mouse`).
+    private var mouseEnabled = true
     /// A pipe a finished effect writes a byte to, so a wait for keys ends
     /// then and its result is drawn at once (not at the wait's time-out).
     private let wakePipe: [Int32]
@@ -35,6 +39,7 @@ public final class CursesTerminal {
         }
         colors = bw_start_colors(allowColor) > 0
         bw_enable_mouse(mouse ? 1 : 0)
+        mouseEnabled = mouse
         bw_install_signal_handlers()
     }
 
@@ -74,6 +79,10 @@ public final class CursesTerminal {
     /// Waits up to `timeoutMilliseconds` for a key or a resize; nil at the
     /// time-out or when woken (`wake`).
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
+        if let pending = pendingEvent {
+            pendingEvent = nil
+            return pending
+        }
         var value: Int32 = 0
         // A key ncurses holds already; else wait on the terminal and the wake pipe together.
         var kind = bw_read_key(0, &value)
@@ -86,7 +95,39 @@ public final class CursesTerminal {
             }
         }
         if kind == Int32(BW_KEY_NONE) { return nil }
+        if kind != Int32(BW_KEY_CODE) && value == 27 { return afterEscape() }
+        // A mouse report with the mouse off: curses knows its start ("\e[<"
+        // is the terminal's kmous) but leaves the rest, which would be read
+        // as keys ("0;5;5M": M opens the log). Swallowed to its final letter.
+        if !mouseEnabled, kind == Int32(BW_KEY_CODE), value == bw_key_mouse() {
+            for _ in 0..<64 {
+                guard bw_read_key(0, &value) != Int32(BW_KEY_NONE) else { break }
+                if value == 77 || value == 109 { break }  // "M" (press) or "m" (release)
+            }
+            return nil
+        }
         return KeyDecoder.decode(kind: kind, value: value)
+    }
+
+    /// An Esc, or the start of an escape sequence curses does not know (a
+    /// mouse report sent with the mouse off, another terminal's function
+    /// key): such a sequence is swallowed whole rather than read as keys
+    /// ("\e[<0;5;5M" once opened the message log with its M). An Esc with
+    /// a key right after it is the Esc, that key next.
+    private func afterEscape() -> TerminalEvent? {
+        var value: Int32 = 0
+        let kind = bw_read_key(0, &value)  // only what has already arrived
+        if kind == Int32(BW_KEY_NONE) { return .key(.escape) }
+        guard kind != Int32(BW_KEY_CODE), value == 91 || value == 79 else {  // "[" or "O"
+            pendingEvent = KeyDecoder.decode(kind: kind, value: value)
+            return .key(.escape)
+        }
+        // Parameters and intermediates (0x20 to 0x3F), then one final byte (0x40 to 0x7E).
+        for _ in 0..<64 {
+            guard bw_read_key(0, &value) != Int32(BW_KEY_NONE) else { break }
+            if (64...126).contains(value) { break }
+        }
+        return nil
     }
 
     /// Ends a wait in `nextEvent` now (from any thread: a finished effect).

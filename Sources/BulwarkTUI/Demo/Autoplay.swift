@@ -33,6 +33,12 @@ public final class Autoplay {
         nextAt = start.addingTimeInterval(0.6 / max(0.1, speed))
     }
 
+    /// Whether `text` is on screen, or in the message the status row shows
+    /// (whole: a narrow window cuts it to "… M for more").
+    static func shows(_ text: String, screen: String, state: AppState) -> Bool {
+        screen.contains(text) || state.banner?.text.contains(text) == true || state.status?.contains(text) == true
+    }
+
     public var finished: Bool { index >= scenario.steps.count || failure != nil || stopRequested }
 
     /// What the footer shows while it plays: the presenter's keys, not the app's.
@@ -57,6 +63,7 @@ public final class Autoplay {
         if paused && !stepOnce { return false }
         stepOnce = false
         let (line, step) = scenario.steps[index]
+        func shows(_ text: String) -> Bool { Autoplay.shows(text, screen: screen(), state: store.state) }
         func done(after seconds: Double) {
             index += 1
             typed = 0
@@ -79,7 +86,7 @@ public final class Autoplay {
             keyed += 1
             if keyed == keys.count { done(after: Self.keyGap) } else { nextAt = now.addingTimeInterval(Self.keyGap / speed) }
         case .wait(let text):
-            if screen().contains(text) { done(after: 0.3) } else {
+            if shows(text) { done(after: 0.3) } else {
                 let since = waitingSince ?? now
                 waitingSince = since
                 if now.timeIntervalSince(since) > Self.waitLimit {
@@ -88,7 +95,7 @@ public final class Autoplay {
                 return false
             }
         case .repeatUntil(let key, let text):
-            if screen().contains(text) { done(after: Self.keyGap) } else {
+            if shows(text) { done(after: Self.keyGap) } else {
                 repeats += 1
                 if repeats > Self.maxRepeats {
                     failure = "scenario \(scenario.name), line \(line): “\(text)” never showed after \(Self.maxRepeats) presses"
@@ -129,6 +136,7 @@ public enum HeadlessPlayer {
             return AppView.render(state, colors: colors)
         }
         func screen() -> String { store.frame().textDump() }
+        func shows(_ text: String) -> Bool { Autoplay.shows(text, screen: screen(), state: store.state) }
         func press(_ key: Key) async {
             store.send(.key(key))
             await store.settle()
@@ -144,12 +152,12 @@ public enum HeadlessPlayer {
                 for key in keys { await press(key) }
             case .wait(let text):
                 await store.settle()
-                guard screen().contains(text) else {
+                guard shows(text) else {
                     throw Failure(description: "scenario \(scenario.name), line \(line): the screen never showed “\(text)”; it was:\n\(screen())")
                 }
             case .repeatUntil(let key, let text):
                 var presses = 0
-                while !screen().contains(text) {
+                while !shows(text) {
                     presses += 1
                     guard presses <= Autoplay.maxRepeats else {
                         throw Failure(description: "scenario \(scenario.name), line \(line): “\(text)” never showed after \(Autoplay.maxRepeats) presses")
