@@ -41,13 +41,6 @@ extension Vault {
         prefix + Array("chunk|\(blob)|\(index)|\(last ? "last" : "more")".utf8)
     }
 
-    /// Every attachment's bytes counted once (two entries may hold one file).
-    public var attachedBytes: Int64 {
-        var seen: [String: Int64] = [:]
-        for entry in entries { for attachment in entry.attachments { seen[attachment.blob] = attachment.size } }
-        return seen.values.reduce(0, +)
-    }
-
     /// Seals `source`'s bytes into the blobs table (inside the caller's
     /// write transaction) unless the same content is there already, and
     /// returns what an entry keeps of it. Read once to name it and check
