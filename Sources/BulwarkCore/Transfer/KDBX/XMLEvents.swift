@@ -72,6 +72,8 @@ enum XMLEvents {
         box.parser = context
         defer { xmlFreeParserCtxt(context) }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+        // libxml2 holds the box's address only: it lives until the parse ends.
+        defer { withExtendedLifetime(box) {} }
         let chunk = 1 << 16
         var offset = 0
         repeat {
