@@ -91,7 +91,8 @@ enum AttachmentCommand {
                     }
                     Output.stderr("bulwark: wrote \(TerminalText.visible(attachment.name)) (\(ByteSize.text(attachment.size))) to \(out).\n")
                 } else {
-                    try vault.readAttachment(attachment, of: entry) { bytes in FileHandle.standardOutput.write(Data(bytes)) }
+                    // A write that fails is an error here (a reader gone away ends the copy as it ends `cat`: SIGPIPE).
+                    try vault.readAttachment(attachment, of: entry) { bytes in try FileHandle.standardOutput.write(contentsOf: Data(bytes)) }
                 }
             } catch let error as AttachmentError {
                 Output.error("\(error)." + (out == nil ? "" : " Nothing was written."))
