@@ -52,9 +52,9 @@ import Testing
             calls.withLock { $0.append("open \(entryID) \(name)") }
             return "Opened \(name)."
         }
-        func restoreEntry(_ entry: Entry) throws -> SessionSnapshot {
+        func restoreEntry(_ entry: Entry) throws -> (SessionSnapshot, lostFiles: [String]) {
             calls.withLock { $0.append("restore \(entry.id)") }
-            return SessionSnapshot()
+            return (SessionSnapshot(), [])
         }
         func completePath(_ partial: String) -> String {
             calls.withLock { $0.append("complete \(partial)") }

@@ -31,4 +31,24 @@ import Testing
         await f.press(.char("z"))
         #expect(f.state.status?.hasPrefix("Nothing to undo") == true)
     }
+
+    /// A delete drops the files no other entry holds: its undo brings the
+    /// entry back without them and says so, never as references to nothing.
+    @Test func undoingADeleteNamesTheFilesThatWentWithIt() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        await f.selectEntry("Bookshop")
+        let id = try #require(f.state.currentEntry?.id)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-\(UUID().uuidString).pdf")
+        try Data("%PDF".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (snapshot, _) = try f.session.attachFile(entryID: id, path: file.path)
+        f.store.send(.vault(.updated(snapshot, banner: nil)))
+        await f.store.settle()
+        await f.selectEntry("Bookshop")
+        await f.press(.char("d"), .char("y"))
+        await f.press(.char("z"))
+        let back = try #require(f.state.snapshot.entries.first { $0.id == id })
+        #expect(back.attachments.isEmpty && back.title == "Bookshop")
+        #expect(f.state.banner == Banner(ok: true, text: "Undid deleting Bookshop. Its files went with the delete and cannot come back: \(file.lastPathComponent)."))
+    }
 }

@@ -198,7 +198,8 @@ public enum ByteSize {
 /// keeps them byte for byte (the vault's key and id are the same on every
 /// machine that syncs it).
 extension Vault {
-    func hasBlob(_ blob: String) throws -> Bool {
+    /// Whether the vault holds a file's bytes (a blob dropped with the last entry that held it does not).
+    public func hasBlob(_ blob: String) throws -> Bool {
         try !db().query("SELECT 1 FROM blobs WHERE blob = ? AND chunk = 0", [.text(blob)]).isEmpty
     }
 

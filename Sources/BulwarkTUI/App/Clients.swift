@@ -35,8 +35,9 @@ public protocol VaultClient: Sendable {
     func openAttachment(entryID: String, name: String) throws -> String
     /// Tab in a path field.
     func completePath(_ partial: String) -> String
-    /// An entry put back as it was (an undo): over what is there now, or anew when it was deleted.
-    func restoreEntry(_ entry: Entry) throws -> SessionSnapshot
+    /// An entry put back as it was (an undo): over what is there now, or anew
+    /// when it was deleted; the names of its files whose bytes are gone (left off).
+    func restoreEntry(_ entry: Entry) throws -> (SessionSnapshot, lostFiles: [String])
 }
 
 /// An upgrade at a service, step by step.

@@ -72,15 +72,22 @@ extension AppSession {
     /// An entry put back as it was (`z`): over its row as it is now, or
     /// anew when it was deleted; its time of change is now, so other
     /// machines take the undo as the newest change.
-    public func restoreEntry(_ entry: Entry) throws -> SessionSnapshot {
+    public func restoreEntry(_ entry: Entry) throws -> (SessionSnapshot, lostFiles: [String]) {
         try lock.withLock {
             guard let vault else { throw VaultError.locked }
             var restored = entry
             restored.modified = Date()
+            var lost: [String] = []
             try settling([entry.id]) {
-                try vault.transaction { change in try change.save(restored, basedOn: vault.version(of: entry.id)) }
+                try vault.transaction { change in
+                    // A file whose bytes went with the change (a delete drops what no entry holds) is
+                    // not put back as a reference to nothing: it is named instead.
+                    lost = try restored.attachments.filter { try !vault.hasBlob($0.blob) }.map(\.name)
+                    restored.attachments.removeAll { lost.contains($0.name) }
+                    try change.save(restored, basedOn: vault.version(of: entry.id))
+                }
             }
-            return makeSnapshot()
+            return (makeSnapshot(), lost)
         }
     }
 }

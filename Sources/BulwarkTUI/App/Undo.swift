@@ -53,11 +53,13 @@ enum UndoReducer {
                 guard let vault = env.vault else { return nil }
                 do {
                     let snapshot: SessionSnapshot
+                    var lost: [String] = []
                     switch step.before {
-                    case .entry(let entry): snapshot = try vault.restoreEntry(entry)
+                    case .entry(let entry): (snapshot, lost) = try vault.restoreEntry(entry)
                     case .added(let id): snapshot = try vault.delete(id: id, basedOn: nil)
                     }
-                    return .vault(.updated(snapshot, banner: Banner(ok: true, text: "Undid \(step.what).")))
+                    let files = lost.isEmpty ? "" : " Its files went with the delete and cannot come back: \(lost.joined(separator: ", "))."
+                    return .vault(.updated(snapshot, banner: Banner(ok: true, text: "Undid \(step.what)." + files)))
                 } catch {
                     return .vault(.failed("Could not undo \(step.what): \(error)."))
                 }

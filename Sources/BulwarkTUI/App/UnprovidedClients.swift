@@ -43,7 +43,7 @@ extension UnprovidedClients: VaultClient {
     public func attachFile(entryID: String, path: String) throws -> (SessionSnapshot, String) { throw fail("VaultClient.attachFile") }
     public func openAttachment(entryID: String, name: String) throws -> String { throw fail("VaultClient.openAttachment") }
     public func completePath(_ partial: String) -> String { _ = reached("VaultClient.completePath"); return partial }
-    public func restoreEntry(_ entry: Entry) throws -> SessionSnapshot { throw fail("VaultClient.restoreEntry") }
+    public func restoreEntry(_ entry: Entry) throws -> (SessionSnapshot, lostFiles: [String]) { throw fail("VaultClient.restoreEntry") }
     public func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? { _ = reached("VaultClient.generate"); return nil }
     public func current(id: String) -> Entry? { _ = reached("VaultClient.current"); return nil }
     public func pollExternalChanges() -> AppSession.PollResult { _ = reached("VaultClient.pollExternalChanges"); return .unchanged }
