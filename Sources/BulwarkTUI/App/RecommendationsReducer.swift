@@ -23,7 +23,7 @@ enum RecommendationsReducer {
         case .unhide:
             guard let entry = state.currentEntry else { return Effect.none }
             let id = entry.id, title = entry.title
-            state.expectUndo("showing \(title)'s recommendation again", .entry(entry))
+            state.expectUndo("showing \(title)'s recommendation again", entry)
             return .run { env in
                 guard let vault = env.vault else { return nil }
                 do { return .vault(.updated(try vault.setHidden(id: id, false), banner: Banner(ok: true, text: "The recommendation for \(title) is shown again."))) } catch {
@@ -46,7 +46,7 @@ enum RecommendationsReducer {
             }
             state.overlay = nil
             let id = entry.id, title = entry.title, day = until
-            state.expectUndo("hiding \(title)'s recommendation", .entry(entry))
+            state.expectUndo("hiding \(title)'s recommendation", entry)
             return .run { env in
                 guard let vault = env.vault else { return nil }
                 do {

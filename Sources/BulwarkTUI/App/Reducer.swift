@@ -111,7 +111,7 @@ public enum Reducer {
         case .editor(let action):
             // An edit can be taken back (`z`); a new entry is deleted as any other.
             if action == .save, let id = state.editor?.id, let original = state.entry(id: id) {
-                state.expectUndo("your edit of \(original.title)", .entry(original))
+                state.expectUndo("your edit of \(original.title)", original)
             }
             let effect = state.scope(\.editorForm, action, EditorReducer.reduce)
             if state.editor != nil { state.pendingUndo = nil }  // the form stayed open: nothing was written

@@ -2,20 +2,14 @@ import BulwarkCore
 import Foundation
 
 /// One of the app's own changes to the vault, as it can be taken back
-/// with `z` (lazygit's undo): the entry as it was before, or the entry
-/// the change added. A change that reached a service is not one of these:
+/// with `z` (lazygit's undo): the entry as it was before the change (a new
+/// entry is taken back by deleting it). A change that reached a service is not one of these:
 /// bulwark cannot take it back there.
 public struct UndoStep: Sendable, Equatable {
-    public enum Before: Sendable, Equatable {
-        /// The entry as it was (an edit, a hide, a delete): put back.
-        case entry(Entry)
-        /// The change added this entry: taken away again.
-        case added(id: String)
-    }
-
     /// "your edit of Mail", as the log and the banner say it.
     public var what: String
-    public var before: Before
+    /// The entry as it was (an edit, a hide, a delete): put back.
+    public var before: Entry
 }
 
 public enum UndoAction: Sendable, Equatable {
@@ -27,7 +21,7 @@ extension AppState {
     static let undoLimit = 20
 
     /// A change about to be written: kept as undoable once the vault says it was.
-    mutating func expectUndo(_ what: String, _ before: UndoStep.Before) {
+    mutating func expectUndo(_ what: String, _ before: Entry) {
         pendingUndo = UndoStep(what: what, before: before)
     }
 
@@ -52,12 +46,7 @@ enum UndoReducer {
             return .run { env in
                 guard let vault = env.vault else { return nil }
                 do {
-                    let snapshot: SessionSnapshot
-                    var lost: [String] = []
-                    switch step.before {
-                    case .entry(let entry): (snapshot, lost) = try vault.restoreEntry(entry)
-                    case .added(let id): snapshot = try vault.delete(id: id, basedOn: nil)
-                    }
+                    let (snapshot, lost) = try vault.restoreEntry(step.before)
                     let files = lost.isEmpty ? "" : " Its files went with the delete and cannot come back: \(lost.joined(separator: ", "))."
                     return .vault(.updated(snapshot, banner: Banner(ok: true, text: "Undid \(step.what)." + files)))
                 } catch {

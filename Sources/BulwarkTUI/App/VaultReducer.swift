@@ -60,7 +60,7 @@ enum VaultReducer {
             state.overlay = nil
             guard yes, let entry = state.currentEntry else { return Effect.none }
             let id = entry.id, title = entry.title, base = state.snapshot.versions[id]
-            state.expectUndo("deleting \(title)", .entry(entry))
+            state.expectUndo("deleting \(title)", entry)
             return .run { env in
                 guard let vault = env.vault else { return nil }
                 do { return .vault(.updated(try vault.delete(id: id, basedOn: base), banner: Banner(ok: true, text: "Deleted \(title)."))) } catch {
