@@ -3,7 +3,9 @@ import Foundation
 
 /// A 1 GiB file attached and saved back through the release binary under
 /// GNU time: each way's time and peak RSS (the goal: within 100 MB, the
-/// file streamed a mebibyte at a time), and the bytes compared.
+/// file streamed a mebibyte at a time), and the bytes compared; then the
+/// same file out in a ZIP export and into a sync repository (git's own
+/// processes counted in the peak too: GNU time reports the largest).
 enum AttachmentBench {
     static func run(bulwark: String, directory: URL) {
         let size = (Int(ProcessInfo.processInfo.environment["BULWARK_BENCH_ATTACHMENT_MIB"] ?? "") ?? 1024) << 20
@@ -39,5 +41,25 @@ enum AttachmentBench {
         print("attach \(label)".padding(toLength: 46, withPad: " ", startingAt: 0) + " \(Measure.format(inSeconds)), peak RSS \(mib(inKiB))  target < 100 MB")
         print("attachment get \(label)".padding(toLength: 46, withPad: " ", startingAt: 0) + " \(Measure.format(outSeconds)), peak RSS \(mib(outKiB))  target < 100 MB"
               + (same ? "" : "  THE BYTES DIFFER"))
+        try? FileManager.default.removeItem(atPath: out)
+        let archive = directory.appendingPathComponent("export.zip").path
+        if let (seconds, kib) = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "export", "--format", "bitwarden-json", archive],
+                                                      stdin: "bench-master\n", directory: directory) {
+            print("export bitwarden-json FILE.zip, \(label)".padding(toLength: 46, withPad: " ", startingAt: 0)
+                  + " \(Measure.format(seconds)), peak RSS \(mib(kib))  target < 100 MB")
+        }
+        try? FileManager.default.removeItem(atPath: archive)
+        let remote = directory.appendingPathComponent("remote.git").path
+        let created = Process()
+        created.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        created.arguments = ["init", "-q", "--bare", remote]
+        if (try? created.run()) != nil {
+            created.waitUntilExit()
+            if let (seconds, kib) = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "sync", "init", remote, "--name", "bench"],
+                                                          stdin: "bench-master\n", directory: directory) {
+                print("sync init with the file, \(label)".padding(toLength: 46, withPad: " ", startingAt: 0)
+                      + " \(Measure.format(seconds)), peak RSS \(mib(kib))  target < 100 MB")
+            }
+        }
     }
 }

@@ -234,10 +234,8 @@ extension TransferCommands {
         VaultCommands.withVault(parsed) { vault, _ in
             let count: Int
             do {
-                count = try ArchiveExport.write(vault.entries, format: format, to: file) { entry, attachment in
-                    var bytes: [UInt8] = []
-                    try vault.readAttachment(attachment, of: entry) { bytes += $0 }
-                    return bytes
+                count = try ArchiveExport.write(vault.entries, format: format, to: file) { entry, attachment, index in
+                    try vault.attachmentChunk(attachment, of: entry, index)
                 }
             } catch let error as AttachmentError {
                 Output.error("\(error). Nothing was written.")

@@ -42,9 +42,10 @@ public struct Git: Sendable {
     }
 
     /// Runs `git ARGS` in `directory` (nil: the current one), `input` on
-    /// its standard input (from a file: any size, never a blocked pipe).
+    /// its standard input (from a file: any size, never a blocked pipe),
+    /// or the file at `inputFile` as it is.
     /// Started by `Spawn` (posix_spawn and waitpid).
-    public func run(_ arguments: [String], in directory: URL?, input: Data? = nil) throws -> Run {
+    public func run(_ arguments: [String], in directory: URL?, input: Data? = nil, inputFile: String? = nil) throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C"
         environment["GIT_TERMINAL_PROMPT"] = mayPrompt ? nil : "0"
@@ -62,7 +63,7 @@ public struct Git: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inFile, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inputFile ?? (input == nil ? "/dev/null" : inFile), O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = [executable] + (directory.map { ["-C", $0.path] } ?? []) + arguments

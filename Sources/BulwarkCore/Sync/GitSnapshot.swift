@@ -19,8 +19,15 @@ final class GitSnapshot {
     /// Directory → the names directly in it (files and directories).
     private var children: [String: Set<String>] = [:]
     private var cache: [String: [UInt8]] = [:]
-    /// What a write changed: new contents, or nil for a removal.
-    private(set) var pending: [String: [UInt8]?] = [:]
+    /// What a write changed: new contents, contents read only as the
+    /// commit is written (a file's chunks, so a large file is never held
+    /// whole), or a removal.
+    private enum Change {
+        case bytes([UInt8])
+        case later(() throws -> [UInt8])
+        case removed
+    }
+    private var pending: [String: Change] = [:]
     /// Everything is replaced (a re-key seals every file again).
     private var replacesAll = false
 
@@ -130,7 +137,10 @@ final class GitSnapshot {
     }
 
     private func exists(_ path: String) -> Bool {
-        if let change = pending[path] { return change != nil }
+        if let change = pending[path] {
+            if case .removed = change { return false }
+            return true
+        }
         if blobs[path] != nil { return !replacesAll }
         // A tree git holds, not listed yet: git keeps no empty one.
         if trees[path] != nil, !listed.contains(path) { return !replacesAll }
@@ -140,7 +150,13 @@ final class GitSnapshot {
 
     /// A file's bytes, nil when there is none.
     func bytes(_ path: String) throws -> [UInt8]? {
-        if let change = pending[path] { return change }
+        if let change = pending[path] {
+            switch change {
+            case .bytes(let bytes): return bytes
+            case .later(let read): return try read()
+            case .removed: return nil
+            }
+        }
         if replacesAll { return nil }
         if let cached = cache[path] { return cached }
         guard blobs[path] != nil else { return nil }
@@ -167,12 +183,18 @@ final class GitSnapshot {
     // MARK: Writing
 
     func write(_ path: String, _ bytes: [UInt8]) {
-        pending[path] = .some(bytes)
+        pending[path] = .bytes(bytes)
+        add(path)
+    }
+
+    /// A file whose bytes `read` gives when the commit is written.
+    func write(_ path: String, later read: @escaping () throws -> [UInt8]) {
+        pending[path] = .later(read)
         add(path)
     }
 
     func remove(_ path: String) {
-        pending[path] = .some(nil)
+        pending[path] = .removed
     }
 
     /// Drops every file: what is written next is the whole tree.
@@ -182,30 +204,37 @@ final class GitSnapshot {
     }
 
     /// The pending changes as one commit on `ref` (its parent: the commit
-    /// read), by `fast-import`; returns the new commit's id.
+    /// read), by `fast-import`, its input written to a private file a
+    /// piece at a time; returns the new commit's id.
     func commit(to ref: String, author: String, at time: Date) throws -> String {
-        var stream = Data()
-        func line(_ text: String) { stream.append(contentsOf: Array((text + "\n").utf8)) }
+        let stream = try GitInputFile()
+        defer { stream.remove() }
         let stamp = "\(author) \(Int64(time.timeIntervalSince1970)) +0000"
-        line("commit \(ref)")
-        line("author \(stamp)")
-        line("committer \(stamp)")
-        line("data 4")
-        line("sync")
-        if let commit { line("from \(commit)") }
-        if replacesAll { line("deleteall") }
+        try stream.line("commit \(ref)")
+        try stream.line("author \(stamp)")
+        try stream.line("committer \(stamp)")
+        try stream.line("data 4")
+        try stream.line("sync")
+        if let commit { try stream.line("from \(commit)") }
+        if replacesAll { try stream.line("deleteall") }
         for (path, change) in pending.sorted(by: { $0.key < $1.key }) {
-            if let bytes = change {
-                line("M 100644 inline \(path)")
-                line("data \(bytes.count)")
-                stream.append(contentsOf: bytes)
-                line("")
-            } else if !replacesAll {
-                line("D \(path)")
+            let bytes: [UInt8]
+            switch change {
+            case .bytes(let held): bytes = held
+            case .later(let read): bytes = try read()
+            case .removed:
+                if !replacesAll { try stream.line("D \(path)") }
+                continue
             }
+            try stream.line("M 100644 inline \(path)")
+            try stream.line("data \(bytes.count)")
+            try stream.append(bytes)
+            try stream.line("")
         }
-        line("done")
-        try git.must(["fast-import", "--quiet", "--force", "--done"], in: repository, "cannot commit the change", input: stream)
+        try stream.line("done")
+        try stream.finish()
+        let run = try git.run(["fast-import", "--quiet", "--force", "--done"], in: repository, inputFile: stream.path)
+        guard run.status == 0 else { throw SyncError.git("cannot commit the change: \(run.firstError)") }
         return try git.must(["rev-parse", "--verify", ref], in: repository, "cannot read the new commit")
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }

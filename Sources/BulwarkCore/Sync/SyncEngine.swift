@@ -247,7 +247,10 @@ public final class SyncEngine {
                 try beforePush?()
                 // The commit this sync made, by its id: another bulwark syncing the same vault
                 // meanwhile may have moved the local branch, never what this one pushes.
-                let pushed = try git.run(["push", "-q", "origin", "\(synced ?? Self.localRef):refs/heads/\(Self.branch)"], in: paths.repository)
+                // git maps the pack it sends a gibibyte at a time by default: a
+                // large attached file would count whole in its memory; 16 MiB windows bound it.
+                let pushed = try git.run(["-c", "core.packedGitWindowSize=16m", "-c", "core.packedGitLimit=64m",
+                                          "push", "-q", "origin", "\(synced ?? Self.localRef):refs/heads/\(Self.branch)"], in: paths.repository)
                 if pushed.status != 0 {
                     if Self.isRace(pushed.errors), attempt < attempts { continue }
                     throw SyncError.git("the remote refused the push: \(pushed.firstError); check that this machine may write to \(state.remote). Your changes stay here and go out at the next sync")

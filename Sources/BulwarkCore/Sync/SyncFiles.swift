@@ -19,8 +19,14 @@ enum SyncFiles {
                 guard try files.names(in: "files/\(attachment.blob)").count < attachment.chunks else { continue }
                 for index in 0..<attachment.chunks {
                     // A chunk this vault lacks (a file another machine has not sent yet) is left to that machine.
-                    guard let sealed = try vault.sealedChunk(attachment, index) else { break }
-                    files.write(path(attachment.blob, index), sealed)
+                    guard try vault.hasSealedChunk(attachment, index) else { break }
+                    // Read as the commit is written, a chunk at a time: a large file is never held whole.
+                    files.write(path(attachment.blob, index)) {
+                        guard let sealed = try vault.sealedChunk(attachment, index) else {
+                            throw SyncError.git("the file \(TerminalText.visible(attachment.name)) left the vault while it was synced; sync again")
+                        }
+                        return sealed
+                    }
                 }
             }
         }

@@ -91,15 +91,7 @@ extension Vault {
             // One snapshot of the file: a writer that drops the blob meanwhile is not seen half-way.
             try db().readTransaction {
                 for index in 0..<attachment.chunks {
-                    guard let sealed = try db().query("SELECT sealed FROM blobs WHERE blob = ? AND chunk = ?",
-                                                      [.text(attachment.blob), .integer(Int64(index))]).first?.first?.blob else {
-                        throw AttachmentError.damaged(file: attachment.name, entry: entry.title, detail: "its chunk \(index + 1) of \(attachment.chunks) is missing")
-                    }
-                    let last = index == attachment.chunks - 1
-                    guard let plain = try? aead.open(Array(sealed), key: key, associatedData: chunkAAD(blob: attachment.blob, index: index, last: last)) else {
-                        throw AttachmentError.damaged(file: attachment.name, entry: entry.title,
-                                                      detail: "its chunk \(index + 1) of \(attachment.chunks) does not decrypt (altered, moved or from another file)")
-                    }
+                    let plain = try openChunk(attachment, of: entry, index)
                     size += Int64(plain.count)
                     try sink(plain)
                 }
@@ -111,6 +103,32 @@ extension Vault {
         guard size == attachment.size else {
             throw AttachmentError.damaged(file: attachment.name, entry: entry.title, detail: "its bytes are not the ones it was saved with")
         }
+    }
+
+    /// Chunk `index` of the attachment, opened and checked, for a reader
+    /// that pulls (a ZIP archive written a member at a time); the last
+    /// chunk also checks the size.
+    public func attachmentChunk(_ attachment: Attachment, of entry: Entry, _ index: Int) throws -> [UInt8] {
+        guard !isLocked else { throw VaultError.locked }
+        let plain = try guarded { try openChunk(attachment, of: entry, index) }
+        let expected = index == attachment.chunks - 1 ? attachment.size - Int64(index) * Int64(Vault.chunkSize) : Int64(Vault.chunkSize)
+        guard Int64(plain.count) == expected else {
+            throw AttachmentError.damaged(file: attachment.name, entry: entry.title, detail: "its bytes are not the ones it was saved with")
+        }
+        return plain
+    }
+
+    private func openChunk(_ attachment: Attachment, of entry: Entry, _ index: Int) throws -> [UInt8] {
+        guard let sealed = try db().query("SELECT sealed FROM blobs WHERE blob = ? AND chunk = ?",
+                                          [.text(attachment.blob), .integer(Int64(index))]).first?.first?.blob else {
+            throw AttachmentError.damaged(file: attachment.name, entry: entry.title, detail: "its chunk \(index + 1) of \(attachment.chunks) is missing")
+        }
+        let last = index == attachment.chunks - 1
+        guard let plain = try? aead.open(Array(sealed), key: key, associatedData: chunkAAD(blob: attachment.blob, index: index, last: last)) else {
+            throw AttachmentError.damaged(file: attachment.name, entry: entry.title,
+                                          detail: "its chunk \(index + 1) of \(attachment.chunks) does not decrypt (altered, moved or from another file)")
+        }
+        return plain
     }
 
     /// The chunks no entry holds any more, once `put` and `delete` are
@@ -201,6 +219,11 @@ extension Vault {
     /// Whether the vault holds a file's bytes (a blob dropped with the last entry that held it does not).
     public func hasBlob(_ blob: String) throws -> Bool {
         try !db().query("SELECT 1 FROM blobs WHERE blob = ? AND chunk = 0", [.text(blob)]).isEmpty
+    }
+
+    /// Whether the vault holds chunk `index` of the file.
+    func hasSealedChunk(_ attachment: Attachment, _ index: Int) throws -> Bool {
+        try !db().query("SELECT 1 FROM blobs WHERE blob = ? AND chunk = ?", [.text(attachment.blob), .integer(Int64(index))]).isEmpty
     }
 
     /// Chunk `index` of the file as sealed; nil when the vault lacks it.

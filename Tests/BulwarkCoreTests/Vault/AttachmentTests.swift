@@ -114,6 +114,42 @@ import Testing
         #expect(try read(recovered, "Bank", "other.bin") == Array(Self.bytes.reversed()) && (try recovered.find("Mail")).attachments.isEmpty)
     }
 
+    /// A ZIP export pulls each file a chunk at a time while the archive is
+    /// written: the members read back byte for byte, and a chunk that does
+    /// not open stops it with the file named and nothing left behind.
+    @Test(arguments: [Exporter.Format.bitwardenJSON, .cxf])
+    func aZIPExportStreamsTheFilesAndStopsAtADamagedChunk(format: Exporter.Format) throws {
+        let vault = try self.vault()
+        try attach(vault, Self.bytes, to: "Mail", as: "codes.pdf")
+        let archive = dir.file("export.zip").path
+        var asked: [Int] = []
+        let written = try ArchiveExport.write(vault.entries, format: format, to: archive) { entry, attachment, index in
+            asked.append(index)
+            return try vault.attachmentChunk(attachment, of: entry, index)
+        }
+        #expect(written == 1)
+        // CXF reads each file once for its integrity hash, then again into the archive.
+        #expect(asked == (format == .cxf ? [0, 1, 2, 0, 1, 2] : [0, 1, 2]))
+        let zip = try ZipArchive(Data(contentsOf: URL(fileURLWithPath: archive)))
+        let member = try #require(zip.names.first { $0.hasPrefix(format == .cxf ? "documents/" : "attachments/") })
+        #expect(try zip.read(member, limit: 1 << 30) == Data(Self.bytes))
+        try FileManager.default.removeItem(atPath: archive)
+
+        let blob = try vault.find("Mail").attachments[0].blob
+        var sealed = try #require(try vault.db().query("SELECT sealed FROM blobs WHERE blob = ? AND chunk = 1", [.text(blob)]).first?.first?.blob.map(Array.init))
+        sealed[30] ^= 1
+        try vault.db().query("UPDATE blobs SET sealed = ? WHERE blob = ? AND chunk = 1", [.blob(sealed), .text(blob)])
+        var refusal = ""
+        do {
+            try ArchiveExport.write(vault.entries, format: format, to: archive) { entry, attachment, index in
+                try vault.attachmentChunk(attachment, of: entry, index)
+            }
+        } catch { refusal = "\(error)" }
+        #expect(refusal == "the file codes.pdf of Mail is damaged: its chunk 2 of 3 does not decrypt (altered, moved or from another file)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix("export") }
+        #expect(left == [])
+    }
+
     @Test func limitsNamesAndChangingFilesAreRefusedWithNothingWritten() throws {
         let vault = try self.vault()
         vault.attachmentLimits = AttachmentLimits(perFile: 1 << 20, perVault: 3 << 20)
