@@ -48,6 +48,10 @@ import Testing
             calls.withLock { $0.append("attach \(entryID) \(path)") }
             return (afterAttach, "Attached it.")
         }
+        func removeAttachment(entryID: String, name: String) throws -> (SessionSnapshot, String) {
+            calls.withLock { $0.append("remove \(entryID) \(name)") }
+            return (afterAttach, "Removed it.")
+        }
         func openAttachment(entryID: String, name: String) throws -> String {
             calls.withLock { $0.append("open \(entryID) \(name)") }
             return "Opened \(name)."

@@ -35,6 +35,24 @@ import Testing
         f.golden("files")
         await f.press(.enter)
         f.golden("files-save")
+        await f.press(.escape, .char("d"))
+        f.golden("files-remove")
+    }
+
+    /// d asks first, saying the bytes leave the vault (no other entry holds
+    /// them); n keeps the file, y takes it from the entry.
+    @Test func dRemovesAFileOnceAsked() async throws {
+        let (f, folder) = try await fixture()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await f.press(.char("F"), .down, .char("d"))
+        #expect(f.state.files?.confirmRemove == "key.asc" && f.state.files?.removeKeepsBytes == false)
+        #expect(AppView.render(f.state).textDump().contains("Remove key.asc from Bank? Its bytes leave the vault"))
+        await f.press(.char("n"))
+        #expect(f.state.files?.confirmRemove == nil && f.state.entry(id: f.state.files?.entryID)?.attachments.count == 2)
+        await f.press(.char("d"), .char("y"))
+        #expect(f.state.banner == Banner(ok: true, text: "Removed key.asc from Bank."), "\(String(describing: f.state.banner))")
+        let left = f.state.entry(id: f.state.files?.entryID)?.attachments.map(\.name)
+        #expect(left == ["recovery codes.pdf"] && f.state.files?.list.selected == 0)
     }
 
     @Test func enterSavesTheFileWholeAndNeverOverAnother() async throws {

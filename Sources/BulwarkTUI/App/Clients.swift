@@ -31,6 +31,8 @@ public protocol VaultClient: Sendable {
     func saveAttachment(entryID: String, name: String, to path: String) throws -> String
     /// A file sealed into an entry; the snapshot, and what to say.
     func attachFile(entryID: String, path: String) throws -> (SessionSnapshot, String)
+    /// A file taken from an entry; the snapshot, and what to say.
+    func removeAttachment(entryID: String, name: String) throws -> (SessionSnapshot, String)
     /// An entry's file handed to the desktop's opener; what to say.
     func openAttachment(entryID: String, name: String) throws -> String
     /// Tab in a path field.

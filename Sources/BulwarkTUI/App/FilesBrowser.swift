@@ -3,7 +3,7 @@ import Foundation
 
 /// `F` on an entry: the files it holds. Enter saves one to a path typed
 /// (Tab completes), `o` opens one with the desktop's opener once asked,
-/// `a` attaches a file from a path.
+/// `a` attaches a file from a path, `d` removes one once asked.
 public struct FilesBrowser: Sendable, Equatable {
     public enum Prompt: Sendable, Equatable {
         /// Where to save the file of this name.
@@ -18,6 +18,13 @@ public struct FilesBrowser: Sendable, Equatable {
     public var field = TextField()
     /// The file waiting for "open it?" to be answered.
     public var confirmOpen: String?
+    /// The file waiting for "remove it?" to be answered.
+    public var confirmRemove: String?
+    /// Another entry holds the same bytes, so they stay in the vault.
+    public var removeKeepsBytes = false
+
+    /// A question is waiting for y or n.
+    var asking: Bool { confirmOpen != nil || confirmRemove != nil }
 
     public init(entryID: String) { self.entryID = entryID }
 }
@@ -28,6 +35,7 @@ public enum FilesAction: Sendable, Equatable {
     case askSave
     case askAttach
     case askOpen
+    case askRemove
     /// Tab in the path field.
     case complete
     case completed(String)
@@ -63,6 +71,14 @@ enum FilesReducer {
             browser.confirmOpen = file.name
             state.files = browser
             return .none
+        case .askRemove:
+            guard var browser = state.files, let file = selected(state, browser) else { return .none }
+            browser.confirmRemove = file.name
+            browser.removeKeepsBytes = state.snapshot.entries.contains { other in
+                other.id != browser.entryID && other.attachments.contains { $0.blob == file.blob }
+            }
+            state.files = browser
+            return .none
         case .complete:
             guard let text = state.files?.field.text else { return .none }
             return .run { env in (env.vault?.completePath(text)).map { .files(.completed($0)) } }
@@ -72,6 +88,7 @@ enum FilesReducer {
         case .back:
             state.files?.prompt = nil
             state.files?.confirmOpen = nil
+            state.files?.confirmRemove = nil
             return .none
         case .said(let banner):
             state.busy = false
@@ -89,6 +106,20 @@ enum FilesReducer {
                     do { return .files(.said(Banner(ok: true, text: try vault.openAttachment(entryID: id, name: name)))) } catch {
                         return .files(.said(Banner(ok: false, text: "Could not open \(name): \(error).")))
                     }
+                }
+            }
+            if let name = browser.confirmRemove {
+                browser.confirmRemove = nil
+                // The selection stays in the list as it shrinks.
+                browser.list.selected = max(0, min(browser.list.selected, (state.entry(id: id)?.attachments.count ?? 1) - 2))
+                state.files = browser
+                state.busy = true
+                return .run { env in
+                    guard let vault = env.vault else { return nil }
+                    do {
+                        let (snapshot, said) = try vault.removeAttachment(entryID: id, name: name)
+                        return .vault(.updated(snapshot, banner: Banner(ok: true, text: said)))
+                    } catch { return .vault(.failed("Could not remove \(name): \(error).")) }
                 }
             }
             let path = browser.field.text.trimmingCharacters(in: .whitespaces)

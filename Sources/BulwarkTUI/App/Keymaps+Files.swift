@@ -9,6 +9,13 @@ extension Keymaps {
                 B([.ctrl("c")], .interrupt, help: "Quit"),
             ])
         }
+        if let name = browser?.confirmRemove {
+            return Keymap("Remove \(name)?", [
+                B([.char("y"), .enter], .files(.confirm), help: "Remove it from the entry", hint: "remove"),
+                B([.char("n"), .escape], .files(.back), help: "Keep it", hint: "keep"),
+                B([.ctrl("c")], .interrupt, help: "Quit"),
+            ])
+        }
         if let prompt = browser?.prompt {
             let saving = if case .save = prompt { true } else { false }
             return Keymap(saving ? "Save the file" : "Attach a file", [
@@ -24,6 +31,7 @@ extension Keymaps {
             B([.enter], .files(.askSave), help: "Save this file to a path", hint: "save", disabledReason: none),
             B([.char("o")], .files(.askOpen), help: "Open it with the desktop's opener (asks first)", hint: "open", disabledReason: none),
             B([.char("a")], .files(.askAttach), help: "Attach a file from a path", hint: "attach"),
+            B([.char("d"), .delete], .files(.askRemove), help: "Remove this file from the entry (asks first)", hint: "remove", disabledReason: none),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape, .char("q")], .closeOverlay, help: "Back", hint: "back"),
             B([.ctrl("c")], .interrupt, help: "Quit"),

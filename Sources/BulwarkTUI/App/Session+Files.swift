@@ -38,6 +38,17 @@ extension AppSession {
         }
     }
 
+    /// Takes the file from the entry (its bytes dropped with it when no other entry holds them).
+    public func removeAttachment(entryID: String, name: String) throws -> (SessionSnapshot, String) {
+        try lock.withLock {
+            guard let vault else { throw VaultError.locked }
+            try settling([entryID]) {
+                try vault.transaction { change in try change.detach(name, from: entryID) }
+            }
+            return (makeSnapshot(), "Removed \(name) from \(vault.entry(id: entryID)?.title ?? "the entry").")
+        }
+    }
+
     /// Writes the file into a folder only this user can read (under
     /// `$XDG_RUNTIME_DIR`, else the temporary folder), emptied when the
     /// vault locks, and hands it to `xdg-open`.

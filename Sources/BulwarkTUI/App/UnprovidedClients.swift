@@ -41,6 +41,7 @@ extension UnprovidedClients: VaultClient {
     public func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot { throw fail("VaultClient.setHidden") }
     public func saveAttachment(entryID: String, name: String, to path: String) throws -> String { throw fail("VaultClient.saveAttachment") }
     public func attachFile(entryID: String, path: String) throws -> (SessionSnapshot, String) { throw fail("VaultClient.attachFile") }
+    public func removeAttachment(entryID: String, name: String) throws -> (SessionSnapshot, String) { throw fail("VaultClient.removeAttachment") }
     public func openAttachment(entryID: String, name: String) throws -> String { throw fail("VaultClient.openAttachment") }
     public func completePath(_ partial: String) -> String { _ = reached("VaultClient.completePath"); return partial }
     public func restoreEntry(_ entry: Entry) throws -> (SessionSnapshot, lostFiles: [String]) { throw fail("VaultClient.restoreEntry") }

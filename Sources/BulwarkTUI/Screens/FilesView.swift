@@ -1,12 +1,12 @@
 import BulwarkCore
 
 /// The Files dialog: the entry's files by name, size and type; below the
-/// list, the path being typed or the question before opening one.
+/// list, the path being typed or the question before opening or removing one.
 enum FilesView {
     static func render(_ state: AppState, into buffer: inout Buffer) {
         guard let browser = state.files, let entry = state.entry(id: browser.entryID) else { return }
         let files = entry.attachments
-        let asking = browser.prompt != nil || browser.confirmOpen != nil
+        let asking = browser.prompt != nil || browser.asking
         let width = min(buffer.width - 4, 76)
         let height = min(buffer.height - 2, max(1, files.count) + 4 + (asking ? 3 : 0))
         let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: height,
@@ -29,6 +29,10 @@ enum FilesView {
         let y = inner.maxY - 4
         if let name = browser.confirmOpen {
             Paragraph("Open \(name) with the desktop's opener? A copy is written to a folder only you can read, removed when the vault locks.")
+                .render(into: &buffer, area: Rect(x: inner.x, y: y, width: inner.width, height: 2))
+        } else if let name = browser.confirmRemove {
+            Paragraph("Remove \(name) from \(entry.title)? " + (browser.removeKeepsBytes ? "Another entry holds the same file; it keeps it."
+                                                                     : "Its bytes leave the vault; z cannot bring them back (a backup can)."))
                 .render(into: &buffer, area: Rect(x: inner.x, y: y, width: inner.width, height: 2))
         } else if let prompt = browser.prompt {
             let label: String
