@@ -33,6 +33,7 @@ enum AppCommand {
         if let config {
             state.lockAfter = config.lockAfterMinutes * 60
             state.revealFor = config.revealSeconds
+            state.confirmServiceChanges = config.confirmServiceChanges
             state.clipboardFor = config.clipboardSeconds
             state.generatorChoice = config.generator
         }

@@ -57,7 +57,15 @@ import Testing
         try tmux.waitFor(text: "1/42")
         try Self.search(tmux, "shiny", expect: "Shiny")
         try tmux.waitFor(text: "also used for 3 other accounts")
+        // u asks before the service is told; Esc there sends nothing.
         try tmux.send("u")
+        let asked = try tmux.waitFor("the question before the service is told") { $0.contains("Change the password at Shiny?") && $0.contains("[ Enter Continue ]") }
+        #expect(asked.contains("[ Esc Cancel ]") && asked.contains("tells Shiny to use it"))
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Shiny: nothing was sent to the service.")
+        try tmux.send("u")
+        try tmux.waitFor(text: "Change the password at Shiny?")
+        try tmux.send("Enter")
         try tmux.waitFor(text: "Upgrading to a strong password…")
         try tmux.send("Escape")
         let cancelled = ["Shiny: cancelled", "Shiny was told to stop before it changed anything.", "Nothing was changed."]
@@ -67,6 +75,8 @@ import Testing
         let after = try tmux.waitFor(text: "also used for 3 other accounts")
         #expect(!after.contains("History "))  // no old password: nothing was saved
         try tmux.send("u")
+        try tmux.waitFor(text: "Change the password at Shiny?")
+        try tmux.send("Enter")
         // The whole result, not its heading alone: under load tmux can be
         // captured with the top of a frame drawn and the rest still to come.
         let findings = ["Shiny: upgraded to a strong password", "Also used on 3 other accounts", "Could sign in with a passkey instead"]
@@ -153,6 +163,8 @@ import Testing
         try tmux.waitFor(text: "HIGH PRIORITY (18)")  // Harbor Credit Union and Nimbus ID joined the demo
         try Self.selectRecommendation(tmux, "Northwind Bank")
         try tmux.send("u")
+        try tmux.waitFor(text: "Change the password at Northwind Bank?")
+        try tmux.send("Enter")
         // Waited for whole: a capture can land while curses is still writing the frame.
         let stepUp = try tmux.waitFor("the step-up screen") { $0.contains("Confirm it's you") && $0.contains("5 attempts left") }
         #expect(stepUp.contains("┌ Northwind Bank") && stepUp.contains("Esc Cancel") && stepUp.contains("5 attempts left"))
@@ -192,6 +204,8 @@ import Testing
         try tmux.waitFor(text: "1/42")
         try Self.search(tmux, "grocer", expect: "Grocer")
         try tmux.send("u")
+        try tmux.waitFor(text: "Change the password at Grocer?")
+        try tmux.send("Enter")
         try tmux.waitFor(text: "✗ Grocer: Password changes are paused for maintenance until 6 pm.")
     }
 

@@ -18,6 +18,7 @@ import Foundation
 ///     backup-every-minutes = 1
 ///     symbols = unicode          # or console, ascii (found from TERM and the locale otherwise)
 ///     mouse = on                 # or off
+///     confirm-service-changes = on   # off: u tells the service without asking first
 ///     online = off               # on: analyze asks a Pwned Passwords range API (k-anonymity)
 ///     range-url = https://api.pwnedpasswords.com/range
 public struct Configuration: Sendable, Equatable {
@@ -38,6 +39,8 @@ public struct Configuration: Sendable, Equatable {
     public var symbols: String?
     /// Whether the app takes mouse clicks and the wheel.
     public var mouse = true
+    /// Whether the app asks before `u` tells a service to take a new password.
+    public var confirmServiceChanges = true
     /// Whether `analyze` also asks a Pwned Passwords range API (only each
     /// password's 5-hex-digit SHA-1 prefix leaves the machine).
     public var onlineBreachCheck = false
@@ -56,7 +59,7 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
                               "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator",
-                              "attachment-limit-mib", "attachments-limit-mib"]
+                              "attachment-limit-mib", "attachments-limit-mib", "confirm-service-changes"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -153,6 +156,11 @@ public struct Configuration: Sendable, Equatable {
             case "mouse":
                 guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'mouse' must be on or off") }
                 config.mouse = value.lowercased() == "on"
+            case "confirm-service-changes":
+                guard ["on", "off"].contains(value.lowercased()) else {
+                    throw ParseError(file: file, line: lineNumber, reason: "'confirm-service-changes' must be on or off")
+                }
+                config.confirmServiceChanges = value.lowercased() == "on"
             case "online":
                 let yes = ["on", "true", "yes"], no = ["off", "false", "no"]
                 guard (yes + no).contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'online' must be on or off (true or false)") }

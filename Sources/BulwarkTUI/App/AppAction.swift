@@ -116,6 +116,8 @@ public enum RecommendationsAction: Sendable, Equatable {
 /// the Sign in with Apple and passkey sheets, stopping it.
 public enum UpgradeAction: Sendable, Equatable {
     case start(UpgradeKind, UpgradeOrigin)
+    /// The answer to "change this at the service?": go on, or send nothing.
+    case confirm(Bool)
     /// From inside a service's own app (its session token is the origin).
     case startInApp(UpgradeKind)
     case stepped(UpgradeState, SessionSnapshot)

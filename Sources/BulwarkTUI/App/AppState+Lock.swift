@@ -14,6 +14,7 @@ extension AppState {
     func locked() -> AppState {
         var next = AppState(width: width, height: height, unlocked: false, unlock: UnlockForm(hint: unlock.hint), lockLabel: lockLabel, now: now)
         next.revealFor = revealFor
+        next.confirmServiceChanges = confirmServiceChanges
         next.clipboardFor = clipboardFor
         next.lockAfter = lockAfter
         next.lastInput = lastInput

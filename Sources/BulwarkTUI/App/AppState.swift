@@ -220,6 +220,8 @@ public struct AppState: Sendable {
     /// it, locking, or `revealFor` seconds hide it again.
     public var reveal: Reveal?
     public var revealFor: TimeInterval = 30
+    /// Ask before an upgrade tells a service anything (`confirm-service-changes`).
+    public var confirmServiceChanges = true
     /// How long a copied secret stays on the clipboard.
     public var clipboardFor: TimeInterval = 30
     /// The generator's choices (the config's `generator`), and the config file they are remembered in (nil: not remembered).

@@ -10,6 +10,7 @@ struct AppContext {
     let now: Date
     let currentEntry: Entry?
     let revealFor: TimeInterval
+    let confirmServiceChanges: Bool
     /// The entry a sign-in prompt or a service's app screen is about, and that app's session.
     let focusEntryID: String?
     let appSession: String?
@@ -19,6 +20,7 @@ struct AppContext {
         now = state.now
         currentEntry = state.currentEntry
         revealFor = state.revealFor
+        confirmServiceChanges = state.confirmServiceChanges
         focusEntryID = state.focusEntryID
         appSession = state.appSession
     }

@@ -47,12 +47,17 @@ public enum KeyReference {
         filing.files?.prompt = nil
         filing.files?.confirmOpen = ""
         add("Open the file?", "o in Files", Keymaps.files(filing))
+        filing.files?.confirmOpen = nil
+        filing.files?.confirmRemove = ""
+        add("Remove the file?", "d in Files", Keymaps.files(filing))
         add("Hide a recommendation", "h on a recommendation", Keymaps.hide(unlocked))
         add("Old passwords", "h on an entry, or in an upgrade's result", Keymaps.history(unlocked))
         add("Changed elsewhere", "saving an edit another bulwark changed meanwhile", Keymaps.conflict(unlocked))
         add("Changed on two machines", "a sync that kept a same-field conflict, until looked at", Keymaps.syncConflict(unlocked))
         add("New master password", "a sync that finds the master password changed on another machine", Keymaps.syncRekey(unlocked))
         let upgrade = UpgradeRequest(entryID: "", kind: .strongPassword, origin: .recommendation)
+        add("Change the password at the service?", "u, before the service is told (confirm-service-changes = off skips it)",
+            Keymaps.confirmServiceChange(unlocked))
         var working = unlocked
         working.upgrade = UpgradeUI(request: upgrade, title: "", state: .authorising)
         add("While the service works", "an upgrade under way", Keymaps.working(working))

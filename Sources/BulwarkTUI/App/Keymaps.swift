@@ -257,6 +257,15 @@ public enum Keymaps {
         ])
     }
 
+    /// Before `u` tells a service to take a new password.
+    static func confirmServiceChange(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Change the password at the service?", [
+            B([.escape, .char("n")], .upgrade(.confirm(false)), help: "Cancel: nothing is sent", hint: "cancel"),
+            B([.enter, .char("y")], .upgrade(.confirm(true)), help: "Continue: the service is told", hint: "continue"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func confirmDelete(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Delete?", [
             B([.char("y")], .vault(.confirmDelete(true)), help: "Delete the entry", hint: "delete"),
@@ -364,6 +373,7 @@ public enum Keymaps {
         case .files: return files(state)
         case .log: return log(state)
         case .palette: return palette(state)
+        case .confirmServiceChange: return confirmServiceChange(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

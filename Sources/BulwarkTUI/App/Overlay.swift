@@ -40,6 +40,8 @@ public indirect enum Overlay: Sendable, Equatable {
     case log(scrolledUp: Int)
     /// `:` or Ctrl-P: the screen's actions, filtered as typed.
     case palette(Palette)
+    /// `u` about to change a password at a service: continue or cancel.
+    case confirmServiceChange(ServiceChange)
 
     /// The hide dialog's field, empty.
     public static var hide: Overlay { .hide(TextField(placeholder: "YYYY-MM-DD, or empty for always")) }
@@ -67,12 +69,14 @@ public indirect enum Overlay: Sendable, Equatable {
         case .files: .files
         case .log: .log
         case .palette: .palette
+        case .confirmServiceChange: .confirmServiceChange
         }
     }
 
     public enum Kind: Sendable, Hashable {
         case help, confirmQuit, confirmDelete, confirmDiscard, messages, hide, signInPrompt, serviceApp, conflict
         case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files, log, palette
+        case confirmServiceChange
     }
 }
 

@@ -19,11 +19,15 @@ enum UpgradeReducer {
             let entry = origin == .signInPrompt ? app.entry(id: app.focusEntryID) : app.currentEntry
             guard let entry else { return .none }
             state.overlay = nil
-            return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: origin), title: entry.title, &state, app)
+            return ask(UpgradeRequest(entryID: entry.id, kind: kind, origin: origin), entry: entry, &state, app)
         case .startInApp(let kind):
             guard let entry = app.entry(id: app.focusEntryID), let token = app.appSession else { return .none }
             state.overlay = nil
-            return start(UpgradeRequest(entryID: entry.id, kind: kind, origin: .inApp, userInfo: ["session": token]), title: entry.title, &state, app)
+            return ask(UpgradeRequest(entryID: entry.id, kind: kind, origin: .inApp, userInfo: ["session": token]), entry: entry, &state, app)
+        case .confirm(let yes):
+            guard case .confirmServiceChange(let change)? = state.overlay else { return .none }
+            state.overlay = nil
+            return yes ? start(change.request, title: change.title, &state, app) : .status(change.cancelled)
         case .stepped(let next, _):
             // The snapshot was applied by the app before this runs: `app` sees it.
             guard var upgrade = state.upgrade else { return .none }
@@ -140,6 +144,17 @@ enum UpgradeReducer {
             state.upgrade?.securityKeys = keys
             return .none
         }
+    }
+
+    /// A new password is asked for before the service is told, unless the
+    /// config says not to (Sign in with Apple and passkeys ask on their
+    /// sheets, before anything changes); an upgrade the service does not
+    /// offer says why at once, with nothing asked.
+    static func ask(_ request: UpgradeRequest, entry: Entry, _ state: inout Scope, _ app: AppContext) -> FeatureOutcome {
+        let unavailable = request.origin != .inApp && app.snapshot.catalog.availability(request.kind, for: entry).reason != nil
+        guard app.confirmServiceChanges, request.kind == .strongPassword, !unavailable else { return start(request, title: entry.title, &state, app) }
+        state.overlay = .confirmServiceChange(ServiceChange(request, entry: entry, catalog: app.snapshot.catalog))
+        return .none
     }
 
     static func start(_ request: UpgradeRequest, title: String, _ state: inout Scope, _ app: AppContext) -> FeatureOutcome {

@@ -45,6 +45,7 @@ public enum AppView {
             case .files: FilesView.render(state, into: &buffer)
             case .log: LogView.render(state, into: &buffer)
             case .palette: PaletteView.render(state, into: &buffer)
+            case .confirmServiceChange(let change): Dialogs.renderConfirmServiceChange(change, state, into: &buffer)
             case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
             case .generator: GeneratorView.render(state, into: &buffer)
             case nil: break

@@ -13,6 +13,23 @@ enum Dialogs {
                       hints: Keymaps.confirmDelete(state).footerHints, keyStyle: Theme.key)
     }
 
+    /// The question before `u` tells a service anything: what changes,
+    /// then Cancel and Continue (the one that acts on the right), their
+    /// keys on the buttons and in the footer.
+    static func renderConfirmServiceChange(_ change: ServiceChange, _ state: AppState, into buffer: inout Buffer) {
+        let width = min(buffer.width - 4, 64)
+        let detail = Paragraph(change.detail)
+        // Border and padding take four columns; the rows: a blank, the text, a blank, the buttons.
+        let rows = detail.layout(width: max(1, width - 4)).count
+        let inner = Modal.render(into: &buffer, within: buffer.area, width: width, height: min(buffer.height - 4, rows + 5),
+                                 title: Line(change.question, Theme.title))
+        detail.render(into: &buffer, area: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height - 3)))
+        let cancel = "[ Esc Cancel ]", proceed = "[ Enter Continue ]"
+        let x = max(inner.x, inner.maxX - DisplayWidth.of(cancel) - 3 - DisplayWidth.of(proceed))
+        let after = buffer.put(cancel, x: x, y: inner.maxY - 1, style: Theme.dim, clip: inner)
+        buffer.put(proceed, x: x + after + 3, y: inner.maxY - 1, style: Theme.key, clip: inner)
+    }
+
     static func renderConfirmDiscard(_ state: AppState, into buffer: inout Buffer) {
         guard let editor = state.editor else { return }
         let inner = Modal.render(into: &buffer, within: buffer.area, width: min(buffer.width - 4, 56), height: 7,

@@ -43,13 +43,17 @@ import Testing
         let config = try Configuration.parse("symbols = ASCII\nmouse = off\n", file: "/c", home: "/h")
         #expect(config.symbols == "ascii" && !config.mouse)
         #expect(try Configuration.parse("", file: "/c", home: "/h").mouse)
+        // Asking before a service is told: on unless turned off.
+        #expect(try Configuration.parse("", file: "/c", home: "/h").confirmServiceChanges)
+        #expect(try !Configuration.parse("confirm-service-changes = OFF\n", file: "/c", home: "/h").confirmServiceChanges)
     }
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes)"),
         ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
         ("mouse = maybe", 1, "'mouse' must be on or off"),
+        ("confirm-service-changes = later", 1, "'confirm-service-changes' must be on or off"),
         ("quirks =", 1, "'quirks' has no value"),
         ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
         ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),

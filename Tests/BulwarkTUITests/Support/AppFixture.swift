@@ -23,6 +23,8 @@ final class AppFixture {
         if unlocked {
             state = AppState(width: width, height: height, unlocked: true, snapshot: try session.unlock(masterPassword: "demo"), now: now)
         }
+        // The flows under test begin at the service; the question before it has tests of its own.
+        state.confirmServiceChanges = false
         configure(&state)
         store = Store(state: state, environment: AppEnvironment(now: { now }, session: session))
     }
