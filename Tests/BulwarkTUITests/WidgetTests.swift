@@ -143,12 +143,14 @@ import Testing
         #expect(ProgressBar.text(ratio: .nan, width: 2) == "  ")
     }
 
+    /// The rows the dialog spans are cleared between the frame's border
+    /// columns, so no pane's text is left cut off beside it.
     @Test func modalClearsWhatIsBelowAndReturnsItsInside() {
         var buffer = Buffer(width: 12, height: 5)
         buffer.fill(buffer.area, with: "x")
         let inner = Modal.render(into: &buffer, within: buffer.area, width: 8, height: 3, title: "Hi")
         #expect(inner == Rect(x: 4, y: 2, width: 4, height: 1))
-        #expect(buffer.textDump() == "xxxxxxxxxxxx\nxx╭ Hi ──╮xx\nxx│      │xx\nxx╰──────╯xx\nxxxxxxxxxxxx\n")
+        #expect(buffer.textDump() == "xxxxxxxxxxxx\nx ╭ Hi ──╮ x\nx │      │ x\nx ╰──────╯ x\nxxxxxxxxxxxx\n")
     }
 
     @Test func layoutSplitsFixedPercentAndFill() {

@@ -146,7 +146,7 @@ import Testing
         let screen = try tmux.waitFor(text: "HIGH PRIORITY")
         let ascii = screen.unicodeScalars.allSatisfy { $0.isASCII }
         #expect(ascii, "\(screen)")
-        #expect(screen.contains("| X CRIT ^ Broker") && screen.contains("| ! HIGH ^ Old Game") && screen.contains("^v move"))
+        #expect(screen.contains("| X CRIT ^ Broker") && screen.contains("| ! HIGH ^ Old Game") && screen.contains("kj move") && !screen.contains("^v"))
         try tmux.send("?")
         let help = try tmux.waitFor(text: "Marks")
         #expect(help.contains("Marks  X critical  ! high  * medium  . low  ^ one key fixes it"))

@@ -54,6 +54,13 @@ extension Buffer {
         for y in 0..<height {
             for x in 0..<width {
                 let cell = self[x, y]
+                // "↑↓ move" narrowed would read "^v", which looks like Ctrl-V: the
+                // pair is the keys that move the same way, k and j.
+                if cell.grapheme == "↑", x + 1 < width, self[x + 1, y].grapheme == "↓" {
+                    setCell(x, y, Cell("k", style: cell.style))
+                    setCell(x + 1, y, Cell("j", style: self[x + 1, y].style))
+                    continue
+                }
                 guard !cell.isContinuation, let text = support.replacement(for: cell.grapheme, width: cell.width) else { continue }
                 // A wide grapheme's stand-in is two narrow ones over its two cells.
                 for (offset, character) in text.enumerated() {

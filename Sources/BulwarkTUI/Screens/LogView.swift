@@ -4,13 +4,16 @@ import Foundation
 /// The message log: every message of the session, whole (wrapped), each
 /// with its time and outcome, the newest at the bottom.
 enum LogView {
+    /// As tall as its lines need (a line of room above the footer), up to the window's height.
     static func area(_ state: AppState) -> (width: Int, height: Int) {
-        (min(state.width - 4, 100), max(3, state.height - 4))
+        (width(state), max(5, min(state.height - 4, max(1, lineCount(state)) + 4)))
     }
+
+    static func width(_ state: AppState) -> Int { min(state.width - 4, 100) }
 
     /// The log as the dialog's lines at its width: "HH:MM:SS ✓ text", continued under the text.
     static func lines(_ state: AppState) -> [Line] {
-        let inner = max(10, area(state).width - 4)
+        let inner = max(10, width(state) - 4)
         var out: [Line] = []
         for line in state.log {
             let time = CalendarDay.time(line.at)

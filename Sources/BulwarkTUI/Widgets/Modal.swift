@@ -1,13 +1,18 @@
-/// A dialog drawn over whatever is below it: the area is cleared, bordered
-/// and titled. Returns the inner area for the caller's content.
+/// A dialog drawn over whatever is below it: the rows it spans are
+/// cleared from the frame's left border to its right (so no pane's words
+/// are left cut in half beside it), then it is bordered and titled.
+/// Returns the inner area for the caller's content.
 public enum Modal {
     @discardableResult
     public static func render(into buffer: inout Buffer, within screen: Rect, width: Int, height: Int,
                               title: Line, rightTitle: Line? = nil, border: Block.Border = .rounded,
                               style: Style = .plain) -> Rect {
         let area = screen.centered(width: width, height: height)
+        // The app's frame keeps its own border columns; everything between them on these rows goes.
+        let band = Rect(x: screen.x + 1, y: area.y, width: max(0, screen.width - 2), height: area.height)
+        buffer.fill(band.width > area.width ? band : area, style: .plain)
         buffer.fill(area, style: style)
-        buffer.addHotspot(area, .blocker)
+        buffer.addHotspot(band.width > area.width ? band : area, .blocker)
         Block(title: title, rightTitle: rightTitle, border: border, borderStyle: style).render(into: &buffer, area: area)
         return Block.inner(area).inset(horizontal: 1, vertical: 0)
     }
