@@ -122,8 +122,27 @@ import Testing
     @Test func footerDropsHintsThatDoNotFitWhole() {
         var buffer = Buffer(width: 20, height: 1)
         Footer.render(into: &buffer, area: buffer.area, hints: [("↑↓", "move"), ("?", "help"), ("q", "quit")])
-        #expect(buffer.textDump() == "↑↓ move  ? help\n")
-        #expect(buffer.styleDump() == "0 0-1: bold\n0 9-9: bold\n")
+        #expect(buffer.textDump() == "? help  q quit\n")
+        #expect(buffer.styleDump() == "0 0-0: bold\n0 8-8: bold\n")
+    }
+
+    /// Narrow, the arrows' hint goes before the screen's actions; a hint too
+    /// wide is passed over for a shorter one after it; the pinned ones stay;
+    /// the order is the table's.
+    @Test func footerKeepsTheActionsTheScreenIsFor() {
+        let hints: [(key: String, label: String)] = [("↑↓", "move"), ("Enter", "open"), ("u", "upgrade"), ("w", "change it on the website"),
+                                                       ("h", "hide"), ("?", "help"), ("q", "quit")]
+        func line(_ width: Int) -> String {
+            var buffer = Buffer(width: width, height: 1)
+            Footer.render(into: &buffer, area: buffer.area, hints: hints, pinned: 2)
+            return buffer.textDump().trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(line(90) == "↑↓ move  Enter open  u upgrade  w change it on the website  h hide  ? help  q quit")
+        #expect(line(80) == "Enter open  u upgrade  w change it on the website  h hide  ? help  q quit")
+        #expect(line(60) == "↑↓ move  Enter open  u upgrade  h hide  ? help  q quit")
+        #expect(line(47) == "Enter open  u upgrade  h hide  ? help  q quit")
+        #expect(line(44) == "Enter open  u upgrade  ? help  q quit")
+        #expect(line(30) == "Enter open  ? help  q quit")
     }
 
     @Test func spinnerIgnoresTicksFromAnotherSpinner() {
@@ -174,7 +193,7 @@ import Testing
         let hints = [(key: "↑↓", label: "move"), (key: "/", label: "search"), (key: "v", label: "reveal"),
                      (key: "u", label: "upgrade"), (key: "?", label: "help"), (key: "q", label: "quit")]
         Footer.render(into: &buffer, area: buffer.area, hints: hints, pinned: 2)
-        #expect(buffer.rowText(0) == "↑↓ move  / search  ? help  q quit")
+        #expect(buffer.rowText(0) == "/ search  v reveal  ? help  q quit")
         var wide = Buffer(width: 60, height: 1)
         Footer.render(into: &wide, area: wide.area, hints: hints, pinned: 2)
         #expect(wide.rowText(0) == "↑↓ move  / search  v reveal  u upgrade  ? help  q quit")

@@ -20,7 +20,10 @@ public enum Modal {
 
 /// One line of key hints: `key label` pairs. When the line is too narrow,
 /// hints are dropped from the middle: the last `pinned` ones (help, quit)
-/// always stay, so a person can always find the keys and the way out.
+/// always stay, so a person can always find the keys and the way out;
+/// `↑↓ move` (which everyone knows) goes before the actions the screen
+/// exists for; a hint too wide for what is left is passed over for the
+/// shorter ones after it; what stays keeps the table's order.
 public enum Footer {
     public static func render(into buffer: inout Buffer, area: Rect, hints: [(key: String, label: String)],
                               keyStyle: Style = Style(bold: true), labelStyle: Style = .plain, pinned: Int = 0) {
@@ -28,13 +31,16 @@ public enum Footer {
         func width(_ hint: (key: String, label: String)) -> Int { DisplayWidth.of(hint.key) + 1 + DisplayWidth.of(hint.label) }
         let tail = Array(hints.suffix(min(pinned, hints.count)))
         var budget = area.width - tail.reduce(0) { $0 + width($1) + 2 }
-        var kept: [(key: String, label: String)] = []
-        for hint in hints.dropLast(tail.count) {
-            let needed = width(hint) + 2
-            if needed > budget { break }
-            kept.append(hint)
+        let middle = Array(hints.dropLast(tail.count))
+        let ranked = middle.indices.filter { middle[$0].key != "↑↓" } + middle.indices.filter { middle[$0].key == "↑↓" }
+        var chosen = Set<Int>()
+        for index in ranked {
+            let needed = width(middle[index]) + 2
+            if needed > budget { continue }
+            chosen.insert(index)
             budget -= needed
         }
+        let kept = middle.indices.filter(chosen.contains).map { middle[$0] }
         var x = area.x
         for (index, hint) in (kept + tail).enumerated() {
             let gap = index == 0 ? 0 : 2
