@@ -160,10 +160,14 @@ enum RecommendationsScreen {
         case .medium: "· MEDIUM"
         case .low: "· LOW"
         }
-        Line([Span(word + "  ", Theme.severityStyle(r.severity)), Span(r.entry.title, Theme.heading)]).render(into: &buffer, x: area.x, y: y, clip: area)
+        Line([Span(word + "  ", Theme.severityStyle(r.severity)),
+              Span(DisplayWidth.truncate(r.entry.title, to: max(0, area.width - DisplayWidth.of(word) - 2)), Theme.heading)])
+            .render(into: &buffer, x: area.x, y: y, clip: area)
         y += 1
         let hiddenNote = r.hidden ? "hidden" + (r.hiddenUntil.map { " until " + EntryDetail.day($0) } ?? "") : ""
-        buffer.put([r.username, r.entry.site, hiddenNote].filter { !$0.isEmpty }.joined(separator: " · "), x: area.x, y: y, style: Theme.dim, clip: area)
+        // Values too wide for the pane end in "…", never cut mid-word without a mark.
+        buffer.put(DisplayWidth.truncate([r.username, r.entry.site, hiddenNote].filter { !$0.isEmpty }.joined(separator: " · "), to: area.width),
+                   x: area.x, y: y, style: Theme.dim, clip: area)
         y += 2
         for warning in r.warnings {
             for text in TextWrap.wrap(warning.reason, width: max(1, area.width)) where y < area.maxY {
@@ -172,7 +176,8 @@ enum RecommendationsScreen {
             }
             if case .reused(let group) = warning {
                 for other in group.others.prefix(max(0, area.maxY - y - 6)) {
-                    buffer.put("  " + other.title + (other.site.isEmpty ? "" : " · " + other.site), x: area.x, y: y, style: Theme.dim, clip: area)
+                    buffer.put(DisplayWidth.truncate("  " + other.title + (other.site.isEmpty ? "" : " · " + other.site), to: area.width),
+                               x: area.x, y: y, style: Theme.dim, clip: area)
                     y += 1
                 }
             }
