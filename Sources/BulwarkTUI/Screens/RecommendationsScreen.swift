@@ -169,13 +169,25 @@ enum RecommendationsScreen {
         buffer.put(DisplayWidth.truncate([r.username, r.entry.site, hiddenNote].filter { !$0.isEmpty }.joined(separator: " · "), to: area.width),
                    x: area.x, y: y, style: Theme.dim, clip: area)
         y += 2
+        // The actions, from the same table that handles the keys, keep their
+        // rows at the bottom when the pane has room for them and two lines
+        // of findings; findings that do not fit above them end in a line
+        // that says so, never out of sight without a word.
+        let actions = Keymaps.recommendations(state).bindings.filter { [.char("P"), .char("u"), .char("a"), .char("w"), .char("h"), .enter].contains($0.keys[0]) }
+        let reserved = area.maxY - y >= actions.count + 3
+        // Too low for that: the findings, then the actions that fit, the last row kept to say where the rest are.
+        let findingsEnd = reserved ? area.maxY - actions.count - 1 : area.maxY - 1
+        var cut = false
         for warning in r.warnings {
-            for text in TextWrap.wrap(warning.reason, width: max(1, area.width)) where y < area.maxY {
+            for text in TextWrap.wrap(warning.reason, width: max(1, area.width)) {
+                guard y < findingsEnd else { cut = true; break }
                 buffer.put(text, x: area.x, y: y, clip: area)
                 y += 1
             }
             if case .reused(let group) = warning {
-                for other in group.others.prefix(max(0, area.maxY - y - 6)) {
+                let room = max(0, min(findingsEnd - y, area.maxY - y - 6))
+                if group.others.count > room { cut = true }
+                for other in group.others.prefix(room) {
                     buffer.put(DisplayWidth.truncate("  " + other.title + (other.site.isEmpty ? "" : " · " + other.site), to: area.width),
                                x: area.x, y: y, style: Theme.dim, clip: area)
                     y += 1
@@ -183,14 +195,21 @@ enum RecommendationsScreen {
             }
             y += 1
         }
-        // The actions, from the same table that handles the keys.
-        let actions = Keymaps.recommendations(state).bindings.filter { [.char("P"), .char("u"), .char("a"), .char("w"), .char("h"), .enter].contains($0.keys[0]) }
-
-        y = max(y, area.maxY - actions.count)
+        if cut, reserved {
+            let row = findingsEnd - 1
+            buffer.fill(Rect(x: area.x, y: row, width: area.width, height: 1))
+            buffer.put(DisplayWidth.truncate("… more: Enter opens the entry", to: area.width), x: area.x, y: row, style: Theme.dim, clip: area)
+        }
+        y = reserved ? area.maxY - actions.count : min(y, findingsEnd)
         let labels: [Key: String] = [.enter: "Open the entry", .char("P"): "Upgrade to a passkey", .char("u"): "Upgrade to strong password",
                                      .char("a"): "Use Sign in with Apple",
                                      .char("w"): "Change password on website", .char("h"): r.hidden ? "Show it again" : "Hide this recommendation"]
-        for binding in actions where y < area.maxY {
+        let shown = area.maxY - y >= actions.count ? actions.count : max(0, area.maxY - y - 1)
+        if shown < actions.count, y < area.maxY {
+            buffer.put(DisplayWidth.truncate(cut ? "… Enter shows the rest" : "… ? shows every key", to: area.width),
+                       x: area.x, y: area.maxY - 1, style: Theme.dim, clip: area)
+        }
+        for binding in actions.prefix(shown) {
             let key = "[\(binding.keys[0].description)] "
             let label = labels[binding.keys[0]] ?? binding.help
             if binding.disabledReason != nil {
