@@ -13,11 +13,24 @@ public enum RunLoop {
         case chapter(Int)
     }
 
+    /// What the loop does when a scenario has played to its end.
+    public enum AutoplayFinish: Equatable, Sendable {
+        /// Ends the loop at once (`--exit`, and each chapter of the tour).
+        case exit
+        /// Keeps the last frame, saying so, until a key (the default).
+        case holdUntilKey
+        /// Gives the session to the presenter (`--stay`).
+        case keepSession
+    }
+
+    /// The caption on the last frame while it is held.
+    public static let heldCaption = "The end · any key leaves"
+
     /// Runs the app until it quits; returns the exit status. The terminal
     /// is restored before this returns, whatever happened. With `autoplay`,
     /// a scenario drives the keys (the keyboard is the presenter's) and the
-    /// loop ends when it does, unless `stay`; `recorder` gets every frame.
-    public static func run(store: Store, terminal: CursesTerminal, autoplay: Autoplay? = nil, stay: Bool = false,
+    /// loop ends as `finish` says; `recorder` gets every frame.
+    public static func run(store: Store, terminal: CursesTerminal, autoplay: Autoplay? = nil, finish: AutoplayFinish = .exit,
                            recorder: AsciicastRecorder? = nil, autoplayEnd: ((AutoplayEnd) -> Void)? = nil,
                            afterFirstFrame: (() -> Bool)? = nil) -> Int32 {
         let clipboard = ClipboardKeeper(terminal: terminal)
@@ -27,6 +40,7 @@ public enum RunLoop {
             terminal.close()
         }
         var autoplay = autoplay
+        var leaveOnKey = false
         // A finished effect ends the wait for keys: its result is drawn at once.
         store.inbox.whenFinished(terminal.wake)
         var size = terminal.size
@@ -84,7 +98,11 @@ public enum RunLoop {
                     autoplayEnd?(player.stopRequested ? .stopped : .finished)
                     store.send(.setCaption(nil))
                     store.send(.setPresenter(nil))
-                    if !stay { draw(); return 0 }
+                    if finish == .exit || (finish == .holdUntilKey && player.stopRequested) { draw(); return 0 }
+                    if finish == .holdUntilKey {
+                        store.send(.setCaption(heldCaption))
+                        leaveOnKey = true
+                    }
                     autoplay = nil
                     changed = true
                 }
@@ -112,6 +130,8 @@ public enum RunLoop {
                     size = terminal.size
                     terminal.invalidate()
                     store.send(.resize(width: size.width, height: size.height))
+                case .key where leaveOnKey:
+                    return 0
                 case .key(let key):
                     // During autoplay the keyboard belongs to the presenter (and Ctrl-C).
                     if let player = autoplay, key != .ctrl("c") {

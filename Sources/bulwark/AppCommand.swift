@@ -23,7 +23,8 @@ enum AppCommand {
         return runApp(state: state, session: session, parsed: parsed)
     }
 
-    static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil, stay: Bool = false,
+    static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil,
+                       finish: BulwarkTerminal.RunLoop.AutoplayFinish = .exit,
                        autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
         // USB security keys through libfido2; an autoplay stays the same whatever is plugged in.
         if autoplay == nil { session.securityKeyProvider = FIDO2Keys() }
@@ -62,7 +63,7 @@ enum AppCommand {
         defer { recorder?.close() }
         // `make bench` asks for the start-up figure: report it after the first frame and stop.
         let report = ProcessInfo.processInfo.environment["BULWARK_REPORT_FIRST_FRAME"] == "1"
-        return BulwarkTerminal.RunLoop.run(store: store, terminal: terminal, autoplay: autoplay, stay: stay, recorder: recorder,
+        return BulwarkTerminal.RunLoop.run(store: store, terminal: terminal, autoplay: autoplay, finish: finish, recorder: recorder,
                                            autoplayEnd: autoplayEnd, afterFirstFrame: report ? {
             let total = Date().timeIntervalSince(processStart)
             Output.stderr(String(format: "first_frame_ms=%.2f unlock_ms=%.2f first_frame_at=%.6f\n", total * 1000, DemoCommand.unlockSeconds * 1000,

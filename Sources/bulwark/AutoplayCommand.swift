@@ -99,8 +99,10 @@ enum AutoplayCommand {
         }
         guard let speed = speed(parsed) else { return 2 }
         while true {
+            // The last frame stays, said, until a key; --exit leaves at once, --stay hands over the session.
+            let finish: BulwarkTerminal.RunLoop.AutoplayFinish = parsed.flag("--exit") ? .exit : parsed.flag("--stay") ? .keepSession : .holdUntilKey
             guard let (status, end) = playOnFreshDemo(Autoplay(scenario: scenario, speed: speed), parsed: parsed, catalog: catalog,
-                                                      stay: parsed.flag("--stay")) else { return 1 }
+                                                      finish: finish) else { return 1 }
             switch end {
             case .restart?: continue
             case .failed(let message)?:
@@ -115,7 +117,7 @@ enum AutoplayCommand {
     /// One autoplay in a terminal on a new temporary demo, removed after;
     /// how it ended. Nil, said, when the demo cannot be set up.
     static func playOnFreshDemo(_ autoplay: Autoplay, parsed: ParsedCommandLine, catalog: ServiceCatalog,
-                                stay: Bool = false) -> (status: Int32, end: BulwarkTerminal.RunLoop.AutoplayEnd?)? {
+                                finish: BulwarkTerminal.RunLoop.AutoplayFinish = .exit) -> (status: Int32, end: BulwarkTerminal.RunLoop.AutoplayEnd?)? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-autoplay-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
         let session: AppSession
@@ -124,7 +126,7 @@ enum AutoplayCommand {
             return nil
         }
         var end: BulwarkTerminal.RunLoop.AutoplayEnd?
-        let status = AppCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed, autoplay: autoplay, stay: stay) { end = $0 }
+        let status = AppCommand.runApp(state: DemoCommand.lockedState(), session: session, parsed: parsed, autoplay: autoplay, finish: finish) { end = $0 }
         return (status, end)
     }
 

@@ -33,7 +33,7 @@ enum DemoCommand {
             return parsed.flag("--headless") ? AutoplayCommand.headless(parsed, name: name, catalog: catalog)
                                                          : AutoplayCommand.play(parsed, name: name, catalog: catalog)
         }
-        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--stay"] where parsed.flag(flag) {
+        for flag in ["--headless", "--snapshots", "--svg", "--svg-animated", "--check", "--size", "--stay", "--exit"] where parsed.flag(flag) {
             Output.error("\(flag) goes with --autoplay NAME.")
             return 2
         }

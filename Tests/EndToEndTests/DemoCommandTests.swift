@@ -22,7 +22,7 @@ import Testing
 
     static let allScenarios = ["worst-first", "instant-strong-password", "strong-password-totp", "sms-step-up", "failure-with-reason", "failure-without-reason",
                                "unsupported-upgrade", "sign-in-with-apple-shared", "sign-in-with-apple-hidden", "network-loss",
-                               "substituted-password", "in-app-upgrade", "tour", "whole-account", "sign-up-with-apple", "code-cool-down",
+                               "substituted-password", "in-app-upgrade", "first-look", "whole-account", "sign-up-with-apple", "code-cool-down",
                                "apple-id-settings", "apple-id-email-and-delete", "app-transfer", "code-setup",
                                "upgrade-to-passkey", "security-key-step-up", "oauth-sign-in", "oauth-ephemeral"]
 
@@ -87,7 +87,7 @@ import Testing
     @Test func aRecordingIsAnAsciicast() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).cast")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--size", "80x24", "--record", file.path])
+        let result = try Binary.run(["demo", "--autoplay", "first-look", "--headless", "--size", "80x24", "--record", file.path])
         #expect(result.status == 0)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
@@ -105,7 +105,7 @@ import Testing
     @Test func aVersionThreeRecording() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-\(UUID().uuidString).cast")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--size", "80x24", "--record", file.path, "--cast-version", "3"])
+        let result = try Binary.run(["demo", "--autoplay", "first-look", "--headless", "--size", "80x24", "--record", file.path, "--cast-version", "3"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
@@ -113,14 +113,14 @@ import Testing
         #expect(header["version"] as? Int == 3 && term?["cols"] as? Int == 80 && term?["rows"] as? Int == 24 && header["width"] == nil)
         let events = lines.dropFirst().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any] }
         #expect(events.count == 6 && events.allSatisfy { $0[0] as? Double == 1 && $0[1] as? String == "o" })
-        let bad = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--record", file.path, "--cast-version", "4"])
+        let bad = try Binary.run(["demo", "--autoplay", "first-look", "--headless", "--record", file.path, "--cast-version", "4"])
         #expect(bad.status == 2 && bad.stderr.hasPrefix("bulwark: --cast-version takes 2 or 3, not '4'.\n\nUsage: bulwark demo "))
     }
 
     @Test func badAutoplayArgumentsExitTwo() throws {
         let unknown = try Binary.run(["demo", "--autoplay", "nope", "--headless"])
         #expect(unknown.status == 2 && unknown.stderr.hasPrefix("bulwark: no scenario named 'nope'"))
-        let size = try Binary.run(["demo", "--autoplay", "tour", "--headless", "--size", "huge"])
+        let size = try Binary.run(["demo", "--autoplay", "first-look", "--headless", "--size", "huge"])
         #expect(size.status == 2 && size.stderr == "bulwark: --size takes WIDTHxHEIGHT, for example 100x30.\n")
         let stray = try Binary.run(["demo", "--headless"])
         #expect(stray.status == 2 && stray.stderr == "bulwark: --headless goes with --autoplay NAME.\n")
@@ -146,32 +146,36 @@ import Testing
     /// Every scenario, played by the real binary in a real terminal, sped up.
     @Test(arguments: DemoCommandTests.allScenarios)
     func everyScenarioPlaysInATerminal(name: String) throws {
-        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay \(name) --speed 8")
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay \(name) --speed 8 --exit")
         defer { tmux.close() }
         let status = try tmux.exitStatus(seconds: 60)
         let screen = try tmux.capture()
         #expect(status == 0, "\(name): \(screen)")
     }
 
+    /// Without --exit the last frame stays, saying so, until a key.
     @Test func captionsShowAndTheResultStays() throws {
         let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay sign-in-with-apple-hidden --speed 6")
         defer { tmux.close() }
         try tmux.waitFor(text: "▶ City Health Portal reuses a weak password", seconds: 20)
         try tmux.waitFor(text: "now uses Sign in with Apple with a hidden e-mail", seconds: 30)
+        let held = try tmux.waitFor(text: "The end · any key leaves", seconds: 30)
+        #expect(held.contains("now uses Sign in with Apple with a hidden e-mail"))
+        try tmux.send("x")
         #expect(try tmux.exitStatus(seconds: 30) == 0)
     }
 
     @Test func thePresenterCanStepAndRestart() throws {
-        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 2 --stay")
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay first-look --speed 2 --stay")
         defer { tmux.close() }
-        try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        try tmux.waitFor(text: "▶ Forty-two accounts", seconds: 20)
         try tmux.send("Space")  // pause, then one action at a time
         let paused = try tmux.capture()
         try tmux.send("n")
         try tmux.waitFor("one step") { $0 != paused }
         try tmux.send("R")  // restart: a fresh demo, the scenario from the top
         try tmux.waitFor(text: "Unlock your vault", seconds: 20)
-        try tmux.waitFor(text: "▶ Forty accounts", seconds: 30)
+        try tmux.waitFor(text: "▶ Forty-two accounts", seconds: 30)
         try tmux.send("C-c")
         #expect(try tmux.exitStatus() == 0)
     }
@@ -210,12 +214,12 @@ import Testing
     }
 
     @Test func thePresenterCanPauseAndResume() throws {
-        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 4 --stay")
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay first-look --speed 4 --stay")
         defer { tmux.close() }
-        try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        try tmux.waitFor(text: "▶ Forty-two accounts", seconds: 20)
         #expect(try tmux.capture().contains("Space pause  R restart  q stop"))  // the presenter's keys, not the app's
         try tmux.send("Space")
-        let paused = try tmux.waitFor(text: "Paused · Forty accounts")
+        let paused = try tmux.waitFor(text: "Paused · Forty-two accounts")
         #expect(paused.contains("Space resume  n one step  R restart  q stop"))
         usleep(1_500_000)
         #expect(try tmux.capture() == paused)  // nothing moves while paused
@@ -227,9 +231,9 @@ import Testing
     }
 
     @Test func qStopsAnAutoplay() throws {
-        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay tour --speed 1")
+        let tmux = try TmuxSession(width: 100, height: 30, command: "\(Binary.path) demo --autoplay first-look --speed 1")
         defer { tmux.close() }
-        try tmux.waitFor(text: "▶ Forty accounts", seconds: 20)
+        try tmux.waitFor(text: "▶ Forty-two accounts", seconds: 20)
         try tmux.send("q")
         #expect(try tmux.exitStatus(seconds: 5) == 0)
     }
