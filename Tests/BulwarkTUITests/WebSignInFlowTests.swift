@@ -44,6 +44,31 @@ import Testing
         #expect(f.state.webSignIn == nil && f.state.banner?.text == "Shiny: sign-in cancelled. Nothing was changed.")
     }
 
+    /// The login page takes typing: an account the vault does not hold, a
+    /// wrong password refused by the provider (the password field emptied),
+    /// then the right one; "?" is a character there, not the help.
+    @Test(arguments: [(80, 24), (60, 16)])
+    func theLoginPageTakesAnAccountTyped(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("Shiny")
+        await f.press(.char("l"), .enter)
+        await f.type("jane@mail.example")
+        await f.press(.tab)
+        await f.type("wrong?pass")
+        #expect(f.state.webSignIn?.email.text == "jane@mail.example" && f.state.webSignIn?.password.text == "wrong?pass")
+        #expect(f.state.overlay == nil)
+        f.golden("web-sign-in-login-typed")
+        await f.press(.enter)
+        #expect(f.state.webSignIn?.step == .loginPage(provider: "Nimbus ID", domain: "id.nimbus.example",
+                                                      message: "That e-mail or password is not right. 4 attempts left."))
+        #expect(f.state.webSignIn?.password.isEmpty == true && f.state.webSignIn?.email.text == "jane@mail.example")
+        let nimbus = try #require(f.state.snapshot.entries.first { $0.title == "Nimbus ID" }?.password)
+        await f.type(nimbus)  // the password field still has the keys
+        await f.press(.enter)
+        #expect(f.state.webSignIn?.step == .secondFactor(provider: "Nimbus ID", message: nil))
+        #expect(f.state.webSignIn?.email.isEmpty == true && f.state.webSignIn?.password.isEmpty == true)
+    }
+
     @Test(arguments: ["alert", "login", "code", "consent", "don't allow"])
     func cancelAtEachSheetChangesNothing(at point: String) async throws {
         let f = try AppFixture()

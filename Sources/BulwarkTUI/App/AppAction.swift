@@ -151,6 +151,10 @@ public enum WebSignInAction: Sendable, Equatable {
     case toggleEphemeral
     case proceed
     case autoFill
+    /// Enter on the login page: what was typed, or AutoFill when nothing was.
+    case submitLogin
+    /// Tab on the login page: the other field.
+    case switchLoginField
     case submitCode
     case fillCode
     case consent(Bool)

@@ -141,6 +141,10 @@ public struct WebSignInUI: Sendable, Equatable {
     public var code = TextField(placeholder: "6 digits")
     /// What AutoFill offers on the login page (the vault's account for the provider's domain).
     public var autoFill: String?
+    /// The login page's form, for an account the vault does not hold (Tab moves between them).
+    public var email = TextField(placeholder: "you@example")
+    public var password = TextField(masked: true)
+    public var passwordFocused = false
     /// The provider's login domain, once the alert named it.
     public var providerDomain: String?
 

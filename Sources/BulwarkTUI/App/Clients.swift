@@ -66,6 +66,8 @@ public protocol SignInClient: Sendable {
     func webContinue(forEntry id: String, ephemeral: Bool) -> WebStep
     func webAutoFillAccount(domain: String) -> String?
     func webAutoFill() -> WebStep
+    /// The login form as typed (an account the vault does not hold).
+    func webSubmitLogin(email: String, password: String) -> WebStep
     func webCodeFromVault() -> String?
     func webSubmitCode(_ code: String) -> WebStep
     func webConsent(allow: Bool) -> WebStep

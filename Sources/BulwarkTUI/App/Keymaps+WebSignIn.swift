@@ -15,11 +15,16 @@ extension Keymaps {
                                                                       : "Use a private session (no cookie kept or used)", hint: "private"),
                 help, cancel, quit,
             ])
-        case .loginPage(let provider, let domain, _):
+        case .loginPage(let provider, _, _):
+            // Every printable key is the form's (a password may hold "?"): only Enter, Tab, Esc and Ctrl-C are keys here.
+            let typed = !web.email.isEmpty || !web.password.isEmpty
+            let enter = typed || web.autoFill == nil
+                ? B([.enter], .webSignIn(.submitLogin), help: "Sign in with the e-mail and password typed", hint: "sign in")
+                : B([.enter], .webSignIn(.submitLogin), help: "AutoFill: use “\(web.autoFill ?? "")” (or type an account)", hint: "use saved account")
             return Keymap(provider, [
-                B([.enter], .webSignIn(.autoFill), help: web.autoFill.map { "AutoFill: use “\($0)”" } ?? "AutoFill", hint: "use saved account",
-                  disabledReason: web.autoFill == nil ? "The vault holds no account for \(domain)" : nil),
-                help, cancel, quit,
+                enter,
+                B([.tab], .webSignIn(.switchLoginField), help: "The other field (e-mail, password)", hint: "next field"),
+                cancel, quit,
             ])
         case .secondFactor(let provider, _):
             let vaultCode = web.providerDomain.flatMap { WebAuthenticationSession.loginEntry(in: state.snapshot.entries, domain: $0)?.totpURI } != nil

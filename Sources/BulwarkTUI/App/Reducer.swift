@@ -269,6 +269,8 @@ public enum Reducer {
                 palette.list = ListScroll()  // a new filter starts at its best match
                 state.palette = palette
             }
+        } else if case .loginPage? = state.webSignIn?.step {
+            if state.webSignIn?.passwordFocused == true { _ = state.webSignIn?.password.handle(key) } else { _ = state.webSignIn?.email.handle(key) }
         } else if case .secondFactor? = state.webSignIn?.step {
             if case .char(let c) = key, !c.isNumber { return }
             if state.webSignIn?.code.text.count ?? 0 >= 8, case .char = key { return }

@@ -45,6 +45,10 @@ extension AppSession {
         }
     }
 
+    public func webSubmitLogin(email: String, password: String) -> WebStep {
+        webStep { _, _ in webSession?.submitLogin(email: email, password: password) ?? .cancelled }
+    }
+
     /// The provider's code from its entry's TOTP, when the vault holds one.
     public func webCodeFromVault() -> String? {
         lock.withLock {

@@ -72,6 +72,7 @@ extension UnprovidedClients: SignInClient {
     public func webContinue(forEntry id: String, ephemeral: Bool) -> WebStep { web("SignInClient.webContinue") }
     public func webAutoFillAccount(domain: String) -> String? { _ = reached("SignInClient.webAutoFillAccount"); return nil }
     public func webAutoFill() -> WebStep { web("SignInClient.webAutoFill") }
+    public func webSubmitLogin(email: String, password: String) -> WebStep { web("SignInClient.webSubmitLogin") }
     public func webCodeFromVault() -> String? { _ = reached("SignInClient.webCodeFromVault"); return nil }
     public func webSubmitCode(_ code: String) -> WebStep { web("SignInClient.webSubmitCode") }
     public func webConsent(allow: Bool) -> WebStep { web("SignInClient.webConsent") }

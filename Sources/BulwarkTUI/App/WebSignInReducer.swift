@@ -30,6 +30,18 @@ enum WebSignInReducer {
         case .autoFill:
             guard case .loginPage? = web?.step, web?.autoFill != nil else { return .none }
             return step { $0.webAutoFill() }
+        case .submitLogin:
+            guard case .loginPage? = web?.step, let form = web else { return .none }
+            if form.email.isEmpty && form.password.isEmpty {
+                return form.autoFill == nil ? .status("Type the e-mail and password (the vault holds no account here).") : reduce(.autoFill, &web, app)
+            }
+            guard !form.email.isEmpty, !form.password.isEmpty else { return .status("Type both the e-mail and the password.") }
+            let email = form.email.text, password = form.password.text
+            web?.password.clear()  // never kept past the page it was typed on
+            return step { $0.webSubmitLogin(email: email, password: password) }
+        case .switchLoginField:
+            web?.passwordFocused.toggle()
+            return .none
         case .submitCode:
             guard case .secondFactor? = web?.step, let code = web?.code.text else { return .none }
             guard !code.isEmpty else { return .status("Type the code first.") }
@@ -80,7 +92,10 @@ enum WebSignInReducer {
         default:
             web?.code.clear()  // a new page, or the same page saying the code was wrong
             web?.step = next
-            if next.isLoginPage { web?.autoFill = autoFill }
+            if next.isLoginPage { web?.autoFill = autoFill } else {
+                web?.email.clear()
+                web?.password.clear()
+            }
             if case .alert(_, let domain) = next { web?.providerDomain = domain }
             return .none
         }

@@ -95,15 +95,17 @@ public enum AppView {
             let seconds = min(Int(until.timeIntervalSince(state.now).rounded(.up)), Int(state.clipboardFor.rounded(.up)))
             return Line("The clipboard is cleared in \(Reducer.duration(TimeInterval(seconds))) (or on lock and quit).", Theme.status)
         }
+        // Where ? is a character (a form that takes any key), the line does not offer it.
+        let helpable = Keymaps.active(state).binding(for: .char("?")) != nil
         switch state.screen {
         case .vault:
             let position = state.visible.isEmpty ? "" : "\(Count.grouped(state.list.selected + 1))/\(Count.grouped(state.visible.count))  "
-            return Line([Span(position, Theme.dim), Span("Press ? for the keys of this screen.", Theme.dim)])
+            return Line([Span(position, Theme.dim), Span(helpable ? "Press ? for the keys of this screen." : "", Theme.dim)])
         case .recommendations:
             let report = state.snapshot.report
             let count = report.recommendations.count
             let sofar = state.snapshot.analysis == nil ? "" : " so far"
-            return Line("\(Count.grouped(count)) \(count == 1 ? "recommendation" : "recommendations"), \(Count.grouped(report.highPriorityCount)) high priority\(sofar). Press ? for the keys.", Theme.dim)
+            return Line("\(Count.grouped(count)) \(count == 1 ? "recommendation" : "recommendations"), \(Count.grouped(report.highPriorityCount)) high priority\(sofar).\(helpable ? " Press ? for the keys." : "")", Theme.dim)
         }
     }
 }

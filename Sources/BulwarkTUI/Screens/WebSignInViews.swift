@@ -45,13 +45,22 @@ enum WebSignInViews {
         buffer.put(provider, x: inner.x + 1, y: y, style: Theme.heading, clip: inner)
         buffer.put("Sign in to continue to \(web.title)", x: inner.x + 1, y: y + 1, clip: inner)
         y += 3
-        Line([Span("E-mail    ", Theme.label), Span("[" + String(repeating: " ", count: 30) + "]", Theme.dim)]).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        Line([Span("Password  ", Theme.label), Span("[" + String(repeating: " ", count: 30) + "]", Theme.dim)]).render(into: &buffer, x: inner.x + 1, y: y + 1, clip: inner)
+        // The form takes typing (an account the vault does not hold); the focused field shows its cursor.
+        for (row, (label, field)) in [("E-mail    ", web.email), ("Password  ", web.password)].enumerated() {
+            let focused = web.passwordFocused == (row == 1)
+            buffer.put(label, x: inner.x + 1, y: y + row, style: focused ? Theme.key : Theme.label, clip: inner)
+            let width = max(0, min(30, inner.maxX - inner.x - 13))
+            buffer.put("[", x: inner.x + 11, y: y + row, style: Theme.dim, clip: inner)
+            field.render(into: &buffer, area: Rect(x: inner.x + 12, y: y + row, width: width, height: 1), focused: focused, style: Style(underline: true))
+            buffer.put("]", x: inner.x + 12 + width, y: y + row, style: Theme.dim, clip: inner)
+        }
         buffer.put("[ Sign in ]", x: inner.x + 11, y: y + 3, style: Theme.heading, clip: inner)
         if let message { buffer.put(message, x: inner.x + 1, y: y + 4, style: Theme.warning, clip: inner) }
         // The AutoFill bar, as a keyboard's QuickType bar offers a saved account.
-        let bar = web.autoFill.map { [Span("[Enter] ", Theme.key), Span("AutoFill: use “\($0)”")] }
-            ?? [Span("The vault holds no account for \(domain)", Theme.dim)]
+        let typed = !web.email.isEmpty || !web.password.isEmpty
+        let bar = typed ? [Span("[Enter] ", Theme.key), Span("Sign in with what is typed")]
+            : web.autoFill.map { [Span("[Enter] ", Theme.key), Span("AutoFill: use “\($0)”")] }
+            ?? [Span("The vault holds no account for \(domain): type one", Theme.dim)]
         Line(bar).render(into: &buffer, x: inner.x + 1, y: inner.maxY - 1, clip: inner)
     }
 
