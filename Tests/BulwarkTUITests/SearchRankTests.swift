@@ -21,6 +21,19 @@ import Testing
 
     func titles(_ f: AppFixture) -> [String] { f.state.visible.map { f.state.snapshot.entries[$0].title } }
 
+    /// Search's text is made behind the first frame after unlock, not on the first keystroke.
+    @Test func theUnlockMakesWhatSearchNeeds() async throws {
+        let f = try AppFixture(unlocked: false)
+        await f.type("demo")
+        await f.press(.enter)
+        await f.store.settle()
+        #expect(f.state.unlocked && f.state.search == nil)
+        #expect(f.state.snapshot.searchText.isPrepared)
+        await f.press(.char("/"))
+        await f.type("shiny")
+        #expect(f.state.visible.map { f.state.snapshot.entries[$0].title }.prefix(2) == ["Shiny", "Shiny Store"])
+    }
+
     @Test func aTitlesWordsComeFirstWhateverTheOrder() async throws {
         let f = try await fixture()
         await f.press(.char("o"))  // by site: aa.example would come first

@@ -134,7 +134,7 @@ import Testing
             line.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Int($0.dropLast()) }
         }
         #expect(share.map { (0...99).contains($0) } == true, "\(deriving)")
-        try tmux.waitFor(text: "🔓 unlocked")
+        try tmux.waitFor(text: "─ unlocked · ")
     }
 
     @Test func aNonUTF8LocaleGetsASCII() throws {

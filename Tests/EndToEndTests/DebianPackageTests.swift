@@ -65,7 +65,7 @@ import Glibc
         let expected = try Binary.run(["--version"]).stdout
         #expect(version.status == 0 && version.stdout == expected)
         let demo = try inRoot("cd /tmp && bulwark demo --headless --autoplay instant-strong-password")
-        #expect(demo.status == 0 && demo.stdout == "instant-strong-password: 14 steps played, 4 screens.\n", "\(demo.stdout)\(demo.stderr)")
+        #expect(demo.status == 0 && demo.stdout == "instant-strong-password: 16 steps played, 4 screens.\n", "\(demo.stdout)\(demo.stderr)")
         #expect(try inRoot("man -w bulwark-doctor 2>/dev/null || ls /usr/share/man/man1/bulwark-doctor.1.gz").status == 0)
     }
 
@@ -113,6 +113,6 @@ import Glibc
         #expect(version.status == 0 && version.stdout.hasPrefix("bulwark "))
         let demo = try InstallTests.shell("\(bare) demo --headless --autoplay instant-strong-password")
         #expect(demo.status == 0, "\(demo.stderr)")
-        #expect(demo.stdout == "instant-strong-password: 14 steps played, 4 screens.\n", "\(demo.stdout)")
+        #expect(demo.stdout == "instant-strong-password: 16 steps played, 4 screens.\n", "\(demo.stdout)")
     }
 }

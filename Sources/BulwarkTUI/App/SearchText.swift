@@ -2,8 +2,9 @@ import BulwarkCore
 import Foundation
 
 /// Every entry's "title username site field-names", lower-cased, as UTF-8
-/// bytes, in the entries' order: made once, on the first search, then kept
-/// up to date entry by entry. Shared by the copies of one snapshot; a
+/// bytes, in the entries' order: made once, off the screen's thread right
+/// after unlock (`prepare`; else on the first search), then kept up to
+/// date entry by entry. Shared by the copies of one snapshot; a
 /// changed snapshot gets its own (`copy`, then `insert` and `remove`).
 ///
 /// The text lies in blocks of about a thousand entries, each one run of
@@ -100,6 +101,12 @@ public final class SearchText: @unchecked Sendable {  // `blocks` is guarded by 
         let names = entry.fields.isEmpty ? "" : " " + entry.fields.map(\.name).joined(separator: " ").lowercased()
         return (Array((title + " " + entry.username.lowercased() + " " + entry.site + names).utf8), title.utf8.count)
     }
+
+    /// Makes the text now (a keystroke that comes meanwhile waits for it, rather than making it again).
+    func prepare(for entries: ChunkedArray<Entry>) { _ = blocks(for: entries) }
+
+    /// Whether the text is made (for tests of when it is).
+    var isPrepared: Bool { lock.withLock { blocks != nil } }
 
     private func blocks(for entries: ChunkedArray<Entry>) -> [Block] {
         lock.withLock {

@@ -13,9 +13,10 @@ enum UnlockReducer {
             state.busy = false
             state.apply(snapshot)
             tellNews(of: snapshot, &state)
-            let sync = SyncReducer.afterUnlock(&state)
+            // What search needs is made behind the first frame, so the first keystroke finds it made.
+            let sync = Effect.batch([SyncReducer.afterUnlock(&state), prepareSearch(snapshot)])
             guard snapshot.analysis != nil else { return sync }
-            return sync.isNone ? analyseNextBatch() : .batch([analyseNextBatch(), sync])
+            return .batch([analyseNextBatch(), sync])
         case .analysed(let snapshot):
             guard state.unlocked else { return Effect.none }  // locked meanwhile: the session dropped it
             state.apply(snapshot)
@@ -37,6 +38,14 @@ enum UnlockReducer {
             state.unlock.repeated.clear()
             state.unlock.onRepeat = false
             return Effect.none
+        }
+    }
+
+    /// Search's text of every entry, made off the screen's thread (the snapshot's copies share it).
+    static func prepareSearch(_ snapshot: SessionSnapshot) -> Effect {
+        .run { _ in
+            snapshot.searchText.prepare(for: snapshot.entries)
+            return nil
         }
     }
 

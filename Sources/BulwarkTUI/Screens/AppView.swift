@@ -13,7 +13,7 @@ public enum AppView {
             let keymap = Keymaps.active(state)
             let items = "\(Count.grouped(state.snapshot.entries.count)) \(state.snapshot.entries.count == 1 ? "item" : "items")"
             chrome.render(into: &buffer, title: Keymaps.screen(state).title,
-                          rightTitle: state.unlocked ? "🔓 \(state.lockLabel) · \(items)" + (state.sync.label.map { " · \($0)" } ?? "") : "🔒 locked",
+                          rightTitle: state.unlocked ? "\(state.lockLabel) · \(items)" + (state.sync.label.map { " · \($0)" } ?? "") : "locked",
                           status: statusLine(state), hints: state.presenter?.hints ?? keymap.footerHints)
             if !state.unlocked {
                 UnlockScreen.render(state, chrome: chrome, into: &buffer)

@@ -1,7 +1,7 @@
 /// The frame every main screen shares: an outer border whose top edge holds
 /// the title and the lock state, a body, a status row and a footer of keys.
 ///
-///     ┌ bulwark ─ Vault ─────────── 🔓 unlocked · 12 items ┐
+///     ┌ bulwark ─ Vault ────────────── unlocked · 12 items ┐
 ///     │ body                                               │
 ///     ├────────────────────────────────────────────────────┤
 ///     │ status                                             │

@@ -26,7 +26,7 @@ enum PasskeySheetView {
         let name = sheet.userDisplayName.isEmpty || sheet.userDisplayName == sheet.userName ? sheet.userName : "\(sheet.userName) (\(sheet.userDisplayName))"
         Line([Span("USER    ", Theme.label), Span(name)]).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         Line([Span("SITE    ", Theme.label), Span(sheet.rpID)]).render(into: &buffer, x: inner.x + 1, y: y + 1, clip: inner)
-        let buttons = "[ Save ]      [ Cancel ]"
+        let buttons = "[ Cancel ]      [ Save ]"  // as in every dialog: the one that acts on the right
         buffer.put(buttons, x: inner.x + max(0, (inner.width - DisplayWidth.of(buttons)) / 2), y: y + 3, style: Theme.heading, clip: inner)
     }
 }
@@ -42,7 +42,7 @@ extension PasskeySheetView {
         Line([Span("USER    ", Theme.label), Span(passkey?.userName ?? entry.username)]).render(into: &buffer, x: inner.x + 1, y: inner.y + 3, clip: inner)
         Line([Span("SAVED   ", Theme.label), Span("in \(entry.title), " + (passkey.map { EntryDetail.day($0.created) } ?? ""))])
             .render(into: &buffer, x: inner.x + 1, y: inner.y + 4, clip: inner)
-        let buttons = "[ Sign in ]      [ Cancel ]"
+        let buttons = "[ Cancel ]      [ Sign in ]"
         buffer.put(buttons, x: inner.x + max(0, (inner.width - DisplayWidth.of(buttons)) / 2), y: inner.y + 6, style: Theme.heading, clip: inner)
     }
 }

@@ -125,7 +125,7 @@ enum UpgradeViews {
         Line([Span("            forward to: " + sheet.sharedEmail, Theme.dim)])
             .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
         y += 2
-        let buttons = "[ Continue ]      [ Cancel ]"
+        let buttons = "[ Cancel ]      [ Continue ]"  // as in every dialog: the one that acts on the right
         buffer.put(buttons, x: inner.x + max(0, (inner.width - DisplayWidth.of(buttons)) / 2), y: y, style: Theme.heading, clip: inner)
         buffer.put("Enter continues · Esc cancels · ↑↓ chooses the e-mail", x: inner.x + 1, y: y + 1, style: Theme.dim, clip: inner)
     }
