@@ -33,6 +33,15 @@ enum Commands {
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON output"),
                               OptionSpec(name: "--reveal", valueName: nil, help: "Include the password, the TOTP URI and the password history")],
                     details: "ENTRY is an id or a title that matches exactly one entry."),
+        CommandSpec(name: "get", summary: "Print one value of an entry, for scripts.", usage: GetCommand.usage,
+                    options: [OptionSpec(name: "--field", valueName: "FIELD",
+                                         help: "password (the default), username, url, notes, totp (the current code) or a field's name"),
+                              OptionSpec(name: "--json", valueName: nil, help: "A JSON object: id, title, field, value")],
+                    details: """
+                    ENTRY is an id or a title (case-insensitive). Exit 1 when no entry matches or it has no such value,
+                    2 when several match (each named with its id). The value alone on standard output; to a terminal,
+                    control characters are shown escaped.
+                    """, arguments: [.free]),
         CommandSpec(name: "add", summary: "Add an entry.", usage: "bulwark add --title TITLE [options]", options: entryOptions,
                     details: """
                     Prints the new entry's id. On a terminal, a login given no --generate, --entry-password-stdin, code
