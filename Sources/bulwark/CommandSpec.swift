@@ -36,7 +36,9 @@ enum Commands {
         CommandSpec(name: "get", summary: "Print one value of an entry, for scripts.", usage: GetCommand.usage,
                     options: [OptionSpec(name: "--field", valueName: "FIELD",
                                          help: "password (the default), username, url, notes, totp (the current code) or a field's name"),
-                              OptionSpec(name: "--json", valueName: nil, help: "A JSON object: id, title, field, value")],
+                              OptionSpec(name: "--json", valueName: nil, help: "A JSON object: id, title, field, value"),
+                              OptionSpec(name: "--copy", valueName: nil,
+                                         help: "Onto the clipboard instead (wl-copy, xclip or xsel), taken back after clipboard-seconds")],
                     details: """
                     ENTRY is an id or a title (case-insensitive). Exit 1 when no entry matches or it has no such value,
                     2 when several match (each named with its id). The value alone on standard output; to a terminal,

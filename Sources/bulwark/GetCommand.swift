@@ -1,15 +1,16 @@
 import BulwarkCore
 import Foundation
 
-/// `bulwark get ENTRY [--field F] [--json]`: one value for a script. The
+/// `bulwark get ENTRY [--field F] [--json | --copy]`: one value for a script. The
 /// entry by id or a title matching one entry, case-insensitively (exit 1
 /// when none does, 2 when several do, naming them); the password unless
 /// `--field` names username, url, notes, totp (the current code) or a
 /// field of the entry's own. The value alone on standard output, a
 /// newline after it; to a terminal its control characters are shown
-/// escaped, never sent.
+/// escaped, never sent; with `--copy`, onto the clipboard instead, taken
+/// back after `clipboard-seconds` (`ClipboardHandOff`).
 enum GetCommand {
-    static let usage = "bulwark get ENTRY [--field password|username|url|notes|totp|NAME] [--json]"
+    static let usage = "bulwark get ENTRY [--field password|username|url|notes|totp|NAME] [--json | --copy]"
 
     static func run(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: \(usage)"); return 2 }
@@ -30,7 +31,15 @@ enum GetCommand {
                 Output.error("\(TerminalText.visible(entry.title)) has no \(TerminalText.visible(field)).")
                 return 1
             }
-            if parsed.flag("--json") {
+            if parsed.flag("--copy") {
+                let seconds = (try? Output.configuration(parsed).get())?.clipboardSeconds ?? 30
+                do {
+                    Output.stderr("bulwark: " + (try ClipboardHandOff.copy(value, subject: "the \(field) of \(TerminalText.visible(entry.title))", seconds: seconds)) + "\n")
+                } catch {
+                    Output.error("\(error).")
+                    return 1
+                }
+            } else if parsed.flag("--json") {
                 Output.json(["id": entry.id, "title": entry.title, "field": field, "value": value])
             } else {
                 // Piped, the bytes as they are (a script gets the exact value); to a terminal, never raw.

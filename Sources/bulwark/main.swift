@@ -90,4 +90,6 @@ let processStart = Date()
 umask(0o077)
 // Any command may unlock the vault: no core dump, not dumpable, from the start.
 if bw_forbid_core_dumps() != 0 { Output.warning("core dumps could not be turned off; a crash could write secrets to disk.") }
+// `get --copy`'s keeper, started by bulwark itself (not a command a person types).
+if CommandLine.arguments.dropFirst().first == ClipboardHandOff.keeperCommand { exit(ClipboardHandOff.keep()) }
 exit(runMain(Array(CommandLine.arguments.dropFirst())))

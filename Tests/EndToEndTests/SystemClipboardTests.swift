@@ -63,6 +63,27 @@ import Testing
         }
     }
 
+    /// `get --copy` returns at once; a keeper of its own puts the earlier
+    /// text back after clipboard-seconds (the command has long ended).
+    @Test func getCopyHandsTheSecretToAKeeper() throws {
+        let desktop = try Desktop(seconds: 1)
+        defer { try? FileManager.default.removeItem(at: desktop.directory) }
+        let f = try VaultCommandTests.Fixture()
+        #expect(try f.run(["add", "--title", "Mail", "--entry-password-stdin"], stdin: "master\nmail-secret-9\n").status == 0)
+        try desktop.set("the earlier text")
+        let environment = ["DISPLAY": ":99", "PATH": "\(desktop.directory.path):/usr/bin:/bin",
+                           "BULWARK_CONFIG": desktop.directory.appendingPathComponent("config").path]
+        let copied = try Binary.run(["get", "Mail", "--copy", "--vault", f.vault, "--password-stdin"], stdin: "master\n", environment: environment)
+        #expect(copied.status == 0 && copied.stdout.isEmpty, "\(copied.stderr)")
+        #expect(copied.stderr == "bulwark: Copied the password of Mail with xclip; what it replaced comes back in 1 s.\n")
+        #expect(desktop.contents == "mail-secret-9")
+        #expect(desktop.waitFor("the earlier text"))
+        // No clipboard tool at all: said, exit 1, nothing copied.
+        let none = try Binary.run(["get", "Mail", "--copy", "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                  environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "PATH": "/nonexistent"])
+        #expect(none.status == 1 && none.stderr == "bulwark: no clipboard tool is installed (wl-copy, xclip or xsel); nothing was copied.\n", "\(none.stderr)")
+    }
+
     @Test func theEarlierTextComesBackAfterTheTimeAndOnQuit() throws {
         let desktop = try Desktop(seconds: 2)
         defer { try? FileManager.default.removeItem(at: desktop.directory) }

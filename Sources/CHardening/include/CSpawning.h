@@ -15,4 +15,8 @@ int bw_pipe_cloexec(int fds[2]);
 /* The child closes every descriptor from `low` up before its exec. */
 int bw_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
 
+/* POSIX_SPAWN_SETSID: the child starts a session of its own, so it
+   outlives the terminal's process group (a clipboard keeper after `get`). */
+short bw_spawn_setsid_flag(void);
+
 #endif
