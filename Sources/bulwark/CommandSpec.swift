@@ -44,6 +44,14 @@ enum Commands {
                     2 when several match (each named with its id). The value alone on standard output; to a terminal,
                     control characters are shown escaped.
                     """, arguments: [.free]),
+        CommandSpec(name: "git-credential", summary: "git's credential helper: the vault's logins for git over HTTPS.",
+                    usage: GitCredentialCommand.usage, options: [],
+                    details: """
+                    git config --global credential.helper 'bulwark git-credential'. get answers with the one login whose URL
+                    has git's protocol, host and port (and path, with credential.useHttpPath; and user name, when git names
+                    one); nothing when none or several match. store keeps what git hands it only with git-credential-store = on
+                    in the config; erase never deletes. The master password is asked on the terminal.
+                    """, arguments: [.words(["get", "store", "erase"])]),
         CommandSpec(name: "add", summary: "Add an entry.", usage: "bulwark add --title TITLE [options]", options: entryOptions,
                     details: """
                     Prints the new entry's id. On a terminal, a login given no --generate, --entry-password-stdin, code

@@ -26,6 +26,12 @@ final class PasswordInput {
 
     init(fromStdin: Bool) { self.fromStdin = fromStdin }
 
+    /// Lines already read from standard input (a command that reads the rest of it itself).
+    init(lines: [String]) {
+        fromStdin = true
+        self.lines = lines
+    }
+
     /// Whether secrets are typed on a terminal (a person to ask) rather than piped.
     var isTerminal: Bool { !fromStdin }
 

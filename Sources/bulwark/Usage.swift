@@ -11,8 +11,10 @@ enum Usage {
         Commands:
 
         """
+        // The column as wide as the longest name and two spaces (padding never cuts a name).
+        let column = (Commands.all.map(\.name.count).max() ?? 10) + 2
         for command in Commands.all {
-            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padding(toLength: column, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
         text += "\nGlobal options (before or after the command):\n"
         for option in GlobalOptions.specs { text += OptionSpec.row(option) }

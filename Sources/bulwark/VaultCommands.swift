@@ -48,8 +48,8 @@ enum VaultCommands {
         return text + " 'bulwark check' lists every problem; 'bulwark recover FILE' saves every entry that still decrypts."
     }
 
-    static func withVault(_ parsed: ParsedCommandLine, _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
-        let input = PasswordInput(fromStdin: parsed.globals.passwordStdin)
+    static func withVault(_ parsed: ParsedCommandLine, input given: PasswordInput? = nil, _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
+        let input = given ?? PasswordInput(fromStdin: parsed.globals.passwordStdin)
         switch open(parsed, input) {
         case .failure(let exit): return exit.code
         case .success(let (vault, master)):

@@ -55,6 +55,7 @@ func runMain(_ args: [String]) -> Int32 {
     case "list": return VaultCommands.list(parsed)
     case "show": return VaultCommands.show(parsed)
     case "get": return GetCommand.run(parsed)
+    case "git-credential": return GitCredentialCommand.run(parsed)
     case "add": return VaultCommands.add(parsed)
     case "edit": return VaultCommands.edit(parsed)
     case "rm": return VaultCommands.remove(parsed)

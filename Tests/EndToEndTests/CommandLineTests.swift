@@ -6,7 +6,8 @@ import Testing
         let result = try Binary.run(["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Usage: bulwark [global options] COMMAND [options]"))
-        #expect(result.stdout.contains("  demo        Open the full-screen demo on an embedded vault."))
+        #expect(result.stdout.contains("  demo            Open the full-screen demo on an embedded vault."))
+        #expect(result.stdout.contains("  git-credential  git's credential helper"))  // the column fits the longest name
         #expect(result.stderr.isEmpty)
     }
 

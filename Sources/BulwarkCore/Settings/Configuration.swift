@@ -19,6 +19,7 @@ import Foundation
 ///     symbols = unicode          # or console, ascii (found from TERM and the locale otherwise)
 ///     mouse = on                 # or off
 ///     confirm-service-changes = on   # off: u tells the service without asking first
+///     git-credential-store = off     # on: `git-credential store` keeps what git hands it
 ///     online = off               # on: analyze asks a Pwned Passwords range API (k-anonymity)
 ///     range-url = https://api.pwnedpasswords.com/range
 public struct Configuration: Sendable, Equatable {
@@ -41,6 +42,8 @@ public struct Configuration: Sendable, Equatable {
     public var mouse = true
     /// Whether the app asks before `u` tells a service to take a new password.
     public var confirmServiceChanges = true
+    /// Whether `git-credential store` keeps what git hands it.
+    public var gitCredentialStore = false
     /// Whether `analyze` also asks a Pwned Passwords range API (only each
     /// password's 5-hex-digit SHA-1 prefix leaves the machine).
     public var onlineBreachCheck = false
@@ -59,7 +62,7 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
                               "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator",
-                              "attachment-limit-mib", "attachments-limit-mib", "confirm-service-changes"]
+                              "attachment-limit-mib", "attachments-limit-mib", "confirm-service-changes", "git-credential-store"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -156,6 +159,11 @@ public struct Configuration: Sendable, Equatable {
             case "mouse":
                 guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'mouse' must be on or off") }
                 config.mouse = value.lowercased() == "on"
+            case "git-credential-store":
+                guard ["on", "off"].contains(value.lowercased()) else {
+                    throw ParseError(file: file, line: lineNumber, reason: "'git-credential-store' must be on or off")
+                }
+                config.gitCredentialStore = value.lowercased() == "on"
             case "confirm-service-changes":
                 guard ["on", "off"].contains(value.lowercased()) else {
                     throw ParseError(file: file, line: lineNumber, reason: "'confirm-service-changes' must be on or off")

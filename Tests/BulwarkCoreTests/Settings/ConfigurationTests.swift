@@ -50,7 +50,7 @@ import Testing
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes, git-credential-store)"),
         ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
         ("mouse = maybe", 1, "'mouse' must be on or off"),
         ("confirm-service-changes = later", 1, "'confirm-service-changes' must be on or off"),

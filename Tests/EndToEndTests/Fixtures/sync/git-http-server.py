@@ -1,19 +1,56 @@
 #!/usr/bin/env python3
-"""A loopback smart-HTTP git server for the sync tests: every request runs
-`git http-backend` as CGI over the repositories under ROOT. Prints the port
-it listens on (127.0.0.1, chosen by the system), then serves until killed."""
+"""A loopback smart-HTTP git server for the sync and git-credential tests:
+every request runs `git http-backend` as CGI over the repositories under
+ROOT. Prints the port it listens on (127.0.0.1, chosen by the system), then
+serves until killed.
+
+Usage: git-http-server.py ROOT [USER PASSWORD LOG_FILE]
+With USER and PASSWORD, a request must name them in basic authentication,
+as a forge wants; any other gets 401 with a Basic challenge. Each request
+is then logged to LOG_FILE as one JSON line: method, path, the user it
+named (or none) and the status."""
+import base64
 import http.server
+import json
 import os
 import subprocess
 import sys
 
 ROOT = sys.argv[1]
+USER, PASSWORD, LOG = (sys.argv[2:5] + [None, None, None])[:3]
 
 
 class GitHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.0"
 
+    def log_request_line(self, named, status):
+        with open(LOG, "a") as f:
+            f.write(json.dumps({"method": self.command, "path": self.path, "user": named, "status": status}) + "\n")
+
+    def authorized(self):
+        """The user named with the right password, or None (401 sent)."""
+        named, given = None, None
+        header = self.headers.get("Authorization", "")
+        if header.startswith("Basic "):
+            try:
+                named, _, given = base64.b64decode(header[6:]).decode().partition(":")
+            except ValueError:
+                named = None
+        if named == USER and given == PASSWORD:
+            return named
+        self.log_request_line(named, 401)
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Basic realm="git"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return None
+
     def handle_any(self):
+        remote_user = "tester"
+        if USER is not None:
+            remote_user = self.authorized()
+            if remote_user is None:
+                return
         path, _, query = self.path.partition("?")
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
@@ -27,7 +64,7 @@ class GitHandler(http.server.BaseHTTPRequestHandler):
             "CONTENT_TYPE": self.headers.get("Content-Type", ""),
             "CONTENT_LENGTH": str(length),
             "REMOTE_ADDR": "127.0.0.1",
-            "REMOTE_USER": "tester",
+            "REMOTE_USER": remote_user,
             "GATEWAY_INTERFACE": "CGI/1.1",
             "SERVER_PROTOCOL": "HTTP/1.0",
         }
@@ -43,6 +80,8 @@ class GitHandler(http.server.BaseHTTPRequestHandler):
                 status = int(value.strip().split()[0])
             elif name:
                 headers.append((name, value.strip()))
+        if USER is not None:
+            self.log_request_line(remote_user, status)
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
