@@ -13,22 +13,26 @@ public final class UpgradeResult: Sendable, Equatable {
     public let entryID: String
     public let heading: String
     public let before: [String]
+    /// The findings' severity before, coloured as the list and the detail colour it.
+    public let beforeSeverity: Severity?
     public let after: [String]
     public let service: String
     public let vault: [String]
 
-    init(ending: Ending, entryID: String, heading: String, before: [String], after: [String], service: String, vault: [String]) {
+    init(ending: Ending, entryID: String, heading: String, before: [String], beforeSeverity: Severity? = nil, after: [String],
+         service: String, vault: [String]) {
         self.ending = ending
         self.entryID = entryID
         self.heading = heading
         self.before = before
+        self.beforeSeverity = beforeSeverity
         self.after = after
         self.service = service
         self.vault = vault
     }
 
     public static func == (a: UpgradeResult, b: UpgradeResult) -> Bool {
-        a.ending == b.ending && a.entryID == b.entryID && a.heading == b.heading && a.before == b.before
+        a.ending == b.ending && a.entryID == b.entryID && a.heading == b.heading && a.before == b.before && a.beforeSeverity == b.beforeSeverity
             && a.after == b.after && a.service == b.service && a.vault == b.vault
     }
 
@@ -64,7 +68,7 @@ public final class UpgradeResult: Sendable, Equatable {
         if cancelledTooLate { vault.insert("Esc came after \(outcome.serviceName) had made the change, so it stands.", at: 0) }
         return UpgradeResult(ending: .upgraded, entryID: outcome.entryID,
                              heading: "\(title): \(headings[outcome.kind] ?? "")",
-                             before: findings(before), after: now, service: outcome.headline, vault: vault)
+                             before: findings(before), beforeSeverity: before?.severity, after: now, service: outcome.headline, vault: vault)
     }
 
     static let headings: [UpgradeKind: String] = [
@@ -76,13 +80,14 @@ public final class UpgradeResult: Sendable, Equatable {
     static func failed(reason: String, kept: Bool, title: String, entryID: String, before: Recommendation?) -> UpgradeResult {
         let lines = findings(before)
         return UpgradeResult(ending: .failed, entryID: entryID, heading: "\(title): the upgrade did not finish",
-                             before: lines, after: lines, service: reason,
+                             before: lines, beforeSeverity: before?.severity, after: lines, service: reason,
                              vault: [kept ? "The change is kept staged and will be settled on the next start." : "Nothing was changed."])
     }
 
     static func cancelled(title: String, entryID: String, service: String, before: Recommendation?) -> UpgradeResult {
         let lines = findings(before)
-        return UpgradeResult(ending: .cancelled, entryID: entryID, heading: "\(title): cancelled", before: lines, after: lines,
+        return UpgradeResult(ending: .cancelled, entryID: entryID, heading: "\(title): cancelled", before: lines,
+                             beforeSeverity: before?.severity, after: lines,
                              service: "\(service.isEmpty ? "The service" : service) was told to stop before it changed anything.",
                              vault: ["Nothing was changed."])
     }

@@ -20,11 +20,13 @@ enum ResultPanel {
                     }
                 }
             }
+            // The severity in the colour the list and the detail give it (a medium one plain, a low one dim).
+            let severity = result.beforeSeverity.map(Theme.severityStyle) ?? .plain
             if result.ending == .upgraded {
-                section("Before", result.before, Theme.warning)
+                section("Before", result.before, severity)
                 section("After", result.after, Theme.success)
             } else {
-                section("Findings", result.before == ["No findings"] ? result.before : result.before + ["(unchanged)"], Theme.warning)
+                section("Findings", result.before == ["No findings"] ? result.before : result.before + ["(unchanged)"], severity)
             }
             section("Service", [result.service])
             section("Vault", result.vault, result.ending == .upgraded ? .plain : Theme.heading)
