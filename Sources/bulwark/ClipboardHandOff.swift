@@ -42,21 +42,14 @@ enum ClipboardHandOff {
         posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        bw_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, bw_spawn_setsid_flag())
-        let executable = "/proc/self/exe"
-        var arguments: [UnsafeMutablePointer<CChar>?] = ["bulwark", keeperCommand].map { (argument: String) in strdup(argument) } + [nil]
-        var environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (arguments + environment).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &arguments, &environment)
-        close(fds[0])
-        guard spawned == 0 else {
-            close(fds[1])
-            throw Failure(description: String(cString: strerror(spawned)))
+        defer { close(fds[1]) }
+        do {
+            _ = try Spawn.start("/proc/self/exe", ["bulwark", keeperCommand], environment: ProcessInfo.processInfo.environment,
+                                actions: &actions, newSession: true)
+            close(fds[0])
+        } catch {
+            close(fds[0])
+            throw Failure(description: error.message)
         }
         input.withUnsafeBytes { bytes in
             var done = 0
@@ -67,7 +60,6 @@ enum ClipboardHandOff {
                 done += wrote
             }
         }
-        close(fds[1])
     }
 
     /// The keeper: waits, then takes the secret back; exit 0 either way.

@@ -17,12 +17,11 @@ enum GetCommand {
         let name = parsed.arguments[0], field = parsed.value("--field") ?? "password"
         return VaultCommands.withVault(parsed) { vault, _ in
             let entry: Entry
-            switch find(name, in: vault) {
-            case .found(let found): entry = found
-            case .none:
+            do { entry = try vault.find(name) } catch VaultError.entryNotFound {
                 Output.error("no entry matches '\(TerminalText.visible(name))'.")
                 return 1
-            case .several(let matches):
+            } catch VaultError.ambiguousEntry(_, let ids) {
+                let matches = ids.compactMap(vault.entry(id:))
                 let named = matches.prefix(10).map { "\(TerminalText.visible($0.title)) (\($0.id))" }.joined(separator: ", ")
                 Output.error("'\(TerminalText.visible(name))' matches \(matches.count) entries: \(named)\(matches.count > 10 ? ", …" : ""); give the id.")
                 return 2
@@ -46,19 +45,6 @@ enum GetCommand {
                 print(isatty(STDOUT_FILENO) == 1 ? TerminalText.visible(value) : value)
             }
             return 0
-        }
-    }
-
-    enum Found { case found(Entry), none, several([Entry]) }
-
-    /// By id, else by title (case-insensitive): the one, none, or every one that matches.
-    static func find(_ name: String, in vault: Vault) -> Found {
-        if let byID = vault.entry(id: name) { return .found(byID) }
-        let matches = vault.entries.filter { $0.title.caseInsensitiveCompare(name) == .orderedSame }
-        switch matches.count {
-        case 0: return .none
-        case 1: return .found(matches[0])
-        default: return .several(Array(matches))
         }
     }
 

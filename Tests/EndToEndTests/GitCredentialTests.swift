@@ -24,24 +24,26 @@ import Testing
                 let status = try Spawn.run(command, capture: false).status
                 #expect(status == 0, "\(command)")
             }
-            // The sync tests' server, asked for basic authentication; it prints its port first.
-            let portFile = directory.appendingPathComponent("port")
+            // The sync tests' server, asked for basic authentication; its first line is its port, read as it comes.
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/sync/git-http-server.py").path
             let arguments: [String] = ["python3", script, root.path, user, password, log.path]
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { (argument: String) in strdup(argument) }
             argv.append(nil)
             defer { argv.forEach { free($0) } }
+            var fds: [Int32] = [-1, -1]
+            guard bw_pipe_cloexec(&fds) == 0 else { throw POSIXError(.EIO) }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, portFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            guard posix_spawn(&pid, "/usr/bin/python3", &actions, nil, &argv, environ) == 0 else { throw POSIXError(.ENOEXEC) }
-            let deadline = Date().addingTimeInterval(20)
-            while port == 0, Date() < deadline {
-                let text = (try? String(contentsOf: portFile, encoding: .utf8)) ?? ""
-                port = text.hasSuffix("\n") ? Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 : 0
-                if port == 0 { usleep(50_000) }
-            }
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            let spawned = posix_spawn(&pid, "/usr/bin/python3", &actions, nil, &argv, environ)
+            close(fds[1])
+            defer { close(fds[0]) }
+            guard spawned == 0 else { throw POSIXError(.ENOEXEC) }
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(fds[0], &byte, 1) == 1, byte != 10 { line.append(byte) }
+            port = Int(String(decoding: line, as: UTF8.self)) ?? 0
         }
 
         deinit {

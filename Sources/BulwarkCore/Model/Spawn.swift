@@ -9,13 +9,17 @@ import Glibc
 /// for its own handling, and ignores SIGPIPE), none of our descriptors past
 /// the three standard ones, and waitpid for its end (Foundation's Process
 /// learns of an exit by a run loop that polls, which cost up to 50 ms a run).
-enum Spawn {
-    struct Failure: Error { let message: String }
+public enum Spawn {
+    public struct Failure: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
 
     /// Starts `arguments` (the first is the program's name) with `actions`
-    /// already set up for descriptors 0 to 2.
-    static func start(_ executable: String, _ arguments: [String], environment: [String: String],
-                      actions: inout posix_spawn_file_actions_t) throws(Failure) -> pid_t {
+    /// already set up for descriptors 0 to 2; `newSession`: in a session of
+    /// its own (POSIX_SPAWN_SETSID), to outlive the terminal's process group.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String],
+                             actions: inout posix_spawn_file_actions_t, newSession: Bool = false) throws(Failure) -> pid_t {
         bw_spawn_close_from(&actions, 3)  // the vault's files stay ours
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -29,7 +33,7 @@ enum Spawn {
         for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? bw_spawn_setsid_flag() : 0))
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw Failure(message: "cannot run \(executable): \(String(cString: strerror(spawned)))") }

@@ -14,7 +14,7 @@ public enum AppView {
             let items = "\(Count.grouped(state.snapshot.entries.count)) \(state.snapshot.entries.count == 1 ? "item" : "items")"
             chrome.render(into: &buffer, title: Keymaps.screen(state).title,
                           rightTitle: state.unlocked ? "\(state.lockLabel) · \(items)" + (state.sync.label.map { " · \($0)" } ?? "") : "locked",
-                          status: statusLine(state), hints: state.presenter?.hints ?? keymap.footerHints)
+                          status: statusLine(state, keymap: keymap), hints: state.presenter?.hints ?? keymap.footerHints)
             if !state.unlocked {
                 UnlockScreen.render(state, chrome: chrome, into: &buffer)
             } else {
@@ -79,7 +79,8 @@ public enum AppView {
         return cut.trimmingCharacters(in: .whitespaces) + hint
     }
 
-    static func statusLine(_ state: AppState) -> Line {
+    /// `keymap`: the frame's own table (built once a frame), else the one in charge.
+    static func statusLine(_ state: AppState, keymap: Keymap<AppAction>? = nil) -> Line {
         // The status row is the window less its borders and margins.
         let row = max(0, state.width - 4)
         if let banner = state.banner {
@@ -96,7 +97,7 @@ public enum AppView {
             return Line("The clipboard is cleared in \(Reducer.duration(TimeInterval(seconds))) (or on lock and quit).", Theme.status)
         }
         // Where ? is a character (a form that takes any key), the line does not offer it.
-        let helpable = Keymaps.active(state).binding(for: .char("?")) != nil
+        let helpable = (keymap ?? Keymaps.active(state)).binding(for: .char("?")) != nil
         switch state.screen {
         case .vault:
             let position = state.visible.isEmpty ? "" : "\(Count.grouped(state.list.selected + 1))/\(Count.grouped(state.visible.count))  "
