@@ -24,6 +24,11 @@ public struct JSONStream {
     private let tracked: Int
     private let streamed: [Path]
     private let each: ((Path, Any) throws -> Void)?
+    /// Where an object's names and values and an array's elements are
+    /// gathered until it closes (nested ones above, gone before their parent's next).
+    private let names = MoveStack<String>()
+    private let values = MoveStack<Any>()
+    private var keptNames = [(bytes: [UInt8], name: String)?](repeating: nil, count: JSONStream.namesKept)
     static let maximumDepth = 256
 
     /// Parses `data`; each element of an array at one of `streamed` goes to
@@ -60,7 +65,16 @@ public struct JSONStream {
     private func fail(_ message: String) -> Failure { Failure(offset: at, message: message) }
 
     private mutating func skipSpace() {
-        while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x0A || bytes[at] == 0x0D || bytes[at] == 0x09 { at += 1 }
+        guard at < bytes.count, bytes[at] <= 0x20 else { return }
+        // Exporters indent: most of a pretty-printed document's bytes are runs of spaces, passed eight at a time.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while true {
+            while at + 8 <= bytes.count, base.loadUnaligned(fromByteOffset: at, as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
+            guard at < bytes.count else { return }
+            let byte = bytes[at]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            at += 1
+        }
     }
 
     private mutating func value() throws -> Any {
@@ -93,26 +107,31 @@ public struct JSONStream {
         let tracking = path.count == depth && path.count < tracked
         depth += 1
         defer { depth -= 1 }
-        var object = JSONObject()
         skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return object }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return JSONObject() }
+        let namesBase = names.count, valuesBase = values.count
+        var closed = false
+        defer { if !closed { names.drop(from: namesBase); values.drop(from: valuesBase) } }
         while true {
             skipSpace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw fail("expected a member's name") }
-            let key = try string()
+            let key = try name()
             skipSpace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw fail("expected : after a member's name") }
             at += 1
             skipSpace()
             if tracking { path.append(key) }
-            object.append(key, try value())
+            let member = try value()
+            names.push(key)
+            values.push(member)
             if tracking { path.removeLast() }
             skipSpace()
             guard at < bytes.count else { throw fail("the document ends early") }
             if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
             guard bytes[at] == UInt8(ascii: "}") else { throw fail("expected , or } in an object") }
             at += 1
-            return object
+            closed = true
+            return JSONObject(keys: names.pop(from: namesBase), values: values.pop(from: valuesBase))
         }
     }
 
@@ -129,9 +148,11 @@ public struct JSONStream {
         let tracking = path.count == depth && path.count < tracked
         depth += 1
         defer { depth -= 1 }
-        var elements: [Any] = []
         skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return elements }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return [Any]() }
+        let base = values.count
+        var closed = false
+        defer { if !closed { values.drop(from: base) } }
         var index = 0
         while true {
             skipSpace()
@@ -141,7 +162,7 @@ public struct JSONStream {
                 if tracking { path.append(String(index)) }
                 let element = try value()
                 if tracking { path.removeLast() }
-                if streaming { try each?(path, element) } else { elements.append(element) }
+                if streaming { try each?(path, element) } else { values.push(element) }
             }
             index += 1
             // A streamed element is never looked at again: a mapped file's pages behind it are given back.
@@ -151,7 +172,8 @@ public struct JSONStream {
             if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
             guard bytes[at] == UInt8(ascii: "]") else { throw fail("expected , or ] in an array") }
             at += 1
-            return elements
+            closed = true
+            return values.pop(from: base)
         }
     }
 
@@ -218,6 +240,28 @@ public struct JSONStream {
         }
         throw fail("a string is not closed")
     }
+
+    /// A member's name: an export repeats a few dozen names millions of
+    /// times, so the last String made for each length and first byte is
+    /// kept and given again when the bytes are the same (no UTF-8 checked,
+    /// nothing allocated).
+    private mutating func name() throws -> String {
+        let start = at + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - start <= 24, end > start else { return try string() }
+        let slot = ((end - start) &* 31 &+ Int(bytes[start])) & (Self.namesKept - 1)
+        let seen = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if let kept = keptNames[slot], kept.bytes.count == seen.count, kept.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, seen.baseAddress!, seen.count) == 0 }) {
+            at = end + 1
+            return kept.name
+        }
+        let made = try string()
+        keptNames[slot] = (Array(seen), made)
+        return made
+    }
+
+    static let namesKept = 256
 
     private mutating func string() throws -> String {
         at += 1
@@ -293,6 +337,20 @@ public struct JSONStream {
     }
 
     private mutating func number() throws -> Any {
+        // The common case, a plain integer of up to 18 digits, without a String made.
+        var scan = at, negative = false, integer = 0
+        if scan < bytes.count, bytes[scan] == UInt8(ascii: "-") { negative = true; scan += 1 }
+        let first = scan
+        while scan < bytes.count, scan - first < 18, bytes[scan] &- UInt8(ascii: "0") < 10 {
+            integer = integer * 10 + Int(bytes[scan] &- UInt8(ascii: "0"))
+            scan += 1
+        }
+        let ended = scan == bytes.count || !(bytes[scan] &- UInt8(ascii: "0") < 10 || bytes[scan] == UInt8(ascii: ".")
+                                             || bytes[scan] == UInt8(ascii: "e") || bytes[scan] == UInt8(ascii: "E"))
+        if scan > first, ended, scan - first == 1 || bytes[first] != UInt8(ascii: "0") {
+            at = scan
+            return negative ? -integer : integer
+        }
         let start = at
         if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
         var integral = true
@@ -325,41 +383,4 @@ public struct JSONStream {
 extension JSONStream.Failure {
     /// The line of the failure, for the import's message.
     func line(in data: Data) -> Int { data.prefix(offset).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) } }
-}
-
-/// A JSON object as its members in order. An export's objects have a few
-/// members each: found by a look along them, which is faster than hashing
-/// every name into a dictionary (that was a fifth of a 100,000-item import).
-public struct JSONObject: @unchecked Sendable {  // built once by the reader, then only read; its values are values too
-    /// The names and the values apart: a look along the names copies no value.
-    public private(set) var keys: [String] = []
-    private var values: [Any] = []
-
-    mutating func append(_ key: String, _ value: Any) {
-        keys.append(key)
-        values.append(value)
-    }
-
-    /// The member's value; the last one when a name repeats (as a dictionary would keep it).
-    public subscript(key: String) -> Any? {
-        var index = keys.count
-        while index > 0 {
-            index -= 1
-            if keys[index] == key { return values[index] }
-        }
-        return nil
-    }
-
-    /// As Foundation's types, for `JSONSerialization` (a value kept as JSON text).
-    var foundation: [String: Any] {
-        var object: [String: Any] = [:]
-        for (key, value) in zip(keys, values) { object[key] = Self.foundation(value) }
-        return object
-    }
-
-    static func foundation(_ value: Any) -> Any {
-        if let object = value as? JSONObject { return object.foundation }
-        if let array = value as? [Any] { return array.map(foundation) }
-        return value
-    }
 }

@@ -45,4 +45,24 @@ import Testing
             #expect(throws: JSONStream.Failure.self) { try JSONStream.parse(Data(bad.utf8), skipping: [["items"]]) }
         }
     }
+
+    /// The reader's fast paths (integers without a String, names given
+    /// again from the last one of their length and first byte, runs of
+    /// spaces eight at a time) read what the slow ones would: numbers at
+    /// their edges, names that share a slot, escaped and empty names.
+    @Test func theFastPathsReadWhatTheSlowOnesWould() throws {
+        let text = "{\r\n\t\"ab\": 7,          \"ac\": -0,\"ad\":-12,\"ab\\u0021\":123456789012345678,"
+            + "\"big\": 1234567890123456789, \"e\": 1e3, \"f\": 2.5, \"z\": 0, \"\": [ ],                 \"ab\": [{\"ab\":1,\"ac\":{}},\"ac\"] }"
+        let object = try #require(try JSONStream.parse(Data(text.utf8)) as? JSONObject)
+        #expect(object.keys == ["ab", "ac", "ad", "ab!", "big", "e", "f", "z", "", "ab"])
+        #expect(object["ac"] as? Int == 0 && object["ad"] as? Int == -12 && object["ab!"] as? Int == 123456789012345678)
+        #expect(object["big"] as? Int == 1234567890123456789 && object["e"] as? Double == 1000 && object["f"] as? Double == 2.5 && object["z"] as? Int == 0)
+        #expect((object[""] as? [Any])?.isEmpty == true)
+        let last = try #require(object["ab"] as? [Any])
+        #expect((last.first as? JSONObject)?.keys == ["ab", "ac"] && last.last as? String == "ac")
+        for (bad, message) in [(#"{"a":-}"#, "not a JSON value"), (#"{"a":00}"#, "a number with a leading zero"), (#"{"a":1.}"#, "a number with no digits after its point"),
+                               (#"{"ab":1,"ac":2,"ab":[{"ab":}]}"#, "not a JSON value")] {
+            do { _ = try JSONStream.parse(Data(bad.utf8)); Issue.record("\(bad) was read") } catch let failure as JSONStream.Failure { #expect(failure.message == message, "\(bad)") }
+        }
+    }
 }
