@@ -232,6 +232,16 @@ enum Commands {
                     identifiers, their accounts are migrated to the new team's ids, and the entries follow.
                     """, arguments: [.words(["enroll", "notify", "transfer"]), .services,
                                      .words(["consent-revoked", "account-delete", "email-disabled", "email-enabled"]), .nothing]),
+        CommandSpec(name: "open-link", summary: "Where a link goes: a service's app (universal links) or the website.",
+                    usage: OpenLinkCommand.usage,
+                    options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: url, route (app or website), service, app_id, because"),
+                              OptionSpec(name: "--open", valueName: nil, help: "Hand a link that goes to the website to the desktop's browser")],
+                    details: """
+                    A link opens in a service's app when its site's apple-app-site-association applinks cover it for that
+                    app (components: "/" path, "?" query, "#" fragment, exclude; or the older paths with NOT; * and ?
+                    wildcards, first rule wins) and the app's manifest claims applinks:HOST. Otherwise it opens in the browser.
+                    The rule that decided is said either way. The built-in mock services and --services' sites are read.
+                    """, arguments: [.free]),
         CommandSpec(name: "sync", summary: "Keep one vault on every machine through a git remote, merged entry by entry.",
                     usage: SyncCommand.usage,
                     options: [OptionSpec(name: "--name", valueName: "MACHINE", help: "init, clone: how other machines name this one (default: the host name)"),

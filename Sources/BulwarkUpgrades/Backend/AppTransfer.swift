@@ -88,7 +88,9 @@ extension ServiceCatalog {
             for domain in manifests[index].domains.map(ServiceManifest.base) {
                 guard let file = sites[domain] else { continue }
                 sites[domain] = SiteAssociation(webCredentialApps: file.webCredentialApps.map { $0 == transfer.oldAppID ? transfer.appID : $0 },
-                                                appLinkApps: file.appLinkApps.map { $0 == transfer.oldAppID ? transfer.appID : $0 })
+                                                appLinks: file.appLinks.map { detail in
+                                                    AppLinkDetail(appIDs: detail.appIDs.map { $0 == transfer.oldAppID ? transfer.appID : $0 }, components: detail.components)
+                                                })
             }
         }
         return ServiceCatalog(manifests: manifests, sites: sites, providers: providers, sharedCredentialGroups: sharedCredentialGroups)

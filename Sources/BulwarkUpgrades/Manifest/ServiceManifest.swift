@@ -33,7 +33,8 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
     public var name: String
     /// `TEAMID.bundle.id`: the team scopes Sign in with Apple's user ids and relay addresses.
     public var appID: String
-    /// `webcredentials:DOMAIN` or `webcredentials:*.DOMAIN`.
+    /// `webcredentials:DOMAIN` or `webcredentials:*.DOMAIN` (the app's
+    /// passwords), and `applinks:DOMAIN` (the site's links it opens).
     public var associatedDomains: [String]
     public var supportsStrongPassword: Bool
     public var supportsSignInWithApple: Bool
@@ -61,6 +62,20 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
     public var domains: [String] {
         associatedDomains.compactMap { $0.hasPrefix("webcredentials:") ? String($0.dropFirst("webcredentials:".count)).lowercased() : nil }
     }
+    /// The domains whose universal links the app claims (`applinks:`), `*.` kept.
+    public var appLinkDomains: [String] {
+        associatedDomains.compactMap { $0.hasPrefix("applinks:") ? String($0.dropFirst("applinks:".count)).lowercased() : nil }
+    }
+
+    /// Whether the app claims a host's universal links: `applinks:HOST`, or
+    /// `applinks:*.DOMAIN` for its subdomains. `www.` is a host of its own here, as it is to Apple.
+    public func claimsAppLinks(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return appLinkDomains.contains { domain in
+            domain.hasPrefix("*.") ? host.hasSuffix(String(domain.dropFirst(1))) : host == domain
+        }
+    }
+
     /// The first associated domain: where the service lives.
     public var primaryDomain: String { domains.first.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 } ?? id }
 
@@ -109,8 +124,8 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
         guard manifest.appID.contains("."), !manifest.teamID.isEmpty else {
             throw Invalid(file: file, reason: "\"appID\" must be TEAMID.bundle.id")
         }
-        guard !manifest.domains.isEmpty, manifest.domains.count == manifest.associatedDomains.count else {
-            throw Invalid(file: file, reason: "\"associatedDomains\" must be webcredentials:DOMAIN entries")
+        guard !manifest.domains.isEmpty, manifest.domains.count + manifest.appLinkDomains.count == manifest.associatedDomains.count else {
+            throw Invalid(file: file, reason: "\"associatedDomains\" must be webcredentials:DOMAIN entries (and applinks:DOMAIN for links)")
         }
         if manifest.twoFactor == .securityKey && !manifest.acceptsPasskeys {
             throw Invalid(file: file, reason: "\"twoFactor\": \"security-key\" needs \"supportsPasskeys\": true (the key answers the service's relying party)")

@@ -8,8 +8,15 @@ import Foundation
 public struct SiteAssociation: Sendable, Equatable {
     /// App ids (`TEAMID.bundle.id`) the site trusts with its passwords.
     public let webCredentialApps: [String]
+    /// Which of the site's URLs open in which app, in the file's order.
+    public let appLinks: [AppLinkDetail]
     /// App ids the site's universal links open.
-    public let appLinkApps: [String]
+    public var appLinkApps: [String] { appLinks.flatMap(\.appIDs) }
+
+    public init(webCredentialApps: [String], appLinks: [AppLinkDetail] = []) {
+        self.webCredentialApps = webCredentialApps
+        self.appLinks = appLinks
+    }
 
     /// Apple's own limit for the file.
     public static let maximumBytes = 128 * 1024
@@ -32,18 +39,14 @@ public struct SiteAssociation: Sendable, Equatable {
             }
             web = apps
         }
-        var links: [String] = []
+        var links: [AppLinkDetail] = []
         if let section = object["applinks"] {
             guard let details = (section as? [String: Any])?["details"] as? [[String: Any]] else {
                 throw Invalid(file: file, reason: "\"applinks.details\" must be a list of objects")
             }
-            for detail in details {
-                if let ids = detail["appIDs"] as? [String] { links += ids } else if let id = detail["appID"] as? String { links.append(id) } else {
-                    throw Invalid(file: file, reason: "each \"applinks.details\" object needs \"appIDs\"")
-                }
-            }
+            links = try details.map { try AppLinkDetail.parse($0, file: file) }
         }
-        return SiteAssociation(webCredentialApps: web, appLinkApps: links)
+        return SiteAssociation(webCredentialApps: web, appLinks: links)
     }
 
     /// The files the built-in mock websites serve (Assets/sites/DOMAIN.json).
