@@ -211,6 +211,25 @@ import Testing
         #expect(f.state.offer(.strongPassword, for: entry).reason == "this account already uses Sign in with Apple")
     }
 
+    /// Scooter Share asks Sign in with Apple for the e-mail only: the sheet
+    /// has no name row and says so, and its keys choose the e-mail as before.
+    @Test(arguments: sizes)
+    func theSheetShowsOnlyWhatTheServiceAsksFor(width: Int, height: Int) async throws {
+        let f = try AppFixture(width: width, height: height)
+        await f.selectEntry("Scooter Share")
+        await f.press(.char("a"))
+        guard case .sheet(let sheet)? = f.state.upgrade?.state else { Issue.record("no sheet"); return }
+        #expect(sheet.scopes == [.email])
+        var shown = f.state
+        shown.upgrade?.relay = "x7k2q9rm4p@privaterelay.appleid.example"  // random per run; fixed for the golden
+        Snapshot.assert(AppView.render(shown), named: "sheet-email-only")
+        let text = AppView.render(shown).textDump()
+        #expect(text.contains("Scooter Share does not ask for your name.") && !text.contains("NAME "))
+        await f.press(.enter)
+        let entry = try #require(f.entry("Scooter Share"))
+        #expect(entry.password == nil && entry.signInWithApple?.email == "jane.appleseed@icloud.example")
+    }
+
     @Test(arguments: sizes)
     func aFailingServiceShowsItsReason(width: Int, height: Int) async throws {
         let f = try AppFixture(width: width, height: height)

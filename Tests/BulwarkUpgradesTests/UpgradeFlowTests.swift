@@ -237,6 +237,28 @@ import Testing
         #expect(try f.world.identityProvider.credentialState(user: link.user, team: backend.manifest.teamID) == .authorized)
     }
 
+    /// A manifest's scopes (Sign in with Apple): Scooter Share asks for the
+    /// e-mail only, so the sheet carries no name, the token no name and the
+    /// backend the e-mail alone; a manifest naming another scope is refused.
+    @Test func theSheetAndTheServiceGetOnlyTheScopesAskedFor() throws {
+        let f = try UpgradeFixture()
+        guard case .sheet(let sheet) = f.start("scooters", .signInWithApple) else { Issue.record("no sheet"); return }
+        #expect(sheet.scopes == [.email] && sheet.asksForEmail)
+        _ = try #require(completed(f.engine.continueWithApple()))
+        let entry = f.entry("scooters")
+        let link = try #require(entry.signInWithApple)
+        #expect(link.email == "jane.appleseed@icloud.example" && entry.password == nil)
+        let backend = try #require(try f.world.backend(for: entry))
+        #expect(try backend.link(of: "jane")?.email == "jane.appleseed@icloud.example")
+        #expect(try f.agrees("scooters"))
+
+        func manifest(_ scopes: String) throws -> ServiceManifest {
+            try ServiceManifest.decode(Data(#"{"id": "x", "name": "X", "appID": "ABCDE12345.x", "associatedDomains": ["webcredentials:x.example"], "supportsStrongPassword": true, "supportsSignInWithApple": true, "signInWithAppleScopes": \#(scopes), "twoFactor": "none", "behaviour": {}}"#.utf8), file: "x.json")
+        }
+        #expect(try manifest("[]").requestedAppleIDScopes == [] && manifest(#"["email", "name"]"#).requestedAppleIDScopes == [.fullName, .email])
+        #expect(throws: ServiceManifest.Invalid(file: "x.json", reason: "bad \"signInWithAppleScopes.0\"")) { try manifest(#"["phone"]"#) }
+    }
+
     @Test func theRelayIsStablePerUserAndTeam() throws {
         let f = try UpgradeFixture()
         let shiny = try f.world.catalog.manifest(id: "shiny")!, health = try f.world.catalog.manifest(id: "city-health")!

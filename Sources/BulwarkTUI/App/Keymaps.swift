@@ -201,8 +201,11 @@ public enum Keymaps {
     }
 
     static func sheet(_ state: AppState) -> Keymap<AppAction> {
-        Keymap("Sign in with Apple", [
+        let asksForEmail: Bool
+        if case .sheet(let sheet)? = state.upgrade?.state { asksForEmail = sheet.asksForEmail } else { asksForEmail = true }
+        return Keymap("Sign in with Apple", (asksForEmail ? [
             B([.up, .down, .tab, .char(" ")], .upgrade(.toggleEmail), help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
+        ] : []) + [
             B([.enter], .upgrade(.continueSheet), help: "Continue", hint: "continue"),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape], .upgrade(.cancel), help: "Cancel", hint: "cancel"),
@@ -229,8 +232,9 @@ public enum Keymaps {
                 B([.ctrl("c")], .interrupt, help: "Quit"),
             ])
         }
-        return Keymap("Sign in with Apple", [
+        return Keymap("Sign in with Apple", (state.signUp?.sheet?.asksForEmail == false ? [] : [
             B([.up, .down, .tab, .char(" ")], .signUp(.toggleEmail), help: "Share My Email / Hide My Email", hint: "choose e-mail", hintKey: "↑↓"),
+        ]) + [
             B([.enter], .signUp(.proceed), help: "Continue", hint: "continue"),
             B([.escape], .signUp(.cancel), help: "Cancel", hint: "cancel"),
             B([.ctrl("c")], .interrupt, help: "Quit"),

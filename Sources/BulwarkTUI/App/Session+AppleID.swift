@@ -15,7 +15,8 @@ extension AppSession {
     public func signUpSheet(serviceID: String) -> (sheet: SignInWithAppleSheet, relay: String?)? {
         lock.withLock {
             guard let world, let manifest = world.catalog.manifest(id: serviceID) else { return nil }
-            let sheet = SignInWithAppleSheet(serviceName: manifest.name, fullName: appleID.fullName, sharedEmail: appleID.email, hideEmail: false)
+            let sheet = SignInWithAppleSheet(serviceName: manifest.name, fullName: appleID.fullName, sharedEmail: appleID.email, hideEmail: false,
+                                             scopes: manifest.requestedAppleIDScopes)
             return (sheet, try? world.identityProvider.relayAddress(appleID: appleID.email, team: manifest.teamID))
         }
     }

@@ -44,7 +44,7 @@ enum SignUpReducer {
             signUp?.relay = relay
             return .none
         case .toggleEmail:
-            signUp?.sheet?.hideEmail.toggle()
+            if signUp?.sheet?.asksForEmail == true { signUp?.sheet?.hideEmail.toggle() }
             return .none
         case .proceed:
             guard let current = signUp, let service = current.chosen, let sheet = current.sheet, !current.working else { return .none }

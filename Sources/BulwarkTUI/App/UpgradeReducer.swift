@@ -115,7 +115,7 @@ enum UpgradeReducer {
             state.overlay = nil
             return .run { env in env.upgrades.map { let step = $0.cancelUpgrade(); return .upgrade(.stepped(step.state, step.snapshot)) } }
         case .toggleEmail:
-            guard case .sheet(let sheet)? = state.upgrade?.state else { return .none }
+            guard case .sheet(let sheet)? = state.upgrade?.state, sheet.asksForEmail else { return .none }
             var toggled = sheet
             toggled.hideEmail.toggle()
             state.upgrade?.state = .sheet(toggled)  // drawn at once; the engine agrees below

@@ -112,22 +112,43 @@ enum UpgradeViews {
         var y = inner.y + 1
         buffer.put(purpose, x: inner.x + 1, y: y, clip: inner)
         y += 2
-        Line([Span("NAME    ", Theme.label), Span(sheet.fullName)]).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 1
-        Line([Span("EMAIL   ", Theme.label), Span(sheet.hideEmail ? "( ) " : "(•) ", Theme.key), Span("Share My Email  "), Span(sheet.sharedEmail, Theme.dim)])
-            .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 1
-        // The relay address beside Hide My Email, and under it the real address the relay forwards to.
-        Line([Span("        "), Span(sheet.hideEmail ? "(•) " : "( ) ", Theme.key), Span("Hide My Email   "),
-              Span(relay ?? "a private relay address", Theme.dim)])
-            .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 1
-        Line([Span("            forward to: " + sheet.sharedEmail, Theme.dim)])
-            .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
-        y += 2
+        // Only what the service asks for is on the sheet (its manifest's scopes); what it does not ask for is said once.
+        if sheet.scopes.contains(.fullName) {
+            Line([Span("NAME    ", Theme.label), Span(sheet.fullName)]).render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+        }
+        if sheet.asksForEmail {
+            Line([Span("EMAIL   ", Theme.label), Span(sheet.hideEmail ? "( ) " : "(•) ", Theme.key), Span("Share My Email  "), Span(sheet.sharedEmail, Theme.dim)])
+                .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+            // The relay address beside Hide My Email, and under it the real address the relay forwards to.
+            Line([Span("        "), Span(sheet.hideEmail ? "(•) " : "( ) ", Theme.key), Span("Hide My Email   "),
+                  Span(relay ?? "a private relay address", Theme.dim)])
+                .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+            Line([Span("            forward to: " + sheet.sharedEmail, Theme.dim)])
+                .render(into: &buffer, x: inner.x + 1, y: y, clip: inner)
+            y += 1
+        }
+        if let unasked = Self.unasked(sheet) {
+            buffer.put(unasked, x: inner.x + 1, y: y, style: Theme.dim, clip: inner)
+            y += 1
+        }
+        y = max(y + 1, inner.y + 8)
         let buttons = "[ Cancel ]      [ Continue ]"  // as in every dialog: the one that acts on the right
         buffer.put(buttons, x: inner.x + max(0, (inner.width - DisplayWidth.of(buttons)) / 2), y: y, style: Theme.heading, clip: inner)
-        buffer.put("Enter continues · Esc cancels · ↑↓ chooses the e-mail", x: inner.x + 1, y: y + 1, style: Theme.dim, clip: inner)
+        buffer.put(sheet.asksForEmail ? "Enter continues · Esc cancels · ↑↓ chooses the e-mail" : "Enter continues · Esc cancels",
+                   x: inner.x + 1, y: y + 1, style: Theme.dim, clip: inner)
+    }
+
+    /// What the service does not ask for, in a line; nil when it asks for both.
+    static func unasked(_ sheet: SignInWithAppleSheet) -> String? {
+        switch (sheet.scopes.contains(.fullName), sheet.asksForEmail) {
+        case (true, true): nil
+        case (false, true): "\(sheet.serviceName) does not ask for your name."
+        case (true, false): "\(sheet.serviceName) does not ask for your e-mail."
+        case (false, false): "\(sheet.serviceName) asks for neither your name nor your e-mail."
+        }
     }
 
     /// The in-app Messages inbox, newest first.

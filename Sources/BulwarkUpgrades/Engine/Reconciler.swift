@@ -117,7 +117,7 @@ public enum SignInSimulator {
             let appleID = appleID ?? world.appleID
             let credential = try world.appleIDProvider().authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
                                                                   audience: manifest.appID, nonce: nonce, state: "signin",
-                                                                  hideEmail: link.isPrivateRelay)
+                                                                  hideEmail: link.isPrivateRelay, scopes: manifest.requestedAppleIDScopes)
             let result = try backend.signInWithApple(identityToken: credential.identityToken, nonce: nonce)
             if case .accepted = result { try backend.clearRevoked(appleUser: link.user) }
             return result

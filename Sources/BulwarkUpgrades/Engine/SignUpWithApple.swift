@@ -40,7 +40,8 @@ public enum SignUpWithApple {
         let nonce = SecureRandom.bytes(16).hex, state = SecureRandom.bytes(16).hex
         let appleID = appleID ?? world.appleID
         let credential = try world.appleIDProvider().authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
-                                                              audience: manifest.appID, nonce: nonce, state: state, hideEmail: hideEmail)
+                                                              audience: manifest.appID, nonce: nonce, state: state, hideEmail: hideEmail,
+                                                              scopes: manifest.requestedAppleIDScopes)
         guard credential.state == state else { throw ServiceRefusal(reason: "The Sign in with Apple response did not belong to this request") }
         let backend = try world.accountServer(for: manifest)
         try backend.signUpWithApple(credential: credential, nonce: nonce)

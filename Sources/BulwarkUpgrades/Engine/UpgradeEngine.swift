@@ -171,7 +171,7 @@ public final class UpgradeEngine {
             do {
                 result = .success(try world.appleIDProvider().authorize(appleID: appleID.email, fullName: appleID.fullName, team: manifest.teamID,
                                                                        audience: manifest.appID, nonce: nonce, state: requestState,
-                                                                       hideEmail: sheet.hideEmail))
+                                                                       hideEmail: sheet.hideEmail, scopes: manifest.requestedAppleIDScopes))
             } catch {
                 result = .failure(.failed(reason: nil))
             }
@@ -243,7 +243,7 @@ public final class UpgradeEngine {
     private func presentSheet() -> UpgradeState {
         // Step-up UI, if any, is dismissed first: the sheet replaces it.
         state = .sheet(SignInWithAppleSheet(serviceName: manifest?.name ?? "", fullName: appleID.fullName,
-                                            sharedEmail: appleID.email, hideEmail: false))
+                                            sharedEmail: appleID.email, hideEmail: false, scopes: manifest?.requestedAppleIDScopes ?? AppleIDScope.allCases))
         return state!
     }
 

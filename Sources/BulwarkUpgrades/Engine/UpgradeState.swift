@@ -29,13 +29,18 @@ public struct SignInWithAppleSheet: Sendable, Equatable {
     public let fullName: String
     public let sharedEmail: String
     public var hideEmail: Bool
+    /// What the service asks for: the sheet shows only these rows.
+    public let scopes: [AppleIDScope]
 
-    public init(serviceName: String, fullName: String, sharedEmail: String, hideEmail: Bool) {
+    public init(serviceName: String, fullName: String, sharedEmail: String, hideEmail: Bool, scopes: [AppleIDScope] = AppleIDScope.allCases) {
         self.serviceName = serviceName
         self.fullName = fullName
         self.sharedEmail = sharedEmail
         self.hideEmail = hideEmail
+        self.scopes = scopes
     }
+
+    public var asksForEmail: Bool { scopes.contains(.email) }
 }
 
 /// The host's passkey sheet: "Save a passkey for jane on shiny.example?"

@@ -38,6 +38,11 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
     public var associatedDomains: [String]
     public var supportsStrongPassword: Bool
     public var supportsSignInWithApple: Bool
+    /// What the app asks Sign in with Apple for: `name`, `email`, both or
+    /// neither (absent: both). The sheet shows only these, and the token
+    /// and the backend get only what was asked for and shared.
+    public var signInWithAppleScopes: [AppleIDScope]?
+    public var requestedAppleIDScopes: [AppleIDScope] { signInWithAppleScopes.map { AppleIDScope.allCases.filter($0.contains) } ?? AppleIDScope.allCases }
     /// The service is a WebAuthn relying party (absent: false).
     public var supportsPasskeys: Bool?
     public var acceptsPasskeys: Bool { supportsPasskeys == true }
@@ -105,6 +110,9 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
         public var description: String { "\(file): \(reason)" }
     }
 
+    /// A member's place as the file writes it: `signInWithAppleScopes.0`, not Swift's "Index 0".
+    static func dotted(_ path: [CodingKey]) -> String { path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") }
+
     /// Decodes and checks one manifest.
     public static func decode(_ data: Data, file: String) throws -> ServiceManifest {
         let manifest: ServiceManifest
@@ -112,9 +120,9 @@ public struct ServiceManifest: Sendable, Equatable, Codable {
             throw Invalid(file: file, reason: "missing \"\(key.stringValue)\"")
         } catch let DecodingError.dataCorrupted(context) {
             let rule = context.debugDescription.hasPrefix("must be") ? " (\(context.debugDescription))" : ""
-            throw Invalid(file: file, reason: context.codingPath.isEmpty ? "not valid JSON" : "bad \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"" + rule)
+            throw Invalid(file: file, reason: context.codingPath.isEmpty ? "not valid JSON" : "bad \"\(Self.dotted(context.codingPath))\"" + rule)
         } catch let DecodingError.typeMismatch(_, context) {
-            throw Invalid(file: file, reason: "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
+            throw Invalid(file: file, reason: "\"\(Self.dotted(context.codingPath))\" has the wrong type")
         } catch {
             throw Invalid(file: file, reason: "not a service manifest")
         }

@@ -41,7 +41,7 @@ public struct ExistingCredential: Sendable, Equatable {
 }
 
 /// What an app asks Sign in with Apple to share (`ASAuthorization.Scope`).
-public enum AppleIDScope: String, Sendable, CaseIterable { case fullName = "name", email }
+public enum AppleIDScope: String, Sendable, CaseIterable, Codable { case fullName = "name", email }
 
 /// Whether the person looks like a real person (`ASUserDetectionStatus`):
 /// told on the first authorization only, as Apple does.
