@@ -19,6 +19,7 @@ MANDIR       := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR      := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 
 .PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
@@ -29,7 +30,7 @@ all: build
 # the clipboard test copies to.
 # bash, zsh and fish load the completions, man renders the pages, lintian
 # checks the package, dpkg-dev works out its Depends.
-TEST_DEB_PACKAGES := keepassxc sqlite3 xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap curl wamerican john-data pass gnupg
+TEST_DEB_PACKAGES := keepassxc sqlite3 xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap curl wamerican john-data pass gnupg desktop-file-utils
 
 # $(1): the packages; installed as root, else the apt-get line is printed.
 define install-packages
@@ -75,8 +76,9 @@ $(STATIC_BIN):
 # The binary, a page per command and the completions, all made by the
 # binary from its command tables.
 install: $(STATIC_BIN)
-	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR)
 	install -m 0755 $(STATIC_BIN) $(BINDIR)/bulwark
+	install -m 0644 Sources/Packaging/bulwark-code-setup.desktop $(APPDIR)/bulwark-code-setup.desktop
 	$(STATIC_BIN) manpages $(MANDIR) >/dev/null
 	$(STATIC_BIN) completions bash > $(BASHDIR)/bulwark
 	$(STATIC_BIN) completions zsh > $(ZSHDIR)/_bulwark
@@ -85,7 +87,7 @@ install: $(STATIC_BIN)
 
 uninstall:
 	rm -f $(BINDIR)/bulwark $(MANDIR)/bulwark.1 $(MANDIR)/bulwark-*.1 \
-	  $(BASHDIR)/bulwark $(ZSHDIR)/_bulwark $(FISHDIR)/bulwark.fish
+	  $(BASHDIR)/bulwark $(ZSHDIR)/_bulwark $(FISHDIR)/bulwark.fish $(APPDIR)/bulwark-code-setup.desktop
 
 # bulwark_VERSION_ARCH.deb in .build-deb/ (Sources/Packaging/make-deb.sh).
 deb: $(STATIC_BIN)

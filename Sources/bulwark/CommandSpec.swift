@@ -232,6 +232,18 @@ enum Commands {
                     identifiers, their accounts are migrated to the new team's ids, and the entries follow.
                     """, arguments: [.words(["enroll", "notify", "transfer"]), .services,
                                      .words(["consent-revoked", "account-delete", "email-disabled", "email-enabled"]), .nothing]),
+        CommandSpec(name: "code-setup", summary: "Save a verification code's set-up link (otpauth://, apple-otpauth://) to its entry.",
+                    usage: CodeSetupCommand.usage,
+                    options: [OptionSpec(name: "--entry", valueName: "ENTRY", help: "Save it to this entry (an id or a title)"),
+                              OptionSpec(name: "--new", valueName: "TITLE", help: "Save it in a new entry with this title"),
+                              OptionSpec(name: "--replace", valueName: nil, help: "Put it in place of a code the entry has")],
+                    details: """
+                    The entries that look like the code's (its issuer in the title or site, its account the user name)
+                    are offered on the terminal before anything is saved, best first; Enter takes the first, n makes a
+                    new entry, q saves nothing. Without a terminal, --entry or --new says where. The desktop's handler
+                    for otpauth:// and apple-otpauth:// links (bulwark-code-setup.desktop, installed by make install and
+                    the package) runs this in a terminal. The link's secret is wiped from the process's arguments at once.
+                    """, arguments: [.free]),
         CommandSpec(name: "open-link", summary: "Where a link goes: a service's app (universal links) or the website.",
                     usage: OpenLinkCommand.usage,
                     options: [OptionSpec(name: "--json", valueName: nil, help: "JSON: url, route (app or website), service, app_id, because"),

@@ -48,6 +48,7 @@ import Testing
         #expect(installed.contains("/usr/local/share/bash-completion/completions/bulwark"))
         #expect(installed.contains("/usr/local/share/zsh/site-functions/_bulwark"))
         #expect(installed.contains("/usr/local/share/fish/vendor_completions.d/bulwark.fish"))
+        #expect(installed.contains("/usr/local/share/applications/bulwark-code-setup.desktop"))
 
         let version = try Binary.run(["--version"], program: prefix + "/bin/bulwark")
         #expect(version.status == 0 && version.stdout.hasPrefix("bulwark "))
