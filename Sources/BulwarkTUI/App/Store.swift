@@ -17,8 +17,10 @@ public final class ActionInbox: Sendable {
 
     func finish(_ action: AppAction?) {
         if let action { queue.withLock { $0.append(action) } }
-        pending.withLock { $0 -= 1 }
+        // The wake before the count drops: whoever waits for no effect in flight
+        // (a test's settle) drains only after it, so the woken loop finds the action in.
         onFinish.withLock { $0 }?()
+        pending.withLock { $0 -= 1 }
     }
 
     public func drain() -> [AppAction] { queue.withLock { q in defer { q = [] }; return q } }
