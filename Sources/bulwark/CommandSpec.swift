@@ -200,7 +200,9 @@ enum Commands {
                     usage: UpgradeCommand.signInUsage,
                     options: [OptionSpec(name: "--sign-in-with-apple", valueName: nil,
                                          help: "Sign in with Apple again, after the account was signed out (authorization stopped)"),
-                              OptionSpec(name: "--with", valueName: "password|passkey", help: "Sign in with the entry's passkey (WebAuthn) instead of its password"),
+                              OptionSpec(name: "--with", valueName: "password|passkey|apple",
+                                         help: "The saved password, the entry's passkey (WebAuthn), or Sign in with Apple (moves a password account to it)"),
+                              OptionSpec(name: "--hide-email", valueName: nil, help: "with apple: give the service a private relay address"),
                               OptionSpec(name: "--with-provider", valueName: nil,
                                          help: "Log in through the identity provider the service takes (OAuth 2.0 code flow with PKCE, OpenID Connect)"),
                               OptionSpec(name: "--ephemeral", valueName: nil, help: "with-provider: a private browser session (no provider cookie kept or used)"),
@@ -211,7 +213,10 @@ enum Commands {
                     Exit 0 when the service accepts the credential, 1 when it refuses (with its reason), 4 when the
                     identity provider asks for a code and --code-from-vault was not given. With --with-provider the
                     command is the person's Continue and consent; the provider's login page is filled from the
-                    vault's entry for its domain, as AutoFill would.
+                    vault's entry for its domain, as AutoFill would. Where the service also takes Sign in with Apple,
+                    a terminal is asked which (the saved password, or Sign in with Apple, which moves the account to
+                    it: an upgrade's exit codes); a script gets the saved password unless --with apple. After a sign-in
+                    with a weak or breached password a terminal is offered the account's upgrades, as the app does.
                     """),
         CommandSpec(name: "services", summary: "List the service manifests, sign an account up, or send a Sign in with Apple notification.",
                     usage: ServicesCommand.servicesUsage,

@@ -202,20 +202,27 @@ enum UpgradeCommand {
 
     // MARK: signin
 
-    static let signInUsage = "bulwark signin ENTRY [--sign-in-with-apple | --with password|passkey | --with-provider [--ephemeral] [--code-from-vault] [--transcript FILE]]"
+    static let signInUsage = "bulwark signin ENTRY [--sign-in-with-apple | --with password|passkey|apple [--hide-email] | --with-provider [--ephemeral] [--code-from-vault] [--transcript FILE]]"
 
     static func signIn(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: \(signInUsage)"); return 2 }
         if parsed.flag("--with-provider") { return ProviderSignIn.run(parsed) }
-        return ServiceWiring.withServices(parsed) { vault, world, _ in
+        if let with = parsed.value("--with"), !["password", "passkey", "apple"].contains(with) { Output.error("usage: \(signInUsage)"); return 2 }
+        return ServiceWiring.withServices(parsed) { vault, world, input in
             let entry = try vault.find(parsed.arguments[0])
             if parsed.value("--with") == "passkey" { return try PasskeyAtService.signIn(entry, world: world) }
             let again = parsed.flag("--sign-in-with-apple")
             guard !again || entry.signInWithApple != nil else { Output.error("\(entry.title) does not sign in with Apple."); return 2 }
+            // Sign in with Apple for an account that has a password is its upgrade (the sheet's choices from the options).
+            if !again, try SignInChoice.choosesApple(entry, world: world, parsed, input) {
+                let engine = UpgradeEngine(vault: vault, world: world)
+                return finish(drive(engine, UpgradeRequest(entryID: entry.id, kind: .signInWithApple, origin: .signInPrompt), parsed, input))
+            }
             switch try SignInSimulator.signIn(entry, world: world, reauthorize: again) {
             case .accepted:
                 print("Signed in to \(entry.title)" + (entry.signInWithApple != nil ? " with Apple." : "."))
                 for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { Output.stderr("bulwark: \(change.sentence)\n") }
+                if let upgraded = SignInChoice.offerUpgrade(after: entry, vault: vault, world: world, parsed, input) { return upgraded }
                 return 0
             case .refused(let reason):
                 Output.error("\(entry.title) refused the sign-in: \(reason).")

@@ -256,6 +256,10 @@ import Testing
         let f = try AppFixture(width: width, height: height)
         await f.selectEntry("Scooter Share")
         await f.press(.char("s"))
+        // The service takes Sign in with Apple too: the saved password and it, side by side, before anything is sent.
+        #expect(f.state.overlay == .signInChoice(appleChosen: false) && f.state.banner == nil)
+        f.golden("sign-in-choice")
+        await f.press(.enter)
         #expect(f.state.overlayKind == .signInPrompt && f.state.banner?.text == "Signed in to Scooter Share.")
         f.golden("sign-in-prompt")
         await f.press(.char("u"))
@@ -268,6 +272,29 @@ import Testing
         #expect(f.state.banner?.text == "Shiny app: Shiny now uses a strong password, saved in bulwark. The old one is kept in history. Also updated, the same account: Shiny Store.")
         #expect(f.entry("Shiny")?.history.first?.reason == "upgraded to a strong password in Shiny")
         #expect(f.entry("Shiny Store")?.password == f.entry("Shiny")?.password)
+    }
+
+    /// WWDC19's one request for both credentials: choosing Sign in with
+    /// Apple on the sign-in sheet is the account's upgrade (its sheet asks
+    /// next); Esc sends nothing; an account with no such offer signs in at once.
+    @Test func theSignInSheetOffersSignInWithAppleBesideTheSavedPassword() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        await f.selectEntry("City Health Portal")
+        await f.press(.char("s"))
+        await f.press(.escape)
+        #expect(f.state.overlay == nil && f.state.banner == nil && f.entry("City Health Portal")?.password != nil)
+        await f.press(.char("s"), .down)
+        #expect(f.state.overlay == .signInChoice(appleChosen: true))
+        f.golden("sign-in-choice-apple")
+        await f.press(.enter)
+        guard case .sheet(let sheet)? = f.state.upgrade?.state else { Issue.record("no Sign in with Apple sheet"); return }
+        #expect(sheet.serviceName == "City Health Portal" && f.state.upgrade?.request.origin == .signInPrompt)
+        await f.press(.enter)
+        #expect(f.entry("City Health Portal")?.signInWithApple != nil && f.entry("City Health Portal")?.password == nil)
+        // Now it signs in with Apple: nothing to choose.
+        await f.press(.escape)
+        await f.press(.char("s"))
+        #expect(f.state.overlay?.kind != .signInChoice && f.state.banner?.text == "Signed in to City Health Portal.")
     }
 
     @Test func copyingAsksTheTerminalAndSaysWhat() async throws {

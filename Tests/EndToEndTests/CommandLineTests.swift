@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: [
         (["export", "--format", "kdbx", "--cipher", "des", "out.kdbx"], "--cipher takes aes or chacha20, not 'des'.", "export"),
         (["import", "--format", "lastpass", "x.csv"], "--format takes ", "import"),
-        (["signin", "Mail", "--with", "sms"], "--with takes password or passkey, not 'sms'.", "signin"),
+        (["signin", "Mail", "--with", "sms"], "--with takes password, passkey or apple, not 'sms'.", "signin"),
         (["init", "--scrypt-log-n", "21"], "--scrypt-log-n takes a whole number from 10 to 20, not '21'.", "init"),
         (["generate", "--count", "many"], "--count takes a whole number from 1 to 100000, not 'many'.", "generate"),
         (["add", "--title", "T", "--category", "games"], "--category takes email, identity, finance, government, health, work, shopping, social or other, not 'games'.", "add"),

@@ -81,6 +81,9 @@ public enum VaultAction: Sendable, Equatable {
     case showChangePasswordURL
     case signIn
     case confirmPasskeySignIn
+    /// On the sign-in sheet: the other credential, and going on with the one chosen.
+    case toggleSignInChoice
+    case confirmSignInChoice
     case signedIn(entryID: String, AppSession.SignInResult)
     case openServiceApp
     /// Show an entry in the vault and start its upgrade, as `a` there would.

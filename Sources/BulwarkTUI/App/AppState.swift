@@ -348,6 +348,12 @@ public struct AppState: Sendable {
     /// Whether an upgrade is offered for an entry, and if not, why.
     public func offer(_ kind: UpgradeKind, for entry: Entry) -> Availability { snapshot.catalog.availability(kind, for: entry) }
 
+    /// Whether `s` asks first: the entry has a password and its service
+    /// would take Sign in with Apple instead (WWDC19: one request for both).
+    public func offersSignInChoice(for entry: Entry) -> Bool {
+        entry.password != nil && entry.signInWithApple == nil && offer(.signInWithApple, for: entry).reason == nil
+    }
+
     /// The RP ID of the entry's service when the entry holds a passkey for it.
     public func passkeyRelyingParty(for entry: Entry) -> String? {
         guard let rpID = snapshot.catalog.passkeyRelyingParty(for: entry.site) else { return nil }

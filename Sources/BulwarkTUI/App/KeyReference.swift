@@ -56,6 +56,7 @@ public enum KeyReference {
         add("Changed on two machines", "a sync that kept a same-field conflict, until looked at", Keymaps.syncConflict(unlocked))
         add("New master password", "a sync that finds the master password changed on another machine", Keymaps.syncRekey(unlocked))
         let upgrade = UpgradeRequest(entryID: "", kind: .strongPassword, origin: .recommendation)
+        add("Sign in", "s where the service also takes Sign in with Apple", Keymaps.signInChoice(unlocked))
         add("Change the password at the service?", "u, before the service is told (confirm-service-changes = off skips it)",
             Keymaps.confirmServiceChange(unlocked))
         var working = unlocked

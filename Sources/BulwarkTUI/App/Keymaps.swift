@@ -172,6 +172,16 @@ public enum Keymaps {
         ])
     }
 
+    /// `s` where the service takes a saved password or Sign in with Apple.
+    static func signInChoice(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("Sign in", [
+            B([.up, .down, .tab, .char(" ")], .vault(.toggleSignInChoice), help: "The saved password / Sign in with Apple", hint: "choose", hintKey: "↑↓"),
+            B([.enter], .vault(.confirmSignInChoice), help: "Continue with the one chosen", hint: "continue"),
+            B([.escape], .closeOverlay, help: "Cancel: nothing is sent", hint: "cancel"),
+            B([.ctrl("c")], .interrupt, help: "Quit"),
+        ])
+    }
+
     static func passkeySignIn(_ state: AppState) -> Keymap<AppAction> {
         Keymap("Sign in with a passkey", [
             B([.enter], .vault(.confirmPasskeySignIn), help: "Sign in with the passkey", hint: "sign in"),
@@ -378,6 +388,7 @@ public enum Keymaps {
         case .log: return log(state)
         case .palette: return palette(state)
         case .confirmServiceChange: return confirmServiceChange(state)
+        case .signInChoice: return signInChoice(state)
         case nil: break
         }
         if !state.unlocked { return unlock(state) }

@@ -42,6 +42,8 @@ public indirect enum Overlay: Sendable, Equatable {
     case palette(Palette)
     /// `u` about to change a password at a service: continue or cancel.
     case confirmServiceChange(ServiceChange)
+    /// `s` at a service that takes both: the saved password or Sign in with Apple (WWDC19's one request for both).
+    case signInChoice(appleChosen: Bool)
 
     /// The hide dialog's field, empty.
     public static var hide: Overlay { .hide(TextField(placeholder: "YYYY-MM-DD, or empty for always")) }
@@ -70,13 +72,14 @@ public indirect enum Overlay: Sendable, Equatable {
         case .log: .log
         case .palette: .palette
         case .confirmServiceChange: .confirmServiceChange
+        case .signInChoice: .signInChoice
         }
     }
 
     public enum Kind: Sendable, Hashable {
         case help, confirmQuit, confirmDelete, confirmDiscard, messages, hide, signInPrompt, serviceApp, conflict
         case signUp, result, history, filterPicker, passkeySignIn, syncConflict, syncRekey, generator, files, log, palette
-        case confirmServiceChange
+        case confirmServiceChange, signInChoice
     }
 }
 

@@ -98,6 +98,21 @@ enum VaultReducer {
                 state.overlay = .passkeySignIn
                 return Effect.none
             }
+            // A saved password at a service that offers Sign in with Apple: both, side by side, the saved one first.
+            if state.offersSignInChoice(for: entry) {
+                state.overlay = .signInChoice(appleChosen: false)
+                return Effect.none
+            }
+            return signIn(entry, &state)
+        case .toggleSignInChoice:
+            guard case .signInChoice(let apple)? = state.overlay else { return Effect.none }
+            state.overlay = .signInChoice(appleChosen: !apple)
+            return Effect.none
+        case .confirmSignInChoice:
+            guard case .signInChoice(let apple)? = state.overlay, let entry = state.entry(id: state.focusEntryID) else { return Effect.none }
+            state.overlay = nil
+            // Sign in with Apple for an account that has a password is its upgrade: the sheet asks next, as `a` does.
+            if apple { return .run { _ in .upgrade(.start(.signInWithApple, .signInPrompt)) } }
             return signIn(entry, &state)
         case .confirmPasskeySignIn:
             guard state.overlayKind == .passkeySignIn, let entry = state.entry(id: state.focusEntryID) else { return Effect.none }

@@ -47,6 +47,7 @@ public enum AppView {
             case .palette: PaletteView.render(state, into: &buffer)
             case .confirmServiceChange(let change): Dialogs.renderConfirmServiceChange(change, state, into: &buffer)
             case .passkeySignIn: PasskeySheetView.renderSignIn(state, into: &buffer)
+            case .signInChoice(let apple): SignInChoiceView.render(state, appleChosen: apple, into: &buffer)
             case .generator: GeneratorView.render(state, into: &buffer)
             case nil: break
             }
