@@ -39,6 +39,7 @@ enum AnalyzeCommand {
         }
         let online = parsed.flag("--online") || parsed.flag("--range-url") || context.config.onlineBreachCheck
         return VaultCommands.withVault(parsed) { vault, _ in
+            ServiceWiring.refreshAppleIDStates(parsed, vault)
             var corpus = context.breaches
             var onlineSeconds: Double?
             if online {

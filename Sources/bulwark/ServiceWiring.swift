@@ -52,6 +52,22 @@ enum ServiceWiring {
         } body: { vault, _, input in try body(vault, world!, input) }
     }
 
+    /// `list`, `show` and `analyze` ask the identity provider for each Sign
+    /// in with Apple account's credential state, as the app does on every
+    /// unlock (and as Apple asks of an app at each launch): an authorization
+    /// stopped or deleted since shows at once, said on standard error. Only
+    /// for a vault with such accounts at services it knows; nothing else is
+    /// contacted; a service that does not answer is said and the command goes on.
+    static func refreshAppleIDStates(_ parsed: ParsedCommandLine, _ vault: Vault) {
+        guard vault.entries.contains(where: { $0.signInWithApple != nil }), case .success(let catalog) = catalog(parsed), knowsServices(catalog) else { return }
+        do {
+            let world = try ServiceWorld.forVault(vault.path, entries: vault.entries, catalog: catalog)
+            for change in try AppleIDLifecycle.refresh(vault: vault, world: world) { Output.stderr("bulwark: \(change.sentence)\n") }
+        } catch {
+            Output.warning("the Sign in with Apple states could not be asked for (\(error)); what the vault shows may be behind.")
+        }
+    }
+
     private static func knowsServices(_ catalog: ServiceCatalog) -> Bool { !(catalog.manifests.isEmpty && catalog.providers.isEmpty) }
 
     private static func opening(_ parsed: ParsedCommandLine, world make: (Vault, ServiceCatalog) throws -> any ServiceDirectory,

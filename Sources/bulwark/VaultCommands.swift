@@ -145,6 +145,7 @@ enum VaultCommands {
 
     static func list(_ parsed: ParsedCommandLine) -> Int32 {
         withVault(parsed) { vault, _ in
+            ServiceWiring.refreshAppleIDStates(parsed, vault)
             if parsed.flag("--json") {
                 // Written entry by entry: a listing of 100,000 never builds the whole document.
                 let sink = ByteSink(descriptor: 1)
@@ -219,6 +220,7 @@ enum VaultCommands {
     static func show(_ parsed: ParsedCommandLine) -> Int32 {
         guard parsed.arguments.count == 1 else { Output.error("usage: bulwark show ENTRY [--json] [--reveal]"); return 2 }
         return withVault(parsed) { vault, _ in
+            ServiceWiring.refreshAppleIDStates(parsed, vault)
             let e = try vault.find(parsed.arguments[0])
             let reveal = parsed.flag("--reveal")
             if parsed.flag("--json") {

@@ -69,6 +69,27 @@ import Testing
         #expect(link["email_forwarding"] as? Bool == true && link["email"] as? String == "jane.appleseed@icloud.example")
     }
 
+    /// `list`, `show` and `analyze` ask for the credential state as the app
+    /// does on unlock: an authorization stopped at the provider with no
+    /// notification sent shows in the next listing, said once.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed (make test-deps installs it)"))
+    func aListingAsksForTheSignInWithAppleState() throws {
+        let demo = try Demo()
+        #expect(try demo.run(["upgrade", "Shiny", "--sign-in-with-apple"]).status == 0)
+        let provider = demo.dir.appendingPathComponent("services/identity-provider.db").path
+        #expect(try InstallTests.shell("sqlite3 \(provider) \"UPDATE users SET state = 'revoked' WHERE team = 'SHINY00001'\"").status == 0)
+        let listed = try demo.run(["list"])
+        #expect(listed.status == 0)
+        #expect(listed.stderr == """
+            bulwark: Shiny: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out.
+            bulwark: Shiny Store: Sign in with Apple was stopped for Shiny in the Apple ID's settings; the account is signed out.
+
+            """)
+        let link = (try demo.json(["show", "Shiny", "--json"]) as! [String: Any])["sign_in_with_apple"] as! [String: Any]
+        #expect(link["state"] as? String == "revoked" && link["signed_out"] as? Bool == true)
+        #expect(try demo.run(["analyze"]).stderr.isEmpty)  // said once
+    }
+
     @Test func notificationsChangeWhatTheVaultShowsAndWhatSignInDoes() throws {
         let demo = try Demo()
         #expect(try demo.run(["upgrade", "Shiny", "--sign-in-with-apple", "--hide-email"]).status == 0)
