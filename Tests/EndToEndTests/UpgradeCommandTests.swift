@@ -237,6 +237,24 @@ import Testing
         #expect(second.stderr.isEmpty || second.stderr.hasPrefix("bulwark: Northwind Bank: this step's code was used already; waiting "), "\(second.stderr)")
     }
 
+    /// Killed after Sign in with Apple answered and before the service
+    /// heard (WWDC20: keep the credential and use it on the next launch):
+    /// the next start finishes the link with the credential kept sealed in
+    /// the staged change; no second sheet, no password left.
+    @Test func aCredentialFromAppleBeforeACrashFinishesTheConversion() throws {
+        let f = try Self.fixture("Shiny", "https://shiny.example")
+        let killed = try Binary.run(["upgrade", "Shiny", "--sign-in-with-apple", "--vault", f.vault, "--password-stdin"], stdin: "master\n",
+                                    environment: ["BULWARK_KILL_AT": "apple-credential-kept"])
+        #expect(killed.status == 128 + 9)
+        let staged = try f.json(["show", "Shiny", "--json"]) as! [String: Any]
+        #expect(staged["has_password"] as? Bool == true && staged["sign_in_with_apple"] is NSNull)
+        let signIn = try f.run(["signin", "Shiny"])
+        #expect(signIn.status == 0 && signIn.stdout == "Signed in to Shiny with Apple.\n")
+        #expect(signIn.stderr == "bulwark: settled an interrupted conversion of Shiny to Sign in with Apple.\n")
+        let shown = try f.json(["show", "Shiny", "--json"]) as! [String: Any]
+        #expect(shown["has_password"] as? Bool == false && (shown["sign_in_with_apple"] as? [String: Any])?["state"] as? String == "authorized")
+    }
+
     /// The upgrade killed with SIGKILL at each kill point of each flow;
     /// after restart (which reconciles) the stored credential signs in.
     static let flows: [(title: String, url: String, args: [String], totp: String?)] = [
@@ -256,6 +274,7 @@ import Testing
         let flow = Self.flows[flowIndex]
         let points = ["staged", "backend-authorised", "backend-committed", "linked", "settled"]
             + (flow.args.contains("--passkey") ? ["passkey-staged", "passkey-registered"] : [])
+            + (flow.args.contains("--sign-in-with-apple") ? ["apple-credential-kept"] : [])
         var killed = 0, runs = 0
         do {
             for point in points {

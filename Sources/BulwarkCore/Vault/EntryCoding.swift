@@ -57,7 +57,8 @@ extension Vault {
             guard let kind = PendingChange.Kind(rawValue: details[pendingAt]), let started = FieldCoding.date(details[pendingAt + 2]) else { return nil }
             let detail = details[pendingAt + 1]
             entry.pendingChange = PendingChange(kind: kind, newPassword: kind == .strongPassword ? detail : nil,
-                                                passkeyID: kind == .passkey && !detail.isEmpty ? detail : nil, startedAt: started)
+                                                passkeyID: kind == .passkey && !detail.isEmpty ? detail : nil,
+                                                appleCredential: kind == .signInWithApple && !detail.isEmpty ? detail : nil, startedAt: started)
         }
         if v.count >= fields.count + 1 {
             // The kind, then (name, value, hidden) for each custom field.

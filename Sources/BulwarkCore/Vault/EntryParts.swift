@@ -87,17 +87,29 @@ public struct PendingChange: Sendable, Equatable {
     /// The staged passkey's credential id (passkey upgrades, once the person
     /// saved it on the sheet; the passkey itself is already in `passkeys`).
     public var passkeyID: String?
+    /// The credential Sign in with Apple gave, kept sealed with the entry
+    /// until the service has it (Sign in with Apple upgrades): a crash
+    /// between the sheet and the service's answer finishes with it on the
+    /// next start instead of asking again (WWDC20). Opaque text here.
+    public var appleCredential: String?
     public var startedAt: Date
 
-    public init(kind: Kind, newPassword: String?, passkeyID: String? = nil, startedAt: Date) {
+    public init(kind: Kind, newPassword: String?, passkeyID: String? = nil, appleCredential: String? = nil, startedAt: Date) {
         self.kind = kind
         self.newPassword = newPassword
         self.passkeyID = passkeyID
+        self.appleCredential = appleCredential
         self.startedAt = startedAt
     }
 
-    /// The second part a box keeps for it: the password, or the passkey's id.
-    var detail: String { (kind == .passkey ? passkeyID : newPassword) ?? "" }
+    /// The second part a box keeps for it: the password, the passkey's id, or Sign in with Apple's credential.
+    var detail: String {
+        switch kind {
+        case .strongPassword: newPassword ?? ""
+        case .passkey: passkeyID ?? ""
+        case .signInWithApple: appleCredential ?? ""
+        }
+    }
 }
 
 /// What an entry holds: a login, or one of the other kinds other password

@@ -9,7 +9,7 @@ import Glibc
 /// debug builds (the ones `make test` runs) honour `BULWARK_KILL_AT=NAME`;
 /// a release build compiles this to nothing.
 public enum KillPoint {
-    public static let all = ["staged", "backend-authorised", "backend-committed", "linked", "passkey-staged", "passkey-registered", "settled"]
+    public static let all = ["staged", "backend-authorised", "backend-committed", "apple-credential-kept", "linked", "passkey-staged", "passkey-registered", "settled"]
     /// A vault write's steps, in order: the other writers' rows read, the
     /// plan made, the rows written, the deletions, the index sealed (the
     /// commit follows).

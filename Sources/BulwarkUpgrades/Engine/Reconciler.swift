@@ -38,6 +38,10 @@ public enum Reconciler {
                     outcomes.append(.keptOldPassword(entry: staged.title))
                 }
             case .signInWithApple:
+                // The credential Apple gave before the crash, if the service never got it: given now, once.
+                if let backend, try backend.link(of: staged.username) == nil, let kept = pending.appleCredential.flatMap(KeptAppleCredential.init(text:)) {
+                    try? backend.linkSignInWithApple(user: staged.username, credential: kept.credential, nonce: kept.nonce)
+                }
                 if let backend, let link = try backend.link(of: staged.username) {
                     settle = { entry in
                         entry.removePasswordAndHistory(at: now)

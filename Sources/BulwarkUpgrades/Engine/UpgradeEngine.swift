@@ -177,6 +177,12 @@ public final class UpgradeEngine {
             }
         }
         lastCredential = try? result.get()
+        if let credential = lastCredential, let entry = entry() {
+            // Kept sealed with the staged change before the service is told: a crash from here on
+            // finishes with this credential on the next start (Reconciler), not with a second sheet.
+            _ = try? vault.update(entry.id) { $0.pendingChange?.appleCredential = KeptAppleCredential(credential, nonce: nonce).text }
+            KillPoint.reach("apple-credential-kept")
+        }
         context.reset()
         ext.signInWithAppleFinished(result, context: context)
         return handleReply(service: entry().map(Self.serviceIdentifier(for:)) ?? ServiceIdentifier(domain: ""), userInfo: request?.userInfo)

@@ -42,6 +42,8 @@ public protocol AccountServer: AnyObject {
     func signIn(user: String, password: String) throws -> ServiceSignIn
     func signInWithApple(identityToken: String, nonce: String) throws -> ServiceSignIn
     func signUpWithApple(credential: AppleIDCredential, nonce: String) throws
+    /// Links an account to Sign in with Apple with the credential the sheet gave (its code exchanged once).
+    func linkSignInWithApple(user: String, credential: AppleIDCredential, nonce: String) throws
     func issueSession(user: String) throws -> String
     func passwordMatches(user: String, password: String) throws -> Bool
     func isPasskeyOnly(_ user: String) throws -> Bool
