@@ -69,7 +69,7 @@ import Testing
         await f.press(.char("u"))
         let result = try #require(f.state.result)
         #expect(f.state.overlayKind == .result && f.state.selectedEntry?.title == "Shiny")  // the cursor stays on the entry
-        #expect(result.before == ["High", "Also used on 3 other accounts", "Weak, about 11 bits: it is mostly a dictionary word or name",
+        #expect(result.before == ["High", "Also used on 2 other accounts", "Weak, about 11 bits: it is mostly a dictionary word or name",
                                    "Could sign in with a passkey instead"])
         // Only the opportunity is left: Shiny takes passkeys.
         #expect(result.after.first?.hasPrefix("Strong: about ") == true && result.after.dropFirst() == ["Low", "Could sign in with a passkey instead"])

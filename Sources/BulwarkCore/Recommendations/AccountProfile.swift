@@ -32,7 +32,7 @@ struct AccountProfile: Sendable {
     var passkeyRelyingParty: String? { traits?.passkeyRelyingParty }
 
     /// The account as findings name it.
-    func ref(_ entry: Entry) -> AccountRef { AccountRef(id: entry.id, title: entry.title, site: site) }
+    func ref(_ entry: Entry) -> AccountRef { AccountRef(id: entry.id, title: entry.title, site: site, backend: backend) }
 
     /// The site's name without its suffix (`northwind` for
     /// `bank.northwind.example`): a word zxcvbn should not credit. Worked

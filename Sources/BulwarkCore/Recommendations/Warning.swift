@@ -34,6 +34,24 @@ public struct AccountRef: Sendable, Equatable, Hashable {
     public let id: String
     public let title: String
     public let site: String
+    /// The backend the account signs in to: one service's sites (Shiny and
+    /// Shiny Store) or one shared-credentials group are one backend.
+    public let backend: String
+
+    public init(id: String, title: String, site: String, backend: String = "") {
+        self.id = id
+        self.title = title
+        self.site = site
+        self.backend = backend
+    }
+
+    // The account is its id, title and site; the backend is worked out from the site.
+    public static func == (a: AccountRef, b: AccountRef) -> Bool { a.id == b.id && a.title == b.title && a.site == b.site }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(title)
+        hasher.combine(site)
+    }
 }
 
 /// The accounts that share one password, as one account sees them. The
@@ -44,15 +62,23 @@ public struct ReuseGroup: Sendable, Equatable {
     public let members: [AccountRef]
     /// The account this warning belongs to.
     public let owner: String
+    /// The owner's backend, and how many members sign in to it (the owner
+    /// among them): those are the owner's own account under another of its
+    /// service's sites, not other accounts the password is reused on.
+    public let ownerBackend: String
+    public let sameBackend: Int
 
-    public init(members: [AccountRef], owner: String) {
+    public init(members: [AccountRef], owner: String, sameBackend: Int? = nil) {
         self.members = members
         self.owner = owner
+        let backend = members.first { $0.id == owner }?.backend ?? ""
+        ownerBackend = backend
+        self.sameBackend = sameBackend ?? (backend.isEmpty ? 1 : members.count { $0.backend == backend })
     }
 
-    /// The other accounts, ordered by title.
-    public var others: [AccountRef] { members.filter { $0.id != owner } }
-    public var otherCount: Int { members.count - 1 }
+    /// The other accounts, ordered by title: neither the owner nor its own account at another of its service's sites.
+    public var others: [AccountRef] { members.filter { $0.id != owner && (ownerBackend.isEmpty || $0.backend != ownerBackend) } }
+    public var otherCount: Int { members.count - max(1, sameBackend) }
 }
 
 /// One thing wrong with an account's sign-in, with what a person needs to
@@ -123,7 +149,7 @@ public enum Warning: Sendable, Equatable {
     /// Up to five titles, then how many more.
     static func names(_ group: ReuseGroup) -> String {
         var titles: [String] = []
-        for member in group.members where member.id != group.owner {
+        for member in group.members where member.id != group.owner && (group.ownerBackend.isEmpty || member.backend != group.ownerBackend) {
             if titles.count == 5 { break }
             titles.append(member.title)
         }
