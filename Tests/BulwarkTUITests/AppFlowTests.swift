@@ -297,6 +297,27 @@ import Testing
         #expect(f.state.overlay?.kind != .signInChoice && f.state.banner?.text == "Signed in to City Health Portal.")
     }
 
+    /// The Code field takes a picture of the site's QR code by its path
+    /// (WWDC21's set-up from a QR code, in the app): the code it holds is
+    /// saved; a picture with no code says so and saves nothing.
+    @Test func theCodeFieldTakesAQRPicturesPath() async throws {
+        let f = try AppFixture(width: 80, height: 24)
+        let pictures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BulwarkCoreTests/Fixtures/qr")
+        await f.selectEntry("Grocer")
+        await f.press(.char("e"), .tab, .tab, .tab, .tab)
+        await f.type(pictures.appendingPathComponent("blank.png").path)
+        await f.press(.enter)
+        #expect(f.state.editor?.error?.hasPrefix("The code's picture \(pictures.path)/blank.png: ") == true, "\(f.state.editor?.error ?? "")")
+        #expect(f.entry("Grocer")?.totpURI == nil)
+        await f.press(.ctrl("u"))
+        await f.type(pictures.appendingPathComponent("rfc6238.png").path)
+        await f.press(.enter)
+        #expect(f.state.banner?.text == "Saved Grocer.")
+        let code = try OTPAuthURL.parse(try #require(f.entry("Grocer")?.totpURI))
+        #expect(code.code(at: 59) == "94287082")  // RFC 6238's SHA-1 value, from the picture
+    }
+
     @Test func copyingAsksTheTerminalAndSaysWhat() async throws {
         let f = try AppFixture(width: 80, height: 24)
         await f.selectEntry("Northwind Bank")

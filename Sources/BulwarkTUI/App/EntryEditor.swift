@@ -32,7 +32,7 @@ public struct EntryEditor: Sendable, Equatable {
             TextField(entry?.urls.first ?? "", placeholder: "https://…"),
             TextField(entry?.username ?? ""),
             TextField(entry?.password ?? "", masked: true, placeholder: "Ctrl-G makes a strong one"),
-            TextField(entry?.totpURI ?? "", masked: true, placeholder: "otpauth://… or the secret under a QR code"),
+            TextField(entry?.totpURI ?? "", masked: true, placeholder: "otpauth://…, secret, or QR image path"),
             TextField(entry.map { $0.categoryIsManual ? $0.category.label : "" } ?? "",
                       placeholder: "guessed" + (entry.map { " (\($0.category.label))" } ?? "") + "; or " + AccountCategory.allCases.prefix(3).map(\.label).joined(separator: ", ") + "…"),
             TextField(entry?.tags.joined(separator: ", ") ?? "", placeholder: "home, work"),
@@ -61,6 +61,16 @@ public struct EntryEditor: Sendable, Equatable {
 
     public struct Problem: Error, Equatable { public let message: String }
 
+    /// The path of a QR picture typed in the Code field (`/…`, `~/…` or
+    /// `./…`, ending .png, .jpg or .jpeg), `~` made the home directory; nil
+    /// for a URL or a secret.
+    static func picturePath(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard text.hasPrefix("/") || text.hasPrefix("~/") || text.hasPrefix("./"),
+              lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { return nil }
+        return text.hasPrefix("~/") ? NSHomeDirectory() + text.dropFirst(1) : text
+    }
+
     /// The entry the form describes, based on `original` when editing; or
     /// what stops it (no title, a code that is not one).
     func entry(original: Entry?, now: Date) throws(Problem) -> Entry {
@@ -69,7 +79,12 @@ public struct EntryEditor: Sendable, Equatable {
         let code = fields[Field.code.rawValue].text.trimmingCharacters(in: .whitespaces)
         var totp: String?
         if !code.isEmpty {
-            do { totp = try TOTPInput.normalized(code, issuer: title, account: fields[Field.username.rawValue].text) } catch {
+            var typed = code
+            // A picture of the site's QR code (PNG or JPEG), by its path: the code it holds.
+            if let picture = Self.picturePath(code) {
+                do { typed = try QRCodeImage.text(atPath: picture) } catch { throw Problem(message: "The code's picture \(code): \(error).") }
+            }
+            do { totp = try TOTPInput.normalized(typed, issuer: title, account: fields[Field.username.rawValue].text) } catch {
                 throw Problem(message: "The code: \(error).")
             }
         }
