@@ -21,7 +21,7 @@ ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 
-.PHONY: all deps test-deps build run test check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
+.PHONY: all deps test-deps build run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
 all: build
 
@@ -107,6 +107,14 @@ test: build release test-deps check-layers
 
 check-layers:
 	@bash Tests/check-layers.sh
+
+# The edit-compile-test loop: the debug build and its tests, then the
+# screens' goldens and flows and the upgrade engine against its mock
+# services, and the layer check; no release build, no package, no terminal
+# or network tools (make test runs everything).
+check: check-layers
+	$(SWIFT) build --build-tests
+	BULWARK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --filter 'BulwarkTUITests|BulwarkUpgradesTests|JSONStreamTests|CSVTests|PasswordRulesTests'
 
 # Speed and memory figures, on a release build.
 bench: deps
