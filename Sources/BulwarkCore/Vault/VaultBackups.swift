@@ -46,7 +46,10 @@ public struct VaultBackups: Sendable {
             let id = String(name.dropFirst(prefix.count).dropLast(Self.suffix.count))
             guard let date = CalendarDay.parseStamp(String(id.prefix(15))) else { return nil }
             let path = directory.appendingPathComponent(name)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int) ?? 0
+            // stat, not FileManager's attributes: those look up the owner's and group's names
+            // (reading /etc/passwd and /etc/group) for every file, before every write.
+            var status = stat()
+            let size = stat(path.path, &status) == 0 ? Int(status.st_size) : 0
             return Backup(id: id, path: path, date: date, size: size)
         }.sorted { $0.id > $1.id }
     }
@@ -114,8 +117,14 @@ public struct VaultBackups: Sendable {
     /// Whether the policy wants a copy now.
     func isDue(_ policy: BackupPolicy, now: Date) -> Bool {
         guard policy.kept > 0 else { return false }
-        guard let newest = list().first else { return true }
-        return now.timeIntervalSince(newest.date) >= policy.interval || newest.date > now
+        // Asked before every write: the newest backup's time from the names alone, no file looked at.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let dates = names.compactMap { name -> Date? in
+            guard name.hasPrefix(prefix), name.hasSuffix(Self.suffix) else { return nil }
+            return CalendarDay.parseStamp(String(name.dropFirst(prefix.count).dropLast(Self.suffix.count).prefix(15)))
+        }
+        guard let newest = dates.max() else { return true }
+        return now.timeIntervalSince(newest) >= policy.interval || newest > now
     }
 
     /// The newest backup that opens with this master password (tried on a
