@@ -13,6 +13,14 @@ import Testing
             try Binary.run(args + ["--vault", vault, "--password-stdin"], stdin: stdin)
         }
         func json(_ args: [String]) throws -> Any { try JSONSerialization.jsonObject(with: Data(run(args).stdout.utf8)) }
+        /// The binary on a terminal (tmux) at its master password's prompt, and past it with `unlock`.
+        func onTerminal(_ arguments: String, unlock: Bool = true) throws -> TmuxSession {
+            let tmux = try TmuxSession(width: 200, height: 20, command: "\(Binary.path) \(arguments) --vault \(vault)",
+                                       environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": "/nonexistent/bulwark-test-config"])
+            _ = try tmux.waitFor(text: "Master password", seconds: 30)
+            if unlock { try tmux.sendBytes("demo\r") }
+            return tmux
+        }
     }
 
     @Test func anUpgradeUpdatesEveryEntryOfTheAccount() throws {

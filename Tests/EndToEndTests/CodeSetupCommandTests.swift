@@ -46,10 +46,8 @@ import Testing
     /// and Enter takes the first.
     @Test func onATerminalTheLikelyEntriesAreOfferedAndTheSecretIsNotInItsArguments() throws {
         let demo = try AccountCommandTests.Demo()
-        let tmux = try TmuxSession(width: 100, height: 20, command: "\(Binary.path) code-setup '\(Self.shiny)' --vault \(demo.vault)",
-                                   environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": "/nonexistent/bulwark-test-config"])
+        let tmux = try demo.onTerminal("code-setup '\(Self.shiny)'", unlock: false)
         defer { tmux.close() }
-        _ = try tmux.waitFor(text: "Master password", seconds: 30)
         // bulwark is the child of the pane's shell (the shell's own line holds the link, as a terminal's command would not).
         let pid = try InstallTests.shell("pgrep -P \(try tmux.paneValue("#{pane_pid}"))").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)

@@ -24,11 +24,8 @@ import Testing
     /// then, after the weak password signed in, the account's upgrades.
     @Test func onATerminalBothAreOfferedAndAWeakSignInOffersTheUpgrade() throws {
         let demo = try AccountCommandTests.Demo()
-        let tmux = try TmuxSession(width: 200, height: 20, command: "\(Binary.path) signin 'Scooter Share' --vault \(demo.vault)",
-                                   environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": "/nonexistent/bulwark-test-config"])
+        let tmux = try demo.onTerminal("signin 'Scooter Share'")
         defer { tmux.close() }
-        _ = try tmux.waitFor(text: "Master password", seconds: 30)
-        try tmux.sendBytes("demo\r")
         let asked = try tmux.waitFor(text: "[P/a]", seconds: 30)
         #expect(asked.contains("Sign in to Scooter Share with [p] the saved password (jane@mail.example) or [a] Sign in with Apple (the account moves to your Apple ID; its password goes)? [P/a]"))
         try tmux.sendBytes("\r")
@@ -43,11 +40,8 @@ import Testing
 
     @Test func onATerminalSignInWithAppleMovesTheAccount() throws {
         let demo = try AccountCommandTests.Demo()
-        let tmux = try TmuxSession(width: 200, height: 20, command: "\(Binary.path) signin 'City Health Portal' --vault \(demo.vault)",
-                                   environment: ["TERM": "xterm-256color", "BULWARK_CONFIG": "/nonexistent/bulwark-test-config"])
+        let tmux = try demo.onTerminal("signin 'City Health Portal'")
         defer { tmux.close() }
-        _ = try tmux.waitFor(text: "Master password", seconds: 30)
-        try tmux.sendBytes("demo\r")
         _ = try tmux.waitFor(text: "[P/a]", seconds: 30)
         try tmux.sendBytes("a\r")
         #expect(try tmux.exitStatus(seconds: 30) == 0)
