@@ -135,8 +135,8 @@ extension SecurityAnalyzer {
     struct ReusedPassword {
         let members: [AccountRef]
         let sensitive: Bool
-        /// How many members sign in to each backend (counted once for the whole group).
-        let perBackend: [String: Int]
+        /// How many accounts (backends) it is on, counted once for the whole group.
+        let accounts: Int
     }
 
     func reusedPassword(_ ids: ReuseMembers) -> ReusedPassword? {
@@ -144,9 +144,8 @@ extension SecurityAnalyzer {
         let members = ids.compactMap { id in position(of: id).map { (id, records[$0]) } }
         guard let first = members.first?.1.profile.backend, members.contains(where: { $0.1.profile.backend != first }) else { return nil }
         let sorted = members.sorted { ($0.1.profile.titleKey, $0.0) < ($1.1.profile.titleKey, $1.0) }
-        var perBackend: [String: Int] = [:]
-        for member in members { perBackend[member.1.profile.backend, default: 0] += 1 }
-        return ReusedPassword(members: sorted.map(\.1.ref), sensitive: members.contains { $0.1.profile.isSensitive }, perBackend: perBackend)
+        let refs = sorted.map(\.1.ref)
+        return ReusedPassword(members: refs, sensitive: members.contains { $0.1.profile.isSensitive }, accounts: ReuseGroup.accounts(refs))
     }
 
     func recommendation(for record: Record, reuse: ReusedPassword?, now: Date) -> Recommendation? {
@@ -158,7 +157,7 @@ extension SecurityAnalyzer {
         if let fact = record.facts {
             if let hit = fact.breach { warnings.append(.breached(count: hit.count, corpus: hit.corpus)) }
             if let reuse {
-                warnings.append(.reused(ReuseGroup(members: reuse.members, owner: entry.id, sameBackend: reuse.perBackend[profile.backend] ?? 1)))
+                warnings.append(.reused(ReuseGroup(members: reuse.members, owner: entry.id, accounts: reuse.accounts)))
                 sensitiveGroup = reuse.sensitive
             }
             if let weak = fact.weakness(below: settings.weakBelowBits) { warnings.append(weak) }

@@ -62,23 +62,31 @@ public struct ReuseGroup: Sendable, Equatable {
     public let members: [AccountRef]
     /// The account this warning belongs to.
     public let owner: String
-    /// The owner's backend, and how many members sign in to it (the owner
-    /// among them): those are the owner's own account under another of its
-    /// service's sites, not other accounts the password is reused on.
+    /// The owner's backend: members that sign in to it are the owner's own
+    /// account under another of its service's sites, not other accounts.
     public let ownerBackend: String
-    public let sameBackend: Int
+    /// How many accounts (backends) the password is on, the owner's included:
+    /// Shiny and Shiny Store count once, from whichever member it is seen.
+    public let accounts: Int
 
-    public init(members: [AccountRef], owner: String, sameBackend: Int? = nil) {
+    public init(members: [AccountRef], owner: String, accounts: Int? = nil) {
         self.members = members
         self.owner = owner
-        let backend = members.first { $0.id == owner }?.backend ?? ""
-        ownerBackend = backend
-        self.sameBackend = sameBackend ?? (backend.isEmpty ? 1 : members.count { $0.backend == backend })
+        ownerBackend = members.first { $0.id == owner }?.backend ?? ""
+        self.accounts = accounts ?? Self.accounts(members)
     }
 
-    /// The other accounts, ordered by title: neither the owner nor its own account at another of its service's sites.
-    public var others: [AccountRef] { members.filter { $0.id != owner && (ownerBackend.isEmpty || $0.backend != ownerBackend) } }
-    public var otherCount: Int { members.count - max(1, sameBackend) }
+    /// Distinct backends; a member whose backend is not known is an account of its own.
+    public static func accounts(_ members: [AccountRef]) -> Int {
+        members.count { $0.backend.isEmpty } + Set(members.lazy.filter { !$0.backend.isEmpty }.map(\.backend)).count
+    }
+
+    /// Whether a member is the owner's own account (itself, or its service's other site).
+    func isOwners(_ member: AccountRef) -> Bool { member.id == owner || (!ownerBackend.isEmpty && member.backend == ownerBackend) }
+
+    /// The other accounts' entries, ordered by title.
+    public var others: [AccountRef] { members.filter { !isOwners($0) } }
+    public var otherCount: Int { max(0, accounts - 1) }
 }
 
 /// One thing wrong with an account's sign-in, with what a person needs to
@@ -148,8 +156,10 @@ public enum Warning: Sendable, Equatable {
 
     /// Up to five titles, then how many more.
     static func names(_ group: ReuseGroup) -> String {
+        // One title per other account (the first of its entries by title), at most five.
         var titles: [String] = []
-        for member in group.members where member.id != group.owner && (group.ownerBackend.isEmpty || member.backend != group.ownerBackend) {
+        var named: Set<String> = []
+        for member in group.members where !group.isOwners(member) && (member.backend.isEmpty || named.insert(member.backend).inserted) {
             if titles.count == 5 { break }
             titles.append(member.title)
         }
