@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "CQRDecode", linkerSettings: [.linkedLibrary("zbar"), .linkedLibrary("png"), .linkedLibrary("jpeg")]),
         // C data: the floor of every libzxcvbn dictionary word (generated; see its make-word-floors.py).
         .target(name: "CWordFloors", exclude: ["make-word-floors.py"]),
+        // C data: the built-in list of common passwords (generated; see its make-common-passwords.py).
+        .target(name: "CCommonPasswords", exclude: ["make-common-passwords.py"]),
         // System libraries through module maps.
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
@@ -39,7 +41,7 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CXML2", "CWordFloors", "CHardening"]),
+                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CXML2", "CWordFloors", "CCommonPasswords", "CHardening"]),
         // The modification protocol, flow engine and mock service adapters.
         .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.

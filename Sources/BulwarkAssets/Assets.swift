@@ -1,7 +1,7 @@
 import Foundation
 
 /// The files of Assets/, built into the binary (see Sources/EmbedAssetsPlugin).
-/// Paths are relative to Assets/, for example `breach/common-passwords.txt`.
+/// Paths are relative to Assets/, for example `services/shiny.json`.
 public enum Assets {
     /// Every embedded path, sorted.
     public static var paths: [String] { EmbeddedAssetFiles.base64.keys.sorted() }

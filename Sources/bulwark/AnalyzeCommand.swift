@@ -45,7 +45,7 @@ enum AnalyzeCommand {
             if online {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let outcome = OnlineCheckSettings.check(vault: vault, base: base)
-                if let found = outcome.corpus { corpus = BreachCorpus(files: corpus.files + [found]) }
+                if let found = outcome.corpus { corpus = corpus.adding(found) }
                 Output.stderr(OnlineBreachCheck.report(outcome, base: base))
                 onlineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }

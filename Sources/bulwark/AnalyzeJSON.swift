@@ -45,7 +45,7 @@ enum AnalyzeJSON {
             ("hidden", .int(Int64(report.hidden.count))),
             ("by_severity", sorted(Severity.allCases.map { ($0.label, .int(Int64(report.count($0)))) })),
             ("by_kind", sorted(WarningKind.allCases.map { ($0.rawValue, .int(Int64(report.count($0)))) })),
-            ("corpora", .array(corpus.files.map { .string($0.name) })),
+            ("corpora", .array(corpus.names.map { .string($0) })),
         ])
     }
 

@@ -95,7 +95,7 @@ import Testing
         #expect(lines.count == 7)  // the header and six screens
         let event = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as! [Any]
         #expect(event.count == 3 && event[1] as? String == "o" && (event[2] as? String)?.hasPrefix("\u{1b}[H") == true)
-        #expect(!lines.joined().contains("sunshine22"))  // no password in a recording
+        #expect(!lines.joined().contains("sunshine33"))  // no password in a recording
         // Headless, one second a screen from the scenario's own start.
         let times = lines.dropFirst().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])?.first as? Double }
         #expect(times == [1, 2, 3, 4, 5, 6])

@@ -35,7 +35,7 @@ import Testing
         #expect(try tmux.exitStatus(seconds: 30) == 0)
         #expect(try tmux.capture().contains("Scooter Share set a strong password of its own; bulwark saved it."))
         let shown = try demo.json(["show", "Scooter Share", "--json", "--reveal"]) as! [String: Any]
-        #expect((shown["history"] as? [Any])?.count == 1 && shown["password"] as? String != "scooter123")
+        #expect((shown["history"] as? [Any])?.count == 1 && shown["password"] as? String != "scooter111")
     }
 
     @Test func onATerminalSignInWithAppleMovesTheAccount() throws {

@@ -136,10 +136,11 @@ struct FileChecks {
     // MARK: Breach corpora, quirks, services
 
     func corpora() -> [DoctorCheck] {
+        let common = DoctorCheck.ok("breach", "common", CommonPasswordList.builtIn.summary)
         guard let corpora = loaded?.breachCorpora, !corpora.isEmpty else {
-            return [.ok("breach", "corpora", "the built-in list of common passwords only (config: breach-corpus)")]
+            return [common, .ok("breach", "corpora", "no breach corpus beyond the built-in list (config: breach-corpus)")]
         }
-        return corpora.map { path in
+        return [common] + corpora.map { path in
             let file: PwnedPasswordsFile
             do { file = try PwnedPasswordsFile(path: path) } catch let error as PwnedPasswordsFile.FormatError where error.reason.contains("not sorted") {
                 return .problem("breach", "corpus", "\(path): the lines are not sorted by hash, so lookups miss", fix: Self.sortFix(path))

@@ -157,20 +157,27 @@ import Testing
         #expect(batch.compactMap { $0 }.count == 400 + 40 + 1)
     }
 
-    @Test func theBuiltInCorpusHoldsOpenwallsList() throws {
+    @Test func theBuiltInListHoldsTheCommonPasswordsOfThreeSources() throws {
         let corpus = try BreachCorpus.load(paths: [])
-        for common in ["123456", "password", "qwerty", "letmein", "monkey"] {
-            #expect(try corpus.lookup(password: common) == BreachHit(count: 0, corpus: BreachCorpus.builtInName), "\(common)")
+        let builtIn = BreachHit(count: 0, corpus: BreachCorpus.builtInName)
+        // Openwall's, zxcvbn's and Django's, and a lower-case word capitalised as sign-up rules push people to.
+        for common in ["123456", "password", "qwerty", "letmein", "monkey", "hunter2", "monkey123", "qwerty123", "Password1", "Hunter2"] {
+            #expect(try corpus.lookup(password: common) == builtIn, "\(common)")
         }
-        #expect(try corpus.lookup(password: "cytxup-Gyszi6-vozzab") == nil)
-        // Every one of the 3,546 lines is searchable.
-        let text = String(decoding: try Data(contentsOf: SharedData.repositoryRoot.appendingPathComponent("Assets/breach/common-passwords.txt")), as: UTF8.self)
-        let lines = text.split(separator: "\r\n")
-        #expect(lines.count == 3546)
-        for line in lines {
-            let hex = Array(line.utf8.prefix(40))
-            let digest = stride(from: 0, to: 40, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
-            #expect(try BreachCorpus.builtIn.count(ofSHA1: digest) == 0)
+        for uncommon in ["cytxup-Gyszi6-vozzab", "hunter2!x", "HUNTER2", ""] {
+            #expect(try corpus.lookup(password: uncommon) == nil, "\(uncommon)")
         }
+        // The table is sorted and whole: every source's size, and the distinct passwords kept.
+        let list = CommonPasswordList.builtIn
+        #expect(list.sources.map(\.passwords) == [3546, 30000, 19640])
+        #expect(list.count == 76830)
+        #expect(list.summary == "the built-in list of 76,830 common passwords (Openwall 3,546, zxcvbn 30,000, Django 19,640, each lower-case one also capitalised)")
+        // Left out, the list finds nothing; a corpus file's count still wins over it.
+        #expect(try BreachCorpus(files: []).lookup(password: "hunter2") == nil)
+        let digest = Digest.sha1(Array("hunter2".utf8))
+        let hex = digest.map { String(format: "%02X", $0) }.joined()
+        let file = try PwnedPasswordsFile(name: "pwned.txt", data: Data("\(hex):17\r\n".utf8))
+        #expect(try corpus.adding(file).lookup(password: "hunter2") == BreachHit(count: 17, corpus: "pwned.txt"))
+        #expect(corpus.adding(file).names == [BreachCorpus.builtInName, "pwned.txt"])
     }
 }

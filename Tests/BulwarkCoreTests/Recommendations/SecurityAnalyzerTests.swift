@@ -40,7 +40,7 @@ import Testing
             entry("p3", "Chess (main)", "https://chess.example", password: strong(6), category: .other),
             entry("p4", "Chess (alt)", "https://play.chess.example", password: strong(6), category: .other),
             entry("w1", "Alice's Blog", "https://blog.example", user: "alice", password: "alice1990", category: .other),
-            entry("w2", "City Health", "https://health.city.example", password: "abcdefghij", category: .health),
+            entry("w2", "City Health", "https://health.city.example", password: "bcdefghijk", category: .health),
             entry("k1", "Debit card", nil, password: "1234", tags: ["pin"]),
             entry("k2", "Door", nil, password: "8305"),
             entry("u1", "Router", "http://router.example", password: strong(7), category: .other),

@@ -10,36 +10,36 @@ public struct BreachHit: Sendable, Equatable {
 }
 
 /// Every breach corpus bulwark searches: the built-in list of common
-/// passwords, then any Pwned Passwords files given by flag or config.
+/// passwords (CommonPasswordList), then any Pwned Passwords files given by
+/// flag or config.
 public struct BreachCorpus: Sendable {
     public static let builtInName = "built-in list of common passwords"
+    /// The built-in list (nil: left out, as the benches and some tests do).
+    public let common: CommonPasswordList?
     public let files: [PwnedPasswordsFile]
 
-    public init(files: [PwnedPasswordsFile]) { self.files = files }
-
-    /// The built-in corpus plus the given files, each checked on open.
-    public static func load(paths: [String], includeBuiltIn: Bool = true) throws -> BreachCorpus {
-        var files: [PwnedPasswordsFile] = []
-        if includeBuiltIn { files.append(builtIn) }
-        for path in paths { files.append(try PwnedPasswordsFile(path: path)) }
-        return BreachCorpus(files: files)
+    public init(common: CommonPasswordList? = nil, files: [PwnedPasswordsFile]) {
+        self.common = common
+        self.files = files
     }
 
-    /// The SHA-1s of Openwall's 3,546 common passwords (Assets/breach).
-    public static let builtIn: PwnedPasswordsFile = {
-        guard let data = Assets.data("breach/common-passwords.txt"),
-              let file = try? PwnedPasswordsFile(name: builtInName, data: data) else {
-            preconditionFailure("the built-in breach corpus is missing from the binary")
-        }
-        return file
-    }()
+    /// The built-in list plus the given files, each checked on open.
+    public static func load(paths: [String], includeBuiltIn: Bool = true) throws -> BreachCorpus {
+        BreachCorpus(common: includeBuiltIn ? .builtIn : nil, files: try paths.map { try PwnedPasswordsFile(path: $0) })
+    }
+
+    /// The same lists and one more file (the online check's cache).
+    public func adding(_ file: PwnedPasswordsFile) -> BreachCorpus { BreachCorpus(common: common, files: files + [file]) }
+
+    /// Every list's name, the built-in one first.
+    public var names: [String] { (common.map { [$0.name] } ?? []) + files.map(\.name) }
 
     /// The largest count among the corpora that hold the password's SHA-1.
     public func lookup(sha1 digest: [UInt8]) throws -> BreachHit? {
         precondition(digest.count == 20)
         let key = PwnedPasswordsFile.key(digest)
         return try PwnedPasswordsFile.upperHex(digest).withUnsafeBufferPointer { target in
-            var best: BreachHit?
+            var best: BreachHit? = common?.contains(key: key) == true ? BreachHit(count: 0, corpus: BreachCorpus.builtInName) : nil
             for file in files {
                 if let count = try file.count(ofUpperHex: target, key: key), best.map({ count > $0.count }) ?? true {
                     best = BreachHit(count: count, corpus: file.name)
