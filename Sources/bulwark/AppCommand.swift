@@ -18,6 +18,8 @@ enum AppCommand {
                                  quirks: context.quirks, settings: context.config.analysis,
                                  freshness: .standard(), backupPolicy: context.config.backups)
         var state = AppState(unlock: UnlockForm(creating: !session.vaultExists))
+        session.watch = (WatchStore.standard(), context.config.breachCorpora)
+        state.unlock.news = WatchCommand.takeNews(session.vaultPath, short: true)
         // The generator's choices are remembered in the config file (a demo's are not).
         state.configPath = Configuration.defaultPath()
         return runApp(state: state, session: session, parsed: parsed)

@@ -259,6 +259,22 @@ enum Commands {
                     wildcards, first rule wins) and the app's manifest claims applinks:HOST. Otherwise it opens in the browser.
                     The rule that decided is said either way. The built-in mock services and --services' sites are read.
                     """, arguments: [.free]),
+        CommandSpec(name: "watch", summary: "Look for the vault's passwords in new breach data without the master password.",
+                    usage: WatchCommand.usage,
+                    options: [OptionSpec(name: "--online", valueName: nil, help: "Also ask the range API (range-url) for the watched prefixes"),
+                              OptionSpec(name: "--quiet", valueName: nil, help: "Print only news (for the timer)"),
+                              OptionSpec(name: "--install", valueName: nil, help: "Keep a watch list (asks for the master password once) and a daily systemd user timer"),
+                              OptionSpec(name: "--uninstall", valueName: nil, help: "Remove the timer and the watch list"),
+                              OptionSpec(name: "--status", valueName: nil, help: "What is watched, the last look, news not yet shown")],
+                    details: """
+                    Each unlock of a watched vault keeps a watch list beside the state: for each password, the first
+                    5 hex digits of its SHA-1 and a salted digest (HMAC-SHA-256 under a key derived from the vault
+                    key, stored wrapped under this machine's key), never a password or a title. watch walks the
+                    breach-corpus files that changed since its last look (and, with --online or online-breach-check,
+                    the range API) for those prefixes and compares digests. A password found for the first time is
+                    news: notify-send tells it where a desktop session is, and the next command and the app's lock
+                    screen say it once. Exit 1 when the vault is not watched.
+                    """, arguments: [.nothing]),
         CommandSpec(name: "sync", summary: "Keep one vault on every machine through a git remote, merged entry by entry.",
                     usage: SyncCommand.usage,
                     options: [OptionSpec(name: "--name", valueName: "MACHINE", help: "init, clone: how other machines name this one (default: the host name)"),

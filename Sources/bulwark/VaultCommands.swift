@@ -19,6 +19,7 @@ enum VaultCommands {
         case .success(let loaded): config = loaded
         }
         var master = ""
+        WatchCommand.showNews(path(parsed))
         do {
             master = try input.next(prompt: "Master password")
             let vault = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
@@ -54,6 +55,11 @@ enum VaultCommands {
         case .failure(let exit): return exit.code
         case .success(let (vault, master)):
             defer { vault.close() }
+            // A watched vault's list follows its passwords (nothing is done for one that is not watched).
+            defer {
+                let watch = WatchStore.standard()
+                if watch.isWatched(vault.path) { watch.refresh(vault, corpora: (try? Output.configuration(parsed).get())?.breachCorpora ?? []) }
+            }
             defer { if let failure = vault.backupFailure { Output.warning("no backup was taken before this change: \(failure)") } }
             do { return try body(vault, input) } catch let usage as UsageError {
                 Output.error(usage.message)

@@ -74,6 +74,7 @@ func runMain(_ args: [String]) -> Int32 {
     case "signin": return UpgradeCommand.signIn(parsed)
     case "services": return ServicesCommand.services(parsed)
     case "open-link": return OpenLinkCommand.run(parsed)
+    case "watch": return WatchCommand.run(parsed)
     case "code-setup": return CodeSetupCommand.run(parsed)
     case "passkey": return PasskeyCommand.run(parsed)
     case "doctor": return DoctorCommand.run(parsed)

@@ -48,6 +48,18 @@ public enum Spawn {
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
+    /// Runs a program from the PATH to its end, its output thrown away:
+    /// its exit status, or nil when there is no such program.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
+        guard let program = find(name, environment: environment) else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in Int32(0)...2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        guard let pid = try? start(program, [name] + arguments, environment: environment, actions: &actions) else { return nil }
+        return wait(pid)
+    }
+
     /// The program on the PATH, or nil.
     static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {

@@ -70,6 +70,8 @@ public struct UnlockForm: Sendable, Equatable {
     public var busy = false
     /// Shown under the field (the demo's password).
     public var hint: String?
+    /// `bulwark watch`'s news, said once on the lock screen.
+    public var news: String?
     /// A weak new password the person was told about: Enter again with it uses it.
     public var warnedWeak: String?
     /// While the key is derived: when it began and about how long it takes.

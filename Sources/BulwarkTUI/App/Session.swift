@@ -67,6 +67,10 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     public var vaultExists: Bool { FileManager.default.fileExists(atPath: vaultPath.path) }
 
+    /// `bulwark watch`'s list, kept up to date at each unlock of a watched
+    /// vault (with the corpus files that a new password is checked against).
+    public var watch: (store: WatchStore, corpora: [String])?
+
     // MARK: Lock
 
     public func unlock(masterPassword: String) throws -> SessionSnapshot {
@@ -75,6 +79,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
             let opened = try Vault.open(at: vaultPath, masterPassword: masterPassword, freshness: freshness)
             var snapshot = try attach(opened)
             snapshot.rollback = opened.rollback
+            if let watch, watch.store.isWatched(vaultPath) { watch.store.refresh(opened, corpora: watch.corpora) }
             return snapshot
         }
     }

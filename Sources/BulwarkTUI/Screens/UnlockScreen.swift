@@ -40,6 +40,8 @@ enum UnlockScreen {
         } else if let error = form.error {
             // Wrapped: the weak-password advice is a sentence or two.
             Paragraph("✗ " + error, style: Theme.danger).render(into: &buffer, area: Rect(x: area.x, y: y, width: area.width, height: 3))
+        } else if let news = form.news {
+            Paragraph("! " + news, style: Theme.danger).render(into: &buffer, area: Rect(x: area.x, y: y, width: area.width, height: 3))
         }
         if let hint = form.hint {
             buffer.put(hint, x: area.x, y: y + 4, style: Theme.dim, clip: area)

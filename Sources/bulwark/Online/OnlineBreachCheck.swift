@@ -43,30 +43,7 @@ struct OnlineBreachCheck {
         let missing = prefixes.subtracting(ranges.keys).sorted()
         outcome.asked = missing.count
 
-        // A few requests in flight at once, each on a thread of its own
-        // (a blocked worker of Dispatch's shared pool is replaced only
-        // about once a second, and URLSession needs that pool to answer);
-        // once the host is found unreachable the rest are not tried.
-        let lock = NSLock()
-        nonisolated(unsafe) var queue = missing[...]
-        nonisolated(unsafe) var answers: [String: Result<[String: Int], RangeClient.Failure>] = [:]
-        nonisolated(unsafe) var unreachable: String?
-        let client = self.client
-        let group = DispatchGroup()
-        for _ in 0..<min(parallel, missing.count) {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                while let prefix = lock.withLock({ unreachable == nil ? queue.popFirst() : nil }) {
-                    let answer = client.range(prefix)
-                    lock.withLock {
-                        answers[prefix] = answer
-                        if case .failure(.unreachable(let why)) = answer, unreachable == nil { unreachable = why }
-                    }
-                }
-            }.start()
-        }
-        group.wait()
+        let (answers, unreachable) = Self.fetch(missing, client: client, parallel: parallel)
         outcome.unreachable = unreachable
         for (prefix, answer) in answers {
             switch answer {
@@ -83,6 +60,34 @@ struct OnlineBreachCheck {
         }
         outcome.corpus = PwnedRange.corpus(named: "Pwned Passwords online (\(client.base.host ?? client.base.absoluteString))", sha1s: sha1s, ranges: ranges)
         return outcome
+    }
+
+    /// The ranges of these prefixes, a few requests in flight at once, each
+    /// on a thread of its own (a blocked worker of Dispatch's shared pool is
+    /// replaced only about once a second, and URLSession needs that pool to
+    /// answer); once the host is found unreachable the rest are not tried.
+    static func fetch(_ prefixes: [String], client: RangeClient, parallel: Int)
+        -> (answers: [String: Result<[String: Int], RangeClient.Failure>], unreachable: String?) {
+        let lock = NSLock()
+        nonisolated(unsafe) var queue = prefixes[...]
+        nonisolated(unsafe) var answers: [String: Result<[String: Int], RangeClient.Failure>] = [:]
+        nonisolated(unsafe) var unreachable: String?
+        let group = DispatchGroup()
+        for _ in 0..<min(parallel, prefixes.count) {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                while let prefix = lock.withLock({ unreachable == nil ? queue.popFirst() : nil }) {
+                    let answer = client.range(prefix)
+                    lock.withLock {
+                        answers[prefix] = answer
+                        if case .failure(.unreachable(let why)) = answer, unreachable == nil { unreachable = why }
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        return (answers, unreachable)
     }
 
     /// What to tell the person on standard error.

@@ -154,6 +154,38 @@ public final class PwnedPasswordsFile: Sendable {
         return nil
     }
 
+    /// Every hash in the file that begins with `prefix` (hex digits, as a
+    /// range API is asked), with its count: a lower-bound bisection over
+    /// byte offsets, then the lines walked while they share the prefix.
+    /// For `bulwark watch`, which holds only prefixes and salted digests.
+    public func range(_ prefix: String) throws -> [(sha1: [UInt8], count: Int)] {
+        let target = Array(prefix.uppercased().utf8)
+        precondition(!target.isEmpty && target.count <= 40)
+        func order(_ start: Int) throws -> Int {
+            guard start + 41 <= end else { throw FormatError(file: name, offset: start, reason: "expected 40 hex digits and ':'") }
+            for i in 0..<target.count {
+                let byte = Self.upper(file.bytes[start + i])
+                guard Self.hexValue(byte) != nil else { throw FormatError(file: name, offset: start + i, reason: "expected a hex digit") }
+                if byte != target[i] { return byte < target[i] ? -1 : 1 }
+            }
+            return 0
+        }
+        var low = 0, high = end
+        while low < high {
+            let start = lineStart(before: low + (high - low) / 2)
+            if try order(start) < 0 { low = try nextLine(after: start) } else { high = start }
+        }
+        var found: [(sha1: [UInt8], count: Int)] = []
+        var start = low
+        while start < end, try order(start) == 0 {
+            let line = try line(at: start)
+            let digest = stride(from: 0, to: 40, by: 2).map { UInt8(Self.hexValue(file.bytes[start + $0])! << 4 | Self.hexValue(file.bytes[start + $0 + 1])!) }
+            found.append((digest, line.count))
+            start = line.next
+        }
+        return found
+    }
+
     static func key(_ digest: [UInt8]) -> UInt64 { digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
 
     /// The first 64 bits of the hash on the line at `start` (whose first 16
