@@ -108,7 +108,12 @@ enum WatchCommand {
     // MARK: Set-up
 
     static func install(_ parsed: ParsedCommandLine, _ vaultPath: URL) -> Int32 {
-        VaultCommands.withVault(parsed) { vault, _ in
+        // A unit file is one line per setting: a control character in the path would end or bend one.
+        guard !vaultPath.path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            Output.error("the vault's path holds a control character, which a systemd unit cannot carry; move the vault first.")
+            return 2
+        }
+        return VaultCommands.withVault(parsed) { vault, _ in
             guard WatchStore.standard().refresh(vault, corpora: (try? Output.configuration(parsed).get())?.breachCorpora ?? [], force: true) else {
                 Output.error("the watch list could not be written to \(WatchStore.standard().directory.path).")
                 return 1
