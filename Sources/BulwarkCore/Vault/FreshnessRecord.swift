@@ -17,11 +17,7 @@ public struct FreshnessRecord: Sendable, Equatable {
 
     /// `$XDG_STATE_HOME/bulwark/seen`, else `~/.local/state/bulwark/seen`.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FreshnessRecord {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return FreshnessRecord(directory: URL(fileURLWithPath: state).appendingPathComponent("bulwark/seen"))
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return FreshnessRecord(directory: URL(fileURLWithPath: home).appendingPathComponent(".local/state/bulwark/seen"))
+        FreshnessRecord(directory: StateDirectory.url("seen", environment: environment))
     }
 
     func file(for vaultID: [UInt8]) -> URL {

@@ -57,29 +57,12 @@ public struct WatchCheck {
         let wanted = Set(list.items.map(\.digest))
         for (prefix, suffixes) in answers {
             for suffix in suffixes.keys {
-                let hex = Array((prefix + suffix).uppercased().utf8)
-                guard hex.count == 40, let sha1 = Self.bytes(hex) else { continue }
+                guard let sha1 = [UInt8](hex: prefix + suffix), sha1.count == 20 else { continue }
                 let digest = WatchList.digest(sha1, key: key)
                 if wanted.contains(digest), !list.reported.contains(digest) { result.found[digest] = source }
             }
         }
         return result
-    }
-
-    static func bytes(_ hex: [UInt8]) -> [UInt8]? {
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x41...0x46: c - 0x37
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        for i in stride(from: 0, to: hex.count, by: 2) {
-            guard let high = value(hex[i]), let low = value(hex[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
     }
 
     /// Records what was found as told, and as news until it is shown.

@@ -43,7 +43,7 @@ public struct WatchList: Sendable, Equatable, Codable {
             guard let password = entry.password, !password.isEmpty else { continue }
             let sha1 = Digest.sha1(Array(password.utf8))
             guard seen.insert(sha1).inserted else { continue }
-            items.append(Item(prefix: String(sha1.prefix(3).map { String(format: "%02X", $0) }.joined().prefix(5)), digest: digest(sha1, key: key)))
+            items.append(Item(prefix: sha1.hex.prefix(5).uppercased(), digest: digest(sha1, key: key)))
         }
         return items.sorted { ($0.prefix, $0.digest) < ($1.prefix, $1.digest) }
     }

@@ -16,11 +16,7 @@ public struct WatchStore: Sendable {
     public init(directory: URL) { self.directory = directory }
 
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> WatchStore {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return WatchStore(directory: URL(fileURLWithPath: state).appendingPathComponent("bulwark/watch"))
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return WatchStore(directory: URL(fileURLWithPath: home).appendingPathComponent(".local/state/bulwark/watch"))
+        WatchStore(directory: StateDirectory.url("watch", environment: environment))
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
