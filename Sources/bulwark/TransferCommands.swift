@@ -52,14 +52,16 @@ enum TransferCommands {
                 return 1
             }
         }
-        held.release()
+        // A mapped JSON export's items are found beside the KDF (the
+        // mapping's pages given back behind the look); anything else is
+        // read after it: scrypt's 128 MiB and a 100,000-row file at once would pass 200 MB.
+        let preparing = held.isMapped && ImportPreparation.helps(format) ? Preparing(held.bytes, format: format) : nil
+        if preparing == nil { held.release() }
         return store(parsed, file: file) { input in
-            // Read after the KDF, not beside it: scrypt's 128 MiB and a
-            // 100,000-row file at once would pass 200 MB.
             let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
             defer { held.release() }
             return try Importer.parse(try held.reread(), format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
-                                      rawCells: parsed.flag("--raw-cells"))
+                                      rawCells: parsed.flag("--raw-cells"), prepared: preparing?.wait())
         }
     }
 
@@ -69,10 +71,14 @@ enum TransferCommands {
     final class HeldFile {
         let path: String
         private var data: Data?
+        /// Mapped, not copied into memory.
+        let isMapped: Bool
         init?(path: String) {
-            guard let data = Self.read(path) else { return nil }
+            let mapped = MappedExport(path: path)?.data
+            guard let data = mapped ?? FileManager.default.contents(atPath: path) else { return nil }
             self.path = path
             self.data = data
+            isMapped = mapped != nil
         }
 
         /// Mapped where it can be (a JSON reader gives its pages back as it
@@ -87,6 +93,19 @@ enum TransferCommands {
             guard let again = Self.read(path) else { throw ImportError(line: nil, message: "it can no longer be read") }
             data = again
             return again
+        }
+    }
+
+    /// An export's preparation made on its own thread (`ImportPreparation`), waited for after the unlock.
+    final class Preparing: @unchecked Sendable {  // `made` is written before the work is done, read after its wait
+        private var made: ImportPreparation?
+        private var work: BackgroundWork?
+        init(_ data: Data, format: ImportFormat) {
+            work = BackgroundWork { [self] in made = ImportPreparation.make(data, format: format) }
+        }
+        func wait() -> ImportPreparation? {
+            try? work?.wait()
+            return made
         }
     }
 

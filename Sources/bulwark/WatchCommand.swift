@@ -96,7 +96,8 @@ enum WatchCommand {
     /// The news not yet shown (then marked shown), for a command's first line or (`short`) the app's lock screen.
     static func takeNews(_ vaultPath: URL, short: Bool = false) -> String? {
         let store = WatchStore.standard()
-        guard store.isWatched(vaultPath), var (list, key) = try? store.load(vaultPath), let news = list.news else { return nil }
+        guard store.isWatched(vaultPath), let (kept, key) = try? store.load(vaultPath), let news = kept.news else { return nil }
+        var list = kept
         list.news = nil
         try? store.save(list, key: key)
         let since = VaultCommands.iso.string(from: news.since)

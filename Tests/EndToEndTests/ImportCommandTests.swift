@@ -107,6 +107,26 @@ import Glibc
         #expect(number["hidden"] as? Bool == true && number["value"] == nil)
     }
 
+    /// Enpass's export, whose items are found beside the KDF and read on
+    /// every core after it: the same entries, and a broken item named by its line.
+    @Test func anEnpassExportIsReadWholeThroughTheBinary() throws {
+        let f = try VaultCommandTests.Fixture()
+        let file = Self.fixtures.appendingPathComponent("formats/enpass.json").path
+        let result = try f.run(["import", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Imported 3 entries (1 login, 1 secure note, 1 card)"), "\(result.stdout)")
+        let mail = try f.json(["show", "Mail", "--json", "--reveal"]) as! [String: Any]
+        #expect((mail["tags"] as? [String]) == ["Work/Servers", "Favorites"])
+        #expect((mail["fields"] as! [[String: Any]]).map { "\($0["name"]!)=\($0["value"]!)" } == ["Security answer=Smith"])
+
+        let broken = f.dir.appendingPathComponent("broken.json")
+        try "{\"folders\": [],\n \"items\": [{\"title\": \"A\", \"category\": \"login\", \"fields\": []},\n  {\"title\": \"B\" \"category\": \"login\"}]}\n"
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try f.run(["import", "--format", "enpass-json", broken.path])
+        #expect(refused.status == 1 && refused.stderr == "bulwark: \(broken.path): line 3: not valid JSON (expected , or } in an object). Nothing was imported.\n")
+        #expect((try f.json(["list", "--json"]) as! [Any]).count == 3)
+    }
+
     @Test func aCXFDocumentIsDetectedSummedUpAndWrittenBack() throws {
         let f = try VaultCommandTests.Fixture()
         let file = Self.fixtures.appendingPathComponent("cxf-archive.zip").path

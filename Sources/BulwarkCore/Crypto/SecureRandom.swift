@@ -66,24 +66,32 @@ public enum EntryID {
     private static let pool = Pool()
 
     public static func random() -> String {
-        var bytes: [UInt8] = pool.lock.withLock {
+        // Two words taken under the lock, the text written straight into the String's own storage.
+        var (high, low): (UInt64, UInt64) = pool.lock.withLock {
             if pool.used + 16 > pool.bytes.count {
                 pool.bytes = SecureRandom.bytes(4096)
                 pool.used = 0
             }
             defer { pool.used += 16 }
-            return Array(pool.bytes[pool.used..<pool.used + 16])
+            return pool.bytes.withUnsafeBytes {
+                (UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: pool.used, as: UInt64.self)),
+                 UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: pool.used + 8, as: UInt64.self)))
+            }
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(0x2D) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        high = (high & ~0xF000) | 0x4000  // version 4 (byte 6)
+        low = (low & ~(0xC0 << 56)) | (0x80 << 56)  // the variant (byte 8)
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 { text[at] = 0x2D; at += 1 }
+                let byte = UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (8 * UInt64(7 - index % 8)))
+                text[at] = hexDigit(byte >> 4)
+                text[at + 1] = hexDigit(byte & 0x0F)
+                at += 2
+            }
+            return at
         }
-        return String(decoding: text, as: UTF8.self)
     }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x57 + value }
 }

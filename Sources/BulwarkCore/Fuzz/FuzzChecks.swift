@@ -15,6 +15,7 @@ public enum FuzzChecks {
         "import-1pux": import1PUX,
         "import-cxf": importCXF,
         "import-other": importOther,
+        "json-tape": jsonTape,
         "kdbx-xml": kdbxXML,
         "kdbx-file": kdbxFile,
         "terminal-text": terminalText,
@@ -143,6 +144,29 @@ public enum FuzzChecks {
             if let problem = importedEntriesAreValid(result, format) { return problem }
         }
         return nil
+    }
+
+    /// Any bytes as one JSON value laid out flat (`JSONTape`, how an
+    /// Enpass export's items are read): taken exactly when the reader
+    /// (`JSONStream`) takes the same bytes, and every value on the tape
+    /// then read back without a crash, each container's elements in bounds.
+    public static func jsonTape(_ data: [UInt8]) -> String? {
+        let readerTakes = (try? JSONStream.parse(Data(data))) != nil
+        return data.withUnsafeBufferPointer { buffer -> String? in
+            var tape = JSONTape()
+            do { try tape.read(buffer) } catch {
+                return readerTakes ? "the tape refused what the reader took (\((error as? JSONStream.Failure)?.message ?? "\(error)"))" : nil
+            }
+            guard readerTakes else { return "the tape took what the reader refused" }
+            var pending = [tape.root]
+            while let node = pending.popLast() {
+                _ = tape.text(node)
+                _ = tape.integer(node)
+                pending += tape.elements(node)
+                tape.members(node, JSONTape.Names(["a", "title", ""])) { _, value in pending.append(value) }
+            }
+            return nil
+        }
     }
 
     /// Any bytes as a 1PUX archive's `export.data` (the ZIP around it is

@@ -16,19 +16,23 @@ public struct JSONStream {
     /// An array to stream: the keys from the root, `*` for any element of an array.
     public typealias Path = [String]
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var at = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var at = 0
     /// Where the reader is, as far down as a streamed path reaches (no deeper: it is not needed there).
     private var path: [String] = []
     private var depth = 0
     private let tracked: Int
     private let streamed: [Path]
     private let each: ((Path, Any) throws -> Void)?
+    /// Where each skipped element of a streamed array lies (`JSONItemIndex`).
+    private var skipped: ((Path, Range<Int>) -> Void)?
+    /// The tokens of a value read for its syntax, when they are kept (`JSONTape`).
+    private var tape: [JSONTape.Token]?
     /// Where an object's names and values and an array's elements are
     /// gathered until it closes (nested ones above, gone before their parent's next).
-    private let names = MoveStack<String>()
-    private let values = MoveStack<Any>()
-    private var keptNames = [(bytes: [UInt8], name: String)?](repeating: nil, count: JSONStream.namesKept)
+    private let names: MoveStack<String>
+    private let values: MoveStack<Any>
+    var keptNames: [(bytes: [UInt8], name: String)?]
     static let maximumDepth = 256
 
     /// Parses `data`; each element of an array at one of `streamed` goes to
@@ -43,9 +47,31 @@ public struct JSONStream {
         try parse(data, streamed: skipped, each: nil)
     }
 
-    private static func parse(_ data: Data, streamed: [Path], each: ((Path, Any) throws -> Void)?) throws -> Any {
+    /// The document with the arrays at `skipped` read for their syntax
+    /// only, and where each of their elements lies handed to `element`
+    /// (byte offsets in `data`; the elements' own reading can then be shared out).
+    public static func parse(_ data: Data, skipping skipped: [Path], element: @escaping (Path, Range<Int>) -> Void) throws -> Any {
+        try parse(data, streamed: skipped, each: nil, skipped: element)
+    }
+
+    /// One value's tokens (`bytes` whole, space around it allowed), checked as strictly as a document.
+    static func tape(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout [JSONTape.Token]) throws {
+        var reader = JSONStream(bytes: bytes, streamed: [], each: nil, building: false)
+        tokens.removeAll(keepingCapacity: true)
+        reader.tape = tokens
+        tokens = []
+        defer { tokens = reader.tape ?? [] }
+        reader.skipSpace()
+        try reader.skip()
+        reader.skipSpace()
+        guard reader.at == bytes.count else { throw reader.fail("unexpected text after the value") }
+    }
+
+    private static func parse(_ data: Data, streamed: [Path], each: ((Path, Any) throws -> Void)?,
+                              skipped: ((Path, Range<Int>) -> Void)? = nil) throws -> Any {
         try data.withUnsafeBytes { raw in
             var reader = JSONStream(bytes: raw.bindMemory(to: UInt8.self), streamed: streamed, each: each)
+            reader.skipped = skipped
             if raw.starts(with: [0xEF, 0xBB, 0xBF]) { reader.at = 3 }  // a UTF-8 byte-order mark, as some Windows exporters write
             reader.skipSpace()
             let value = try reader.value()
@@ -55,14 +81,18 @@ public struct JSONStream {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, streamed: [Path], each: ((Path, Any) throws -> Void)?) {
+    /// `building` false: a reader that makes no values (an item's tape, a string's escapes) needs no room for them.
+    init(bytes: UnsafeBufferPointer<UInt8>, streamed: [Path], each: ((Path, Any) throws -> Void)?, building: Bool = true) {
         self.bytes = bytes
+        names = MoveStack(capacity: building ? 256 : 1)
+        values = MoveStack(capacity: building ? 256 : 1)
+        keptNames = building ? Array(repeating: nil, count: Self.namesKept) : []
         self.streamed = streamed
         self.each = each
         tracked = streamed.map(\.count).max() ?? 0
     }
 
-    private func fail(_ message: String) -> Failure { Failure(offset: at, message: message) }
+    func fail(_ message: String) -> Failure { Failure(offset: at, message: message) }
 
     private mutating func skipSpace() {
         guard at < bytes.count, bytes[at] <= 0x20 else { return }
@@ -157,7 +187,9 @@ public struct JSONStream {
         while true {
             skipSpace()
             if streaming, each == nil {
+                let start = at
                 try skip()
+                skipped?(path, start..<at)
             } else {
                 if tracking { path.append(String(index)) }
                 let element = try value()
@@ -177,7 +209,7 @@ public struct JSONStream {
         }
     }
 
-    /// A value read for its syntax only.
+    /// A value read for its syntax only, laid out on `tape` when one is kept.
     private mutating func skip() throws {
         guard at < bytes.count else { throw fail("the document ends early") }
         switch bytes[at] {
@@ -187,6 +219,9 @@ public struct JSONStream {
             guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) deep") }
             depth += 1
             defer { depth -= 1 }
+            let slot = tape?.count ?? 0
+            tape?.append(JSONTape.Token(kind: isObject ? .object : .array, start: at, end: 0))
+            defer { if tape != nil { let end = tape!.count; tape![slot].end = end } }
             at += 1
             skipSpace()
             if at < bytes.count, bytes[at] == closing { at += 1; return }
@@ -209,21 +244,34 @@ public struct JSONStream {
                 return
             }
         case UInt8(ascii: "\""): try skipString()
-        case UInt8(ascii: "t"): try literal(Self.trueWord)
-        case UInt8(ascii: "f"): try literal(Self.falseWord)
-        case UInt8(ascii: "n"): try literal(Self.nullWord)
-        default: _ = try number()  // read for its syntax: nothing to keep
+        case UInt8(ascii: "t"): try scalar(.true) { try $0.literal(Self.trueWord) }
+        case UInt8(ascii: "f"): try scalar(.false) { try $0.literal(Self.falseWord) }
+        case UInt8(ascii: "n"): try scalar(.null) { try $0.literal(Self.nullWord) }
+        default: try scalar(.number) { _ = try $0.number() }  // read for its syntax: nothing to keep
         }
     }
 
+    private mutating func scalar(_ kind: JSONTape.Kind, _ read: (inout JSONStream) throws -> Void) throws {
+        let start = at
+        try read(&self)
+        tape?.append(JSONTape.Token(kind: kind, start: start, end: at))
+    }
+
     private mutating func skipString() throws {
+        let start = at
+        var escaped = false
         at += 1
         while at < bytes.count {
             let byte = bytes[at]
-            if byte == UInt8(ascii: "\"") { at += 1; return }
+            if byte == UInt8(ascii: "\"") {
+                at += 1
+                tape?.append(JSONTape.Token(kind: escaped ? .escapedString : .string, start: start, end: at))
+                return
+            }
             guard byte >= 0x20 else { throw fail("a control character inside a string") }
             if byte == UInt8(ascii: "\\") {
                 guard at + 1 < bytes.count else { break }
+                escaped = true
                 switch bytes[at + 1] {
                 case UInt8(ascii: "u"):
                     at += 2
@@ -239,144 +287,6 @@ public struct JSONStream {
             at += 1
         }
         throw fail("a string is not closed")
-    }
-
-    /// A member's name: an export repeats a few dozen names millions of
-    /// times, so the last String made for each length and first byte is
-    /// kept and given again when the bytes are the same (no UTF-8 checked,
-    /// nothing allocated).
-    private mutating func name() throws -> String {
-        let start = at + 1
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - start <= 24, end > start else { return try string() }
-        let slot = ((end - start) &* 31 &+ Int(bytes[start])) & (Self.namesKept - 1)
-        let seen = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if let kept = keptNames[slot], kept.bytes.count == seen.count, kept.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, seen.baseAddress!, seen.count) == 0 }) {
-            at = end + 1
-            return kept.name
-        }
-        let made = try string()
-        keptNames[slot] = (Array(seen), made)
-        return made
-    }
-
-    static let namesKept = 256
-
-    private mutating func string() throws -> String {
-        at += 1
-        let start = at
-        // The common case: no escapes, read in place.
-        while at < bytes.count {
-            let byte = bytes[at]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-                at += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw fail("a control character inside a string") }
-            at += 1
-        }
-        var out = Array(bytes[start..<at])
-        while at < bytes.count {
-            let byte = bytes[at]
-            if byte == UInt8(ascii: "\"") {
-                at += 1
-                return String(decoding: out, as: UTF8.self)
-            }
-            guard byte >= 0x20 else { throw fail("a control character inside a string") }
-            if byte != UInt8(ascii: "\\") {
-                out.append(byte)
-                at += 1
-                continue
-            }
-            guard at + 1 < bytes.count else { break }
-            at += 2
-            switch bytes[at - 1] {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar), at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
-                    at += 2
-                    let low = try hex4()
-                    if (0xDC00...0xDFFF).contains(low) { scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) } else { at -= 6 }
-                }
-                // A lone surrogate is no character: U+FFFD, as a decoder of invalid UTF-8 gives.
-                let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                out.append(contentsOf: Array(String(Character(character)).utf8))
-            default: throw fail("an unknown escape in a string")
-            }
-        }
-        throw fail("a string is not closed")
-    }
-
-    private mutating func hex4() throws -> UInt32 {
-        guard at + 4 <= bytes.count else { throw fail("a \\u escape is cut short") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[at]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw fail("a \\u escape that is not four hex digits")
-            }
-            value = value << 4 | UInt32(digit)
-            at += 1
-        }
-        return value
-    }
-
-    private mutating func number() throws -> Any {
-        // The common case, a plain integer of up to 18 digits, without a String made.
-        var scan = at, negative = false, integer = 0
-        if scan < bytes.count, bytes[scan] == UInt8(ascii: "-") { negative = true; scan += 1 }
-        let first = scan
-        while scan < bytes.count, scan - first < 18, bytes[scan] &- UInt8(ascii: "0") < 10 {
-            integer = integer * 10 + Int(bytes[scan] &- UInt8(ascii: "0"))
-            scan += 1
-        }
-        let ended = scan == bytes.count || !(bytes[scan] &- UInt8(ascii: "0") < 10 || bytes[scan] == UInt8(ascii: ".")
-                                             || bytes[scan] == UInt8(ascii: "e") || bytes[scan] == UInt8(ascii: "E"))
-        if scan > first, ended, scan - first == 1 || bytes[first] != UInt8(ascii: "0") {
-            at = scan
-            return negative ? -integer : integer
-        }
-        let start = at
-        if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
-        var integral = true
-        func digits() -> Int {
-            let from = at
-            while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") { at += 1 }
-            return at - from
-        }
-        let whole = digits()
-        guard whole > 0 else { throw fail("not a JSON value") }
-        if whole > 1, bytes[at - whole] == UInt8(ascii: "0") { throw fail("a number with a leading zero") }
-        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-            at += 1
-            integral = false
-            guard digits() > 0 else { throw fail("a number with no digits after its point") }
-        }
-        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-            at += 1
-            integral = false
-            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard digits() > 0 else { throw fail("a number with no digits in its exponent") }
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-        if integral, let int = Int(text) { return int }
-        guard let double = Double(text) else { throw fail("a number out of range") }
-        return double
     }
 }
 

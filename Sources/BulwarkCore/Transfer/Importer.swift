@@ -72,8 +72,10 @@ public enum Importer {
     /// `keyFile`: a KeePass key file's 32 bytes (`KeePassKeyFile.key`).
     /// `rawCells`: Apple CSV cells are read as they are, bulwark's
     /// spreadsheet guard (`SpreadsheetGuard`) left in place.
+    /// `prepared`: what `prepare` read of these same bytes.
     public static func parse(_ data: Data, format: ImportFormat, now: Date = Date(), skipBadRows: Bool = false,
-                             filePassword: String? = nil, keyFile: [UInt8]? = nil, rawCells: Bool = false) throws(ImportError) -> Parsed {
+                             filePassword: String? = nil, keyFile: [UInt8]? = nil, rawCells: Bool = false,
+                             prepared: ImportPreparation? = nil) throws(ImportError) -> Parsed {
         let read: ImportRead
         var encodingNote: String?
         switch format {
@@ -85,7 +87,7 @@ public enum Importer {
         case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows)
         case .keepassXML: read = try KDBXImport.readXML(data, now: now)
         case .keepassxXML: read = try KeePassXXML.read(data, now: now)
-        case .enpassJSON: read = try EnpassJSON.read(data, now: now)
+        case .enpassJSON: read = try EnpassJSON.read(data, now: now, index: prepared?.items)
         case .dashlaneJSON: read = try DashlaneJSON.read(data, now: now)
         case .protonPassJSON: read = try ProtonPassJSON.read(data, now: now)
         case .onePasswordPIF: read = try OnePasswordPIF.read(data, now: now)

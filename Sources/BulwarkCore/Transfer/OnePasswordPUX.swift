@@ -214,8 +214,11 @@ enum OnePasswordPUX {
 
     /// 1Password's times are seconds since 1970 (a few older ones milliseconds).
     /// A time past year 9999 is no time: every number read from a file is range-checked.
-    static func seconds(_ value: Any?) -> Date? {
-        guard let number = Importer.jsonInteger(value), number > 0 else { return nil }
+    static func seconds(_ value: Any?) -> Date? { seconds(Importer.jsonInteger(value)) }
+
+    /// Seconds or milliseconds since 1970 (a number past 10^11 is milliseconds); nil when not a date.
+    static func seconds(_ number: Int?) -> Date? {
+        guard let number, number > 0 else { return nil }
         let seconds = number >= 100_000_000_000 ? Double(number) / 1000 : Double(number)
         return seconds <= 253_402_300_799 ? Date(timeIntervalSince1970: seconds) : nil
     }

@@ -154,10 +154,18 @@ extension Vault {
     /// keyed by id, and thousands of random-order inserts cost several
     /// times more (a few are written as they come). The ids gathered first:
     /// comparing through 100,000 entries' rows was a cache miss a compare.
+    /// Sorted by each id's first eight bytes as one number (byte order, as
+    /// SQLite's index compares them), the whole ids only where those tie:
+    /// comparing 100,000 Strings was a tenth of an import's write.
     static func rowOrder(_ put: [Entry]) -> [Int] {
         guard put.count > 64 else { return Array(put.indices) }
-        let ids = put.map(\.id)
-        return ids.indices.sorted { ids[$0] < ids[$1] }
+        var keyed = put.indices.map { index in
+            var prefix: UInt64 = 0, taken = 0
+            for byte in put[index].id.utf8.prefix(8) { prefix = prefix << 8 | UInt64(byte); taken += 1 }
+            return (prefix << (8 * UInt64(8 - taken)), index)
+        }
+        keyed.sort { $0.0 != $1.0 ? $0.0 < $1.0 : Array(put[$0.1].id.utf8).lexicographicallyPrecedes(Array(put[$1.1].id.utf8)) }
+        return keyed.map(\.1)
     }
 
     /// Step 3b: the rows, sealed under `version`, a block of 8,192 at a

@@ -13,28 +13,18 @@ enum EnpassJSON {
                                              "identity": .identity, "finance": .other, "license": .other, "travel": .other,
                                              "computer": .other, "misc": .other]
 
-    static func read(_ data: Data, now: Date) throws(ImportError) -> ImportRead {
+    static let itemsPath: JSONStream.Path = ["items"]
+
+    /// Reads the export; `index` is its items' index when it was made ahead (`Importer.prepare`).
+    static func read(_ data: Data, now: Date, index: JSONItemIndex? = nil) throws(ImportError) -> ImportRead {
         var read = ImportRead()
-        // One pass: an item's folders are held by id and made paths once the
-        // document's folders are known, whether they come before the items
-        // (as Enpass writes them) or after. A first pass for the folders
-        // alone was a tenth of a 100,000-item import.
-        let root = try JSONItems.read(data, streaming: [["items"]], into: &read) { _, item in entry(item, now: now) }
-        let folders = folderPaths(root["folders"] as? [Any] ?? [])
-        for index in read.entries.indices where read.entries[index].tags.contains(where: { $0.hasPrefix(folderMark) }) {
-            var tags: [String] = []
-            for tag in read.entries[index].tags {
-                let named = tag.hasPrefix(folderMark) ? folders[String(tag.dropFirst(folderMark.count))] ?? "" : tag
-                if !named.isEmpty, !tags.contains(named) { tags.append(named) }
-            }
-            read.entries[index].tags = tags
-        }
+        let index = if let index { index } else { try JSONItemIndex.make(data, paths: [itemsPath]) }
+        // The folders are in the document without its items, whether they
+        // come before the items (as Enpass writes them) or after.
+        let folders = folderPaths(index.root["folders"] as? [Any] ?? [])
+        try JSONItems.read(data, index: index, into: &read) { _, tape, item in entry(tape, item, folders: folders, now: now) }
         return read
     }
-
-    /// A folder's id in a tag until the folders are known (no tag Enpass writes starts with a NUL).
-    static let folderMark = "\u{0}enpass-folder:"
-
 
     /// Each folder's path of titles ("Work/Servers"), by uuid.
     static func folderPaths(_ list: [Any]) -> [String: String] {
@@ -46,41 +36,60 @@ enum EnpassJSON {
         return JSONItems.folderPaths(byID)
     }
 
-    static func entry(_ item: JSONObject, now: Date) -> JSONItems.Made {
-        if (Importer.jsonInteger(item["trashed"]) ?? 0) != 0 { return JSONItems.Made(inTrash: true) }
-        let title = JSONItems.text(item["title"])
-        let category = (item["category"] as? String ?? "").lowercased()
+    private static let itemNames = JSONTape.Names(["trashed", "title", "category", "fields", "folders", "favorite", "archived",
+                                                   "createdAt", "updated_at", "note", "attachments"])
+    private static let fieldNames = JSONTape.Names(["value", "type", "deleted", "label", "sensitive"])
+
+    static func entry(_ tape: JSONTape, _ item: Int, folders: [String: String], now: Date) -> JSONItems.Made {
+        // Each item's and field's members found in one look along them (a look per member was a third of the reading).
+        var member = [Int?](repeating: nil, count: 11)
+        tape.members(item, itemNames) { which, value in member[which] = value }
+        if (member[0].flatMap(tape.integer) ?? 0) != 0 { return JSONItems.Made(inTrash: true) }
+        let title = tape.text(member[1])
+        let category = (member[2].flatMap(tape.string) ?? "").lowercased()
         var username = "", password: String?, totp: String?
         var urls: [String] = []
         var fields: [CustomField] = []
-        for case let field as JSONObject in item["fields"] as? [Any] ?? [] {
-            let value = JSONItems.text(field["value"]), type = field["type"] as? String ?? "text"
-            if value.isEmpty || type == "section" || (Importer.jsonInteger(field["deleted"]) ?? 0) != 0 { continue }
-            let label = (field["label"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? type
-            switch type {
-            case "username" where username.isEmpty, "email" where username.isEmpty: username = value
-            case "password" where password == nil: password = value
-            case "totp" where totp == nil: totp = value
-            case "url": urls.append(value)
-            case ".Android#": urls.append(value.hasPrefix("androidapp://") ? value : "androidapp://" + value)
-            default: fields.append(CustomField(name: label, value: value, hidden: (Importer.jsonInteger(field["sensitive"]) ?? 0) != 0))
+        for field in member[3].map(tape.elements) ?? [] {
+            var value: Int?, type: Int?, deleted: Int?, label: Int?, sensitive: Int?
+            tape.members(field, fieldNames) { which, node in
+                switch which {
+                case 0: value = node
+                case 1: type = node
+                case 2: deleted = node
+                case 3: label = node
+                default: sensitive = node
+                }
+            }
+            let text = tape.text(value), kind = type.flatMap(tape.string) ?? "text"
+            if text.isEmpty || kind == "section" || (deleted.flatMap(tape.integer) ?? 0) != 0 { continue }
+            let name = label.flatMap(tape.string).flatMap { $0.isEmpty ? nil : $0 } ?? kind
+            switch kind {
+            case "username" where username.isEmpty, "email" where username.isEmpty: username = text
+            case "password" where password == nil: password = text
+            case "totp" where totp == nil: totp = text
+            case "url": urls.append(text)
+            case ".Android#": urls.append(text.hasPrefix("androidapp://") ? text : "androidapp://" + text)
+            default: fields.append(CustomField(name: name, value: text, hidden: (sensitive.flatMap(tape.integer) ?? 0) != 0))
             }
         }
         var kind = kinds[category] ?? (password != nil ? .login : .other)
         if kind == .secureNote, password != nil { kind = .login }
         var tags: [String] = []
-        for case let id as String in item["folders"] as? [Any] ?? [] { tags.append(folderMark + id) }
-        if (Importer.jsonInteger(item["favorite"]) ?? 0) != 0 { tags.append("Favorites") }
-        if (Importer.jsonInteger(item["archived"]) ?? 0) != 0 { tags.append("Archived") }
-        let created = OnePasswordPUX.seconds(item["createdAt"]), modified = OnePasswordPUX.seconds(item["updated_at"])
+        for folder in member[4].map(tape.elements) ?? [] {
+            if let id = tape.string(folder), let named = folders[id], !named.isEmpty, !tags.contains(named) { tags.append(named) }
+        }
+        if (member[5].flatMap(tape.integer) ?? 0) != 0 { tags.append("Favorites") }
+        if (member[6].flatMap(tape.integer) ?? 0) != 0 { tags.append("Archived") }
+        let created = OnePasswordPUX.seconds(member[7].flatMap(tape.integer)), modified = OnePasswordPUX.seconds(member[8].flatMap(tape.integer))
         var entry = Entry(title: title.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : title, urls: urls,
-                          username: username, password: kind.holdsPassword ? password ?? "" : password, notes: JSONItems.text(item["note"]),
+                          username: username, password: kind.holdsPassword ? password ?? "" : password, notes: tape.text(member[9]),
                           totpURI: totp, tags: tags, created: created ?? modified ?? now, kind: kind)
         entry.modified = modified ?? entry.created
         entry.passwordChanged = entry.created
         entry.fields = fields
         var made = JSONItems.Made(entry: entry, undated: created == nil && modified == nil)
-        let attachments = (item["attachments"] as? [Any])?.count ?? 0
+        let attachments = member[10].map(tape.count) ?? 0
         if attachments > 0 { made.notHeld.append("\(attachments) attachment\(attachments == 1 ? "" : "s") of \(entry.title) (files from this format are not carried over yet)") }
         return made
     }

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import BulwarkCore
+
+/// The flat, in-place reading of an item (`JSONTape`) and the index that
+/// finds a large export's items before they are read (`JSONItemIndex`).
+@Suite struct JSONTapeTests {
+    private func withTape<T>(_ text: String, _ body: (JSONTape) throws -> T) throws -> T {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            var tape = JSONTape()
+            try tape.read(buffer)
+            return try body(tape)
+        }
+    }
+
+    @Test func membersAreFoundAsJSONObjectFindsThem() throws {
+        let text = #" {"a":1,"b":{"a":"inner"},"a":-20,"s":"t\u00e9\"x","n":1.50,"t":true,"f":false,"z":null,"e":"","l":[1,[2,3],{"q":4}]} "#
+        try withTape(text) { tape in
+            let root = tape.root
+            #expect(tape.integer(root, "a") == -20)  // the last of a repeated name, as JSONObject keeps it
+            #expect(tape.string(root, "s") == "té\"x")
+            #expect(tape.text(root, "n") == "1.50" && tape.integer(root, "n") == nil)  // a number as written; not an integer
+            #expect(tape.text(root, "t") == "true" && tape.text(root, "f") == "false" && tape.text(root, "z") == "" && tape.text(root, "missing") == "")
+            #expect(tape.string(root, "e") == "" && tape.string(root, "n") == nil)
+            let inner = try #require(tape.member(root, "b"))
+            #expect(tape.string(inner, "a") == "inner" && tape.kind(inner) == .object)
+            let list = try #require(tape.member(root, "l"))
+            #expect(tape.count(list) == 3 && tape.elements(list).map { tape.kind($0) } == [.number, .array, .object])
+            #expect(tape.integer(tape.elements(list)[2], "q") == 4)
+            #expect(tape.member(list, "q") == nil && tape.elements(inner).isEmpty)
+        }
+    }
+
+    @Test func anEscapedNameIsStillItsName() throws {
+        try withTape(#"{"ti\u0074le":"T","x\"y":1}"#) { tape in
+            #expect(tape.string(tape.root, "title") == "T" && tape.integer(tape.root, "x\"y") == 1)
+        }
+    }
+
+    @Test func integersOutOfRangeAreNone() throws {
+        try withTape(#"[9223372036854775807,9223372036854775808,-5,1e3]"#) { tape in
+            #expect(tape.elements(tape.root).map { tape.integer($0) } == [Int.max, nil, -5, nil])
+        }
+    }
+
+    /// The tape is checked by the same code as the reader: the same documents are refused, with the same words.
+    @Test func whatTheReaderRefusesTheTapeRefuses() {
+        for text in [#"{"a":1,}"#, #"{"a":01}"#, #"{"a":"x"#, #"[1] 2"#, String(repeating: "[", count: 300), #"{"a":"\q"}"#, "{\"a\":\"\u{1}\"}", ""] {
+            var readerMessage: String?
+            do { _ = try JSONStream.parse(Data(text.utf8)) } catch let failure as JSONStream.Failure { readerMessage = failure.message } catch {}
+            let bytes = [UInt8](text.utf8)
+            let tapeMessage: String? = bytes.withUnsafeBufferPointer { (buffer) -> String? in
+                var tape = JSONTape()
+                do { try tape.read(buffer); return nil } catch let failure as JSONStream.Failure {
+                    return failure.message == "unexpected text after the value" ? "unexpected text after the document" : failure.message
+                } catch { return "\(error)" }
+            }
+            #expect(readerMessage != nil && tapeMessage == readerMessage, "\(text)")
+        }
+    }
+
+    @Test func theIndexFindsEachItemAndLeavesTheRest() throws {
+        let text = #"{"folders":[{"uuid":"f"}],"items":[{"title":"A"}, {"title":"B","x":[1,"]"]} ],"other":{"items":[{"no":1}]}}"#
+        let data = Data(text.utf8)
+        let index = try JSONItemIndex.make(data, paths: [["items"]])
+        #expect(index.items.map { String(decoding: data[$0.range], as: UTF8.self) } == [#"{"title":"A"}"#, #"{"title":"B","x":[1,"]"]}"#])
+        #expect((index.root["items"] as? [Any])?.isEmpty == true && (index.root["folders"] as? [Any])?.count == 1)
+        #expect(throws: ImportError(line: 2, message: "not valid JSON (expected : after a member's name)")) {
+            try JSONItemIndex.make(Data("{\"items\":[{\"a\":1}\n,{\"a\" 2}]}".utf8), paths: [["items"]])
+        }
+    }
+
+    /// An Enpass export read with its index made ahead (as `import` does beside the KDF) is the same as one read in one go.
+    @Test func aPreparedEnpassReadIsTheSameRead() throws {
+        let text = #"{"folders":[{"uuid":"w","title":"Work","parent_uuid":""}],"items":[{"title":"Mail","category":"login","folders":["w"],"createdAt":1700000000,"fields":[{"type":"username","value":"jane","label":"Username"},{"type":"password","value":"pw1","label":"Password","sensitive":1},{"type":"text","label":"PIN","value":"1234","sensitive":1}]},{"title":"Gone","trashed":1}]}"#
+        let data = Data(text.utf8)
+        let prepared = try #require(ImportPreparation.make(data, format: .enpassJSON))
+        let now = Date(timeIntervalSince1970: 1)
+        let once = try Importer.parse(data, format: .enpassJSON, now: now), ahead = try Importer.parse(data, format: .enpassJSON, now: now, prepared: prepared)
+        #expect(once.candidates.map(\.title) == ["Mail"] && ahead.candidates.map(\.title) == ["Mail"])
+        let entry = try #require(ahead.candidates.first)
+        #expect(entry.username == "jane" && entry.password == "pw1" && entry.tags == ["Work"])
+        #expect(entry.fields.map { "\($0.name)=\($0.value) \($0.hidden)" } == ["PIN=1234 true"])
+        #expect(ahead.result.inTrash == 1 && once.result.inTrash == 1)
+        #expect(ImportPreparation.make(data, format: .bitwardenJSON) == nil && ImportPreparation.make(Data("{".utf8), format: .enpassJSON) == nil)
+    }
+}
