@@ -103,7 +103,7 @@ enum WatchCommand {
         let since = VaultCommands.iso.string(from: news.since)
         guard short else { return newsText(news.passwords, corpora: news.corpora, vaultPath: vaultPath) + " (first seen \(since))" }
         let sources = news.corpora.map { TerminalText.visible(URL(fileURLWithPath: $0).lastPathComponent) }.joined(separator: ", ")
-        return "\(news.passwords == 1 ? "A password was" : "\(news.passwords) passwords were") found in new breach data (\(sources), \(since.prefix(10))). Unlock: Security Recommendations (r) show which."
+        return "\(news.passwords == 1 ? "A password was" : "\(news.passwords) passwords were") found in new breach data (\(sources), \(since.prefix(10))). Unlock to see which in Security Recommendations."
     }
 
     // MARK: Set-up

@@ -13,7 +13,7 @@ import Testing
         let result = try Binary.run(["demo", "--list"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.filter { !$0.hasPrefix(" ") }.count == 26 && lines.allSatisfy { $0.count <= 80 })
+        #expect(lines.filter { !$0.hasPrefix(" ") }.count == 27 && lines.allSatisfy { $0.count <= 80 })
         #expect(Array(lines.prefix(4)) == ["worst-first                The worst account first, fixed with one key",
                                            "                             Security Recommendations ranked worst first, the ↑",
                                            "                             mark on what one key fixes, an upgrade and its",
@@ -24,7 +24,8 @@ import Testing
                                "unsupported-upgrade", "sign-in-with-apple-shared", "sign-in-with-apple-hidden", "network-loss",
                                "substituted-password", "in-app-upgrade", "first-look", "whole-account", "sign-up-with-apple", "code-cool-down",
                                "apple-id-settings", "apple-id-email-and-delete", "app-transfer", "code-setup",
-                               "upgrade-to-passkey", "security-key-step-up", "oauth-sign-in", "oauth-ephemeral", "sign-in-with-apple-scopes", "sign-in-choice"]
+                               "upgrade-to-passkey", "security-key-step-up", "oauth-sign-in", "oauth-ephemeral", "sign-in-with-apple-scopes", "sign-in-choice",
+                               "breach-news"]
 
     @Test(arguments: allScenarios)
     func everyScenarioPlaysHeadless(name: String) throws {

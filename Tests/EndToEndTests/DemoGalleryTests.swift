@@ -15,7 +15,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: fresh.path).sorted()
         let kept = try FileManager.default.contentsOfDirectory(atPath: Self.checkedIn.path).sorted()
-        #expect(written.count == 28 && written.contains("player.html") && written.contains("upgrade-to-passkey.svg"))
+        #expect(written.count == 29 && written.contains("player.html") && written.contains("upgrade-to-passkey.svg"))
         #expect(kept == written, "docs/demo holds other files than the gallery: run make demo-artifacts")
         for name in written {
             let now = try Data(contentsOf: fresh.appendingPathComponent(name))

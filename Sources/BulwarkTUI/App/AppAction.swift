@@ -61,6 +61,8 @@ public enum UnlockAction: Sendable, Equatable {
     case keyDerivationSettingsRead(ScryptParameters?)
     /// The unlock's key derivation began at this time and takes about this long.
     case keyDerivationEstimated(started: Date, seconds: TimeInterval)
+    /// `bulwark watch`'s news for the lock screen (the demo's `news` step stands in for the watch).
+    case watchNews(String)
 }
 
 /// The vault list and the selected entry: search, filter, order, reveal,

@@ -240,6 +240,10 @@ public struct AppState: Sendable {
     public var upgrade: UpgradeUI?
     /// "Log in with IDP": the web authentication session's sheet.
     public var webSignIn: WebSignInUI?
+    /// Unlocked after breach news: the selection goes to the worst newly
+    /// breached account once the analysis names them (then cleared).
+    public var landsOnBreachNews = false
+
     public var banner: Banner? {
         didSet { if let banner, banner != oldValue { logged(banner.text, ok: banner.ok) } }
     }

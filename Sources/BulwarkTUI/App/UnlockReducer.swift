@@ -8,11 +8,15 @@ enum UnlockReducer {
         case .submit:
             return submit(&state)
         case .unlocked(let snapshot):
+            // Breach news on the lock screen is what the person unlocked for:
+            // Security Recommendations open, as tapping the notification does (WWDC20).
+            let hadNews = state.unlock.news != nil
             state.unlocked = true
             state.unlock = UnlockForm(hint: state.unlock.hint)
             state.busy = false
             state.apply(snapshot)
             tellNews(of: snapshot, &state)
+            if hadNews { openAtTheNews(&state) }
             // What search needs is made behind the first frame, so the first keystroke finds it made.
             let sync = Effect.batch([SyncReducer.afterUnlock(&state), prepareSearch(snapshot)])
             guard snapshot.analysis != nil else { return sync }
@@ -21,6 +25,7 @@ enum UnlockReducer {
             guard state.unlocked else { return Effect.none }  // locked meanwhile: the session dropped it
             state.apply(snapshot)
             if snapshot.analysis == nil && state.banner == nil { tellNews(of: snapshot, &state) }
+            if snapshot.analysis == nil && state.landsOnBreachNews { selectTheNews(&state) }
             return snapshot.analysis == nil ? Effect.none : analyseNextBatch()
         case .keyDerivationSettingsRead(let parameters):
             guard state.unlock.busy && !state.unlocked else { return Effect.none }
@@ -28,6 +33,9 @@ enum UnlockReducer {
         case .keyDerivationEstimated(let started, let seconds):
             // Only for the unlock still under way (a quick one may end first).
             if state.unlock.busy && !state.unlocked { state.unlock.keyDerivation = KeyDerivationProgress(started: started, expected: seconds) }
+            return Effect.none
+        case .watchNews(let news):
+            if !state.unlocked { state.unlock.news = news }
             return Effect.none
         case .failed(let message):
             state.unlock.keyDerivation = nil
@@ -52,6 +60,23 @@ enum UnlockReducer {
     /// A large vault's analysis, one batch per step (edits go between them).
     static func analyseNextBatch() -> Effect {
         .run { env in env.vault.map { .unlock(.analysed($0.analyseNextBatch())) } }
+    }
+
+    /// Security Recommendations at the worst of the newly breached accounts
+    /// (the watch knows no titles; the unlock's analysis does).
+    static func openAtTheNews(_ state: inout AppState) {
+        state.screen = .recommendations
+        state.landsOnBreachNews = true
+        if state.snapshot.analysis == nil { selectTheNews(&state) }
+    }
+
+    /// Once the analysis is whole; a selection the person has moved meanwhile stays where they put it.
+    static func selectTheNews(_ state: inout AppState) {
+        state.landsOnBreachNews = false
+        let fresh = Set(state.snapshot.newlyBreached)
+        guard state.screen == .recommendations, state.recommendationList.selected == 0, !fresh.isEmpty,
+              let index = state.shownRecommendations.firstIndex(where: { $0.kinds.contains(.breached) && fresh.contains($0.entry.title) }) else { return }
+        state.recommendationList.select(index, count: state.shownRecommendationCount)
     }
 
     /// What the unlock found: newly breached accounts, signed-out accounts, a rollback (the last said wins the banner).

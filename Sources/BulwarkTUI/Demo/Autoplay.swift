@@ -112,6 +112,9 @@ public final class Autoplay {
         case .transfer(let service, let team):
             store.send(.appleID(.transferApp(service: service, team: team)))
             done(after: Self.keyGap)
+        case .news(let text):
+            store.send(.unlock(.watchNews(text)))
+            done(after: 0)
         case .card(let card):
             store.send(.setTitleCard(card))
             done(after: 0)
@@ -172,6 +175,8 @@ public enum HeadlessPlayer {
             case .transfer(let service, let team):
                 store.send(.appleID(.transferApp(service: service, team: team)))
                 await store.settle()
+            case .news(let text):
+                store.send(.unlock(.watchNews(text)))
             case .card(let card):
                 store.send(.setTitleCard(card))
             }

@@ -26,6 +26,8 @@ public struct Scenario: Sendable, Equatable {
         case appleID(event: String, entry: String)
         /// A service's app moved to another developer team.
         case transfer(service: String, team: String)
+        /// `bulwark watch`'s news put on the lock screen (what the daily watch would have found).
+        case news(String)
         /// The tour's title card shown over everything (nil: taken down).
         case card(TitleCard?)
     }
@@ -64,6 +66,9 @@ public struct Scenario: Sendable, Equatable {
             let rest = trimmed.dropFirst(verb.count).trimmingCharacters(in: .whitespaces)
             func fail(_ reason: String) -> ParseError { ParseError(name: name, line: line, reason: reason) }
             switch verb {
+            case "news":
+                guard !rest.isEmpty else { throw fail("expected 'news TEXT'") }
+                steps.append((line, .news(rest)))
             case "caption", "type", "wait":
                 guard !rest.isEmpty else { throw fail("'\(verb)' needs text") }
                 steps.append((line, verb == "caption" ? .caption(rest) : verb == "type" ? .type(rest) : .wait(rest)))
@@ -99,7 +104,7 @@ public struct Scenario: Sendable, Equatable {
                 guard parts.count == 2 else { throw fail("expected 'transfer SERVICE TEAMID'") }
                 steps.append((line, .transfer(service: parts[0], team: parts[1])))
             default:
-                throw fail("unknown command '\(verb)' (caption, type, key, wait, repeat, pause, appleid, transfer)")
+                throw fail("unknown command '\(verb)' (caption, type, key, wait, repeat, pause, appleid, transfer, news)")
             }
         }
         guard !steps.isEmpty else { throw ParseError(name: name, line: 0, reason: "the scenario has no steps") }

@@ -69,6 +69,7 @@ public enum Tour {
             case .repeatUntil: seconds += 3
             case .pause(let pause): seconds += pause
             case .appleID, .transfer: seconds += Autoplay.keyGap
+            case .news: break
             case .card: break
             }
         }
