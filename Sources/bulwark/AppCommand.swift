@@ -22,10 +22,18 @@ enum AppCommand {
         state.unlock.news = WatchCommand.takeNews(session.vaultPath, short: true)
         // The generator's choices are remembered in the config file (a demo's are not).
         state.configPath = Configuration.defaultPath()
-        return runApp(state: state, session: session, parsed: parsed)
+        // After `bulwark unlock`, the agent's key opens it: no lock screen (the app's own lock still asks).
+        var unlocked: SessionSnapshot?
+        if session.vaultExists, let held = AgentClient.key(for: session.vaultPath) {
+            do { unlocked = try session.unlock(with: .heldKey(held)) } catch VaultError.keyChanged {
+                _ = AgentClient.send(.lock(vault: AgentClient.name(session.vaultPath)))
+            } catch {}
+        }
+        return runApp(state: state, session: session, parsed: parsed, start: unlocked.map { .unlock(.unlocked($0)) })
     }
 
-    static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, autoplay: Autoplay? = nil,
+    /// `start`: sent once the store is made (an unlock the agent's key already did).
+    static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, start: AppAction? = nil, autoplay: Autoplay? = nil,
                        finish: BulwarkTerminal.RunLoop.AutoplayFinish = .exit,
                        autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
         // USB security keys through libfido2; an autoplay stays the same whatever is plugged in.
@@ -52,6 +60,7 @@ enum AppCommand {
             return 1
         }
         let store = Store(state: state, environment: AppEnvironment(session: session))
+        if let start { store.send(start) }
         let size = terminal.size
         var recorder: AsciicastRecorder?
         if parsed.takes("--record"), let path = parsed.value("--record") {  // demo records; open does not

@@ -12,7 +12,10 @@ enum VaultCommands {
     /// Remembers the vault's change counter for this machine and warns
     /// when the vault is older than it was last seen here; takes backups
     /// as the config file says.
-    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput) -> Result<(Vault, String), ExitCode> {
+    /// `agent`: the key `bulwark agent` holds opens the vault without
+    /// asking (not with --password-stdin: a given password is read, as a
+    /// script's next lines follow it); with `agent = on`, a password unlock hands it the key.
+    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput, agent: Bool = true) -> Result<(Vault, String), ExitCode> {
         let config: Configuration
         switch Output.configuration(parsed) {
         case .failure(let exit): return .failure(exit)
@@ -21,8 +24,20 @@ enum VaultCommands {
         var master = ""
         WatchCommand.showNews(path(parsed))
         do {
-            master = try input.next(prompt: "Master password")
-            let vault = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
+            var vault: Vault?
+            if agent && !parsed.globals.passwordStdin, let held = AgentClient.key(for: path(parsed)) {
+                do { vault = try Vault.open(at: path(parsed), with: .heldKey(held), freshness: .standard()) } catch VaultError.keyChanged {
+                    _ = AgentClient.send(.lock(vault: AgentClient.name(path(parsed))))
+                    Output.warning("the agent's key no longer opens this vault (its master password was changed); the agent forgot it.")
+                }
+            }
+            if vault == nil {
+                master = try input.next(prompt: "Master password")
+                let opened = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
+                if agent && config.agent { AgentCommand.handOver(opened) }
+                vault = opened
+            }
+            guard let vault else { return .failure(ExitCode(1)) }
             vault.backupPolicy = config.backups
             vault.attachmentLimits = config.attachmentLimits
             if let rollback = vault.rollback { Output.warning("\(rollback)") }
@@ -49,9 +64,10 @@ enum VaultCommands {
         return text + " 'bulwark check' lists every problem; 'bulwark recover FILE' saves every entry that still decrypts."
     }
 
-    static func withVault(_ parsed: ParsedCommandLine, input given: PasswordInput? = nil, _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
+    static func withVault(_ parsed: ParsedCommandLine, input given: PasswordInput? = nil, agent: Bool = true,
+                          _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
         let input = given ?? PasswordInput(fromStdin: parsed.globals.passwordStdin)
-        switch open(parsed, input) {
+        switch open(parsed, input, agent: agent) {
         case .failure(let exit): return exit.code
         case .success(let (vault, master)):
             defer { vault.close() }
@@ -127,7 +143,9 @@ enum VaultCommands {
     }
 
     static func passwd(_ parsed: ParsedCommandLine) -> Int32 {
-        withVault(parsed) { vault, input in
+        // The current master password is asked even while the agent holds the key; the agent forgets the old key after.
+        withVault(parsed, agent: false) { vault, input in
+            defer { _ = AgentClient.send(.lock(vault: AgentClient.name(vault.path))) }
             let parameters = try scryptParameters(parsed)
             let first = try input.next(prompt: "New master password")
             let second = try input.next(prompt: "Repeat the new master password")

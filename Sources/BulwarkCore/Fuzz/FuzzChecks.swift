@@ -16,6 +16,7 @@ public enum FuzzChecks {
         "import-cxf": importCXF,
         "import-other": importOther,
         "json-tape": jsonTape,
+        "agent-request": agentRequest,
         "kdbx-xml": kdbxXML,
         "kdbx-file": kdbxFile,
         "terminal-text": terminalText,
@@ -144,6 +145,18 @@ public enum FuzzChecks {
             if let problem = importedEntriesAreValid(result, format) { return problem }
         }
         return nil
+    }
+
+    /// Any bytes as a request to `bulwark agent`: refused with a reason
+    /// that quotes no more than 40 bytes of it, or a request that reads
+    /// back the same from its own line.
+    public static func agentRequest(_ data: [UInt8]) -> String? {
+        do {
+            let request = try AgentRequest.parse(data)
+            return (try? AgentRequest.parse(request.line)) == request ? nil : "a request does not read back from its own line"
+        } catch {
+            return error.reason.utf8.count > 120 ? "a refusal of \(error.reason.utf8.count) bytes" : nil
+        }
     }
 
     /// Any bytes as one JSON value laid out flat (`JSONTape`, how an

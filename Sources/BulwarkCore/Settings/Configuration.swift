@@ -20,6 +20,8 @@ import Foundation
 ///     mouse = on                 # or off
 ///     confirm-service-changes = on   # off: u tells the service without asking first
 ///     git-credential-store = off     # on: `git-credential store` keeps what git hands it
+///     agent = off                # on: the first command that unlocks starts `bulwark agent` with the key
+///     agent-lock-after-minutes = 15  # the agent forgets a key unused this long
 ///     online = off               # on: analyze asks a Pwned Passwords range API (k-anonymity)
 ///     range-url = https://api.pwnedpasswords.com/range
 public struct Configuration: Sendable, Equatable {
@@ -44,6 +46,10 @@ public struct Configuration: Sendable, Equatable {
     public var confirmServiceChanges = true
     /// Whether `git-credential store` keeps what git hands it.
     public var gitCredentialStore = false
+    /// Whether a command that unlocks with the master password hands the key to `bulwark agent` (started if need be).
+    public var agent = false
+    /// How long `bulwark agent` keeps a key nobody asks for.
+    public var agentLockAfterMinutes: Double = 15
     /// Whether `analyze` also asks a Pwned Passwords range API (only each
     /// password's 5-hex-digit SHA-1 prefix leaves the machine).
     public var onlineBreachCheck = false
@@ -62,7 +68,8 @@ public struct Configuration: Sendable, Equatable {
     public static let keys = ["breach-corpus", "quirks", "services", "weak-below-bits", "old-after-days", "lock-after-minutes",
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
                               "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator",
-                              "attachment-limit-mib", "attachments-limit-mib", "confirm-service-changes", "git-credential-store"]
+                              "attachment-limit-mib", "attachments-limit-mib", "confirm-service-changes", "git-credential-store",
+                              "agent", "agent-lock-after-minutes"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -164,6 +171,10 @@ public struct Configuration: Sendable, Equatable {
                     throw ParseError(file: file, line: lineNumber, reason: "'git-credential-store' must be on or off")
                 }
                 config.gitCredentialStore = value.lowercased() == "on"
+            case "agent":
+                guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'agent' must be on or off") }
+                config.agent = value.lowercased() == "on"
+            case "agent-lock-after-minutes": config.agentLockAfterMinutes = try number(0.01...1440.0)
             case "confirm-service-changes":
                 guard ["on", "off"].contains(value.lowercased()) else {
                     throw ParseError(file: file, line: lineNumber, reason: "'confirm-service-changes' must be on or off")

@@ -187,6 +187,13 @@ public final class Vault {
     /// rows and index as one committed state). `freshness`, when given, is
     /// asked whether this machine saw the vault newer than it is now.
     public static func open(at path: URL, masterPassword: String, freshness: FreshnessRecord? = nil) throws -> Vault {
+        try open(at: path, with: .masterPassword(masterPassword), freshness: freshness)
+    }
+
+    /// Opens with the master password, or with a key `bulwark agent` holds
+    /// (no KDF); a held key whose vault was re-keyed since (`passwd`) is
+    /// refused with `keyChanged`, as is one for a vault that needs converting.
+    public static func open(at path: URL, with credential: VaultCredential, freshness: FreshnessRecord? = nil) throws -> Vault {
         let started = DispatchTime.now().uptimeNanoseconds
         var derived: UInt64 = 0
         guard FileManager.default.fileExists(atPath: path.path) else { throw VaultError.notFound(path.path) }
@@ -199,17 +206,25 @@ public final class Vault {
             throw VaultError(failure, whileReading: "the database file is unreadable")
         }
         do {
-            let (vault, kek, salt, schema) = try database.readTransaction { () -> (Vault, [UInt8], [UInt8], Int) in
+            let (vault, kek, salt, schema) = try database.readTransaction { () -> (Vault, [UInt8]?, [UInt8], Int) in
                 let header = try Header.read(from: database)
-                let kdfStart = DispatchTime.now().uptimeNanoseconds
-                var kek = try Scrypt.derive(password: Array(masterPassword.utf8), salt: header.salt, parameters: header.parameters)
-                derived = DispatchTime.now().uptimeNanoseconds - kdfStart
+                var kek: [UInt8]?
                 let key: [UInt8]
-                do {
-                    key = try AEAD().open(header.wrappedKey, key: kek, associatedData: Header.wrapAAD(header.vaultID, header.parameters))
-                } catch {
-                    kek.wipe()
-                    throw VaultError.wrongPassword
+                switch credential {
+                case .masterPassword(let masterPassword):
+                    let kdfStart = DispatchTime.now().uptimeNanoseconds
+                    var derivedKey = try Scrypt.derive(password: Array(masterPassword.utf8), salt: header.salt, parameters: header.parameters)
+                    derived = DispatchTime.now().uptimeNanoseconds - kdfStart
+                    do {
+                        key = try AEAD().open(header.wrappedKey, key: derivedKey, associatedData: Header.wrapAAD(header.vaultID, header.parameters))
+                    } catch {
+                        derivedKey.wipe()
+                        throw VaultError.wrongPassword
+                    }
+                    kek = derivedKey
+                case .heldKey(let held):
+                    guard held.vaultID == header.vaultID, held.wrappedKey == header.wrappedKey, header.schema >= schemaVersion else { throw VaultError.keyChanged }
+                    key = held.key
                 }
                 let vault = Vault(path: path, database: database, vaultID: header.vaultID, key: key, wrappedKey: header.wrappedKey,
                                   parameters: header.parameters, freshness: freshness)
@@ -224,7 +239,7 @@ public final class Vault {
                 vault.lastDataVersion = try database.dataVersion()
                 return (vault, kek, header.salt, header.schema)
             }
-            var wrappingKey = kek
+            var wrappingKey = kek ?? []
             defer { wrappingKey.wipe() }
             if schema < schemaVersion { try vault.convert(from: schema, kek: wrappingKey, salt: salt) }
             vault.checkFreshness()

@@ -74,9 +74,14 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
     // MARK: Lock
 
     public func unlock(masterPassword: String) throws -> SessionSnapshot {
+        try unlock(with: .masterPassword(masterPassword))
+    }
+
+    /// With the master password, or the key `bulwark agent` holds (`bulwark open` after `bulwark unlock`).
+    public func unlock(with credential: VaultCredential) throws -> SessionSnapshot {
         try lock.withLock {
             try preparation?()
-            let opened = try Vault.open(at: vaultPath, masterPassword: masterPassword, freshness: freshness)
+            let opened = try Vault.open(at: vaultPath, with: credential, freshness: freshness)
             var snapshot = try attach(opened)
             snapshot.rollback = opened.rollback
             if let watch, watch.store.isWatched(vaultPath) { watch.store.refresh(opened, corpora: watch.corpora) }

@@ -14,4 +14,8 @@ int bw_forbid_core_dumps(void);
 /* 1 when the process may dump core or be traced by its user, 0 when not. */
 int bw_is_dumpable(void);
 
+/* The user id of a Unix socket's peer, from the kernel (SO_PEERCRED,
+   which needs _GNU_SOURCE's struct ucred). Returns 0 when it was had. */
+int bw_peer_uid(int descriptor, unsigned int *uid);
+
 #endif
