@@ -30,7 +30,7 @@ all: build
 # the clipboard test copies to.
 # bash, zsh and fish load the completions, man renders the pages, lintian
 # checks the package, dpkg-dev works out its Depends.
-TEST_DEB_PACKAGES := keepassxc sqlite3 xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap curl wamerican john-data pass gnupg desktop-file-utils
+TEST_DEB_PACKAGES := keepassxc openssh-client openssh-server sqlite3 xvfb xclip chromium bash zsh fish man-db groff-base lintian dpkg-dev binutils debootstrap curl wamerican john-data pass gnupg desktop-file-utils
 
 # $(1): the packages; installed as root, else the apt-get line is printed.
 define install-packages
@@ -125,7 +125,7 @@ bench: deps
 	BULWARK_BENCH_RELEASE_BINARY=$(STATIC_BIN) .build/release/bulwark-bench
 
 # libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url, sms-code,
-# pwned-passwords, import-csv, import-json, import-1pux, import-cxf, import-other, json-tape, agent-request, kdbx-xml, kdbx-file, terminal-text, service-manifest, qr-image, cbor,
+# pwned-passwords, import-csv, import-json, import-1pux, import-cxf, import-other, json-tape, agent-request, ssh-agent-message, kdbx-xml, kdbx-file, terminal-text, service-manifest, qr-image, cbor,
 # webauthn-options or jws;
 # FUZZ_SECONDS=60. New inputs that found new paths are added to the saved
 # corpus, which `make test` replays. `make fuzz-all` runs every target for
@@ -133,7 +133,7 @@ bench: deps
 # figures (executions, coverage) into .build-fuzz/logs/.
 FUZZ_TARGET  ?= password-rules
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := password-rules otpauth-url sms-code pwned-passwords import-csv import-json import-1pux import-cxf import-other json-tape agent-request kdbx-xml kdbx-file terminal-text service-manifest qr-image cbor webauthn-options jws
+FUZZ_TARGETS := password-rules otpauth-url sms-code pwned-passwords import-csv import-json import-1pux import-cxf import-other json-tape agent-request ssh-agent-message kdbx-xml kdbx-file terminal-text service-manifest qr-image cbor webauthn-options jws
 FUZZ_BIN     := .build-fuzz/debug/bulwark-fuzz
 fuzz-corpus = $(if $(filter service-manifest,$(1)),Tests/BulwarkUpgradesTests/FuzzCorpus/$(1),Tests/BulwarkCoreTests/FuzzCorpus/$(1))
 

@@ -119,15 +119,20 @@ enum AgentCommand {
 
     /// `bulwark agent` in a session of its own, its output appended to its log.
     static func startAgent() throws {
-        try FileManager.default.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = try startDetached(["agent"], log: logFile)
+    }
+
+    /// bulwark with `arguments` in a session of its own: nothing to read, standard error appended to `log`.
+    static func startDetached(_ arguments: [String], log: URL) throws -> pid_t {
+        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, logFile.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         do {
-            _ = try Spawn.start("/proc/self/exe", ["bulwark", "agent"], environment: ProcessInfo.processInfo.environment, actions: &actions, newSession: true)
+            return try Spawn.start("/proc/self/exe", ["bulwark"] + arguments, environment: ProcessInfo.processInfo.environment, actions: &actions, newSession: true)
         } catch {
             throw AgentSocket.Failure(description: error.message)
         }

@@ -52,7 +52,7 @@ enum Commands {
                     one); nothing when none or several match. store keeps what git hands it only with git-credential-store = on
                     in the config; erase never deletes. The master password is asked on the terminal.
                     """, arguments: [.words(["get", "store", "erase"])]),
-    ] + AgentCommand.specs + [
+    ] + AgentCommand.specs + SSHCommands.specs + [
         CommandSpec(name: "add", summary: "Add an entry.", usage: "bulwark add --title TITLE [options]", options: entryOptions,
                     details: """
                     Prints the new entry's id. On a terminal, a login given no --generate, --entry-password-stdin, code

@@ -59,6 +59,8 @@ func runMain(_ args: [String]) -> Int32 {
     case "unlock": return AgentCommand.unlock(parsed)
     case "lock": return AgentCommand.lock(parsed)
     case "agent": return AgentCommand.run(parsed)
+    case "ssh-agent": return SSHCommands.agent(parsed)
+    case "ssh-key": return SSHCommands.key(parsed)
     case "add": return VaultCommands.add(parsed)
     case "edit": return VaultCommands.edit(parsed)
     case "rm": return VaultCommands.remove(parsed)

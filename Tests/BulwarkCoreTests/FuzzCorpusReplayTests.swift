@@ -11,7 +11,7 @@ import Testing
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    @Test(arguments: ["password-rules", "otpauth-url", "sms-code", "pwned-passwords", "import-csv", "import-json", "import-1pux", "import-cxf", "import-other", "json-tape", "agent-request", "kdbx-xml", "kdbx-file", "terminal-text", "cbor", "webauthn-options", "jws"])
+    @Test(arguments: ["password-rules", "otpauth-url", "sms-code", "pwned-passwords", "import-csv", "import-json", "import-1pux", "import-cxf", "import-other", "json-tape", "agent-request", "ssh-agent-message", "kdbx-xml", "kdbx-file", "terminal-text", "cbor", "webauthn-options", "jws"])
     func savedCorpus(name: String) throws {
         let files = try Self.corpus(name)
         let check = try #require(FuzzChecks.all[name])

@@ -42,6 +42,13 @@ import Glibc
         }
     }
 
+    static func modes(_ paths: [String]) -> String {
+        paths.map { path in
+            var info = stat()
+            return lstat(path, &info) == 0 ? String(info.st_mode & 0o7777, radix: 8) : "missing"
+        }.joined(separator: " ")
+    }
+
     static let asks = "bulwark: no terminal to ask for the password on; pipe it in with --password-stdin\n"
 
     @Test func unlockOnceThenCommandsAskNothingUntilLock() throws {
@@ -129,7 +136,7 @@ import Glibc
         chmod(folder, 0o777)
         chmod(a.socket, 0o666)
         let refused = try Binary.run(["-u", "nobody", "--", Binary.path, "agent", "status"], environment: ["BULWARK_AGENT_SOCKET": a.socket], program: "/usr/sbin/runuser")
-        #expect(refused.status == 1 && refused.stderr == "bulwark: the agent at \(a.socket) refused: this agent answers its own user only.\n", "\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stderr == "bulwark: the agent at \(a.socket) refused: this agent answers its own user only.\n", "\(refused.status) \(refused.stdout) \(refused.stderr) \(Self.modes([a.f.dir.path, folder, a.socket])) \((try? a.run(["agent", "status"]).stdout) ?? "")")
         let log = try String(contentsOf: a.f.dir.appendingPathComponent("state/bulwark/agent/agent.log"), encoding: .utf8)
         #expect(log.contains("refused a connection from another user (uid 65534)"))
         #expect(try a.run(["list"]).status == 0)  // its owner is still answered

@@ -9,7 +9,10 @@ public enum AgentClient {
     public static func send(_ request: AgentRequest, socket: String = AgentSocket.path()) -> AgentResponse? {
         guard let connection = AgentSocket.connect(to: socket) else { return nil }
         defer { close(connection) }
-        guard AgentSocket.writeAll(connection, request.line), let line = AgentSocket.readLine(connection) else { return nil }
+        // The answer is read even when the request could not all be written: an agent that refuses the peer
+        // answers and closes without reading it.
+        _ = AgentSocket.writeAll(connection, request.line)
+        guard let line = AgentSocket.readLine(connection) else { return nil }
         return AgentResponse.parse(line)
     }
 

@@ -25,7 +25,7 @@ public enum AgentSocket {
     /// Listens at `path`: its folder made 0700 (or refused when it is
     /// someone else's or open to others), a socket no agent answers on
     /// taken over, one an agent answers on refused.
-    public static func listen(at path: String) throws(Failure) -> Int32 {
+    public static func listen(at path: String, answering: String = "'bulwark agent status' says what it holds") throws(Failure) -> Int32 {
         let folder = (path as NSString).deletingLastPathComponent
         mkdir(folder, 0o700)
         var status = stat()
@@ -33,9 +33,9 @@ public enum AgentSocket {
         guard status.st_uid == getuid(), status.st_mode & 0o077 == 0 else {
             throw Failure(description: "\(folder) is not yours alone (it must be a folder of your own with mode 0700)")
         }
-        if let answering = connect(to: path) {
-            close(answering)
-            throw Failure(description: "an agent already answers on \(path) ('bulwark agent status' says what it holds)")
+        if let live = connect(to: path) {
+            close(live)
+            throw Failure(description: "an agent already answers on \(path) (\(answering))")
         }
         unlink(path)  // a socket left by an agent that ended without removing it
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -17,6 +17,7 @@ public enum FuzzChecks {
         "import-other": importOther,
         "json-tape": jsonTape,
         "agent-request": agentRequest,
+        "ssh-agent-message": sshAgentMessage,
         "kdbx-xml": kdbxXML,
         "kdbx-file": kdbxFile,
         "terminal-text": terminalText,
@@ -158,6 +159,19 @@ public enum FuzzChecks {
             return error.reason.utf8.count > 120 ? "a refusal of \(error.reason.utf8.count) bytes" : nil
         }
     }
+
+    /// Any bytes as a message to `bulwark ssh-agent` holding one Ed25519
+    /// key: an answer of one of the protocol's types, a list naming the
+    /// one key, and never a crash.
+    public static func sshAgentMessage(_ data: [UInt8]) -> String? {
+        guard let key = fuzzSSHKey else { return "no Ed25519 key" }
+        var connection = SSHAgentProtocol.Connection()
+        let answer = SSHAgentProtocol.answer(data, identities: [SSHAgentIdentity(key: key, comment: "fuzz")], connection: &connection) { _ in }
+        guard let type = answer.first, [5, 6, 12, 14].contains(type) else { return "an answer of type \(answer.first.map(String.init) ?? "none")" }
+        return type == 12 && answer.count != 1 + 4 + 4 + key.publicBlob.count + 4 + 4 ? "the list is not the one key" : nil
+    }
+
+    nonisolated(unsafe) static let fuzzSSHKey = try? SSHPrivateKey.generateEd25519()
 
     /// Any bytes as one JSON value laid out flat (`JSONTape`, how an
     /// Enpass export's items are read): taken exactly when the reader

@@ -1,0 +1,99 @@
+import Foundation
+
+/// One key the SSH agent serves: a vault entry's, named by its title.
+public struct SSHAgentIdentity: Sendable {
+    public let key: SSHPrivateKey
+    public let comment: String
+    public let blob: [UInt8]
+
+    public init(key: SSHPrivateKey, comment: String) {
+        self.key = key
+        self.comment = comment
+        blob = key.publicBlob
+    }
+}
+
+/// The ssh-agent protocol (draft-miller-ssh-agent) as bulwark answers it:
+/// the vault's keys listed and used to sign; keys are never added or
+/// removed through it, nor the agent locked (the vault does that), each
+/// refused with SSH_AGENT_FAILURE and a line in the log. A message is its
+/// type byte and contents, without the length in front.
+public enum SSHAgentProtocol {
+    static let failure: UInt8 = 5, success: UInt8 = 6
+    static let requestIdentities: UInt8 = 11, identitiesAnswer: UInt8 = 12, signRequest: UInt8 = 13, signResponse: UInt8 = 14
+    /// Protocol 1's "remove all", which ssh-add -D still sends first.
+    static let removeAllVersion1: UInt8 = 9
+    static let addIdentity: UInt8 = 17, removeIdentity: UInt8 = 18, removeAll: UInt8 = 19, addSmartcard: UInt8 = 20,
+               removeSmartcard: UInt8 = 21, lock: UInt8 = 22, unlock: UInt8 = 23, addConstrained: UInt8 = 25,
+               addSmartcardConstrained: UInt8 = 26, extensionRequest: UInt8 = 27
+    /// A larger message is refused and its connection closed (OpenSSH's agent allows 256 KiB).
+    public static let maximumMessage = 256 * 1024
+
+    /// What a connection has said of itself (`session-bind@openssh.com`: the host it is signing for).
+    public struct Connection: Sendable {
+        public var boundHostKey: [UInt8]?
+        public init() {}
+    }
+
+    /// The answer to one message; `log` hears what was refused and why, and each signature.
+    public static func answer(_ message: [UInt8], identities: [SSHAgentIdentity], connection: inout Connection,
+                              log: (String) -> Void) -> [UInt8] {
+        var reader = SSHReader(message)
+        guard let type = reader.byte() else { return [failure] }
+        switch type {
+        case requestIdentities:
+            var out = SSHWriter()
+            out.byte(identitiesAnswer)
+            out.uint32(UInt32(identities.count))
+            for identity in identities {
+                out.string(identity.blob)
+                out.string(identity.comment)
+            }
+            return out.bytes
+        case signRequest:
+            guard let blob = reader.string(), let data = reader.string(), let flags = reader.uint32() else {
+                log("refused a signature request that is cut short")
+                return [failure]
+            }
+            guard let identity = identities.first(where: { $0.blob == blob }) else {
+                log("refused to sign with a key the vault does not hold")
+                return [failure]
+            }
+            do {
+                let signature = try SSHSignature.sign(data, with: identity.key, flags: flags)
+                log("signed with \(TerminalText.visible(identity.comment))" + (connection.boundHostKey == nil ? "" : " for a session bound to host key \(fingerprint(connection.boundHostKey!))"))
+                var out = SSHWriter()
+                out.byte(signResponse)
+                out.string(signature)
+                return out.bytes
+            } catch {
+                log("could not sign with \(TerminalText.visible(identity.comment)): \(error)")
+                return [failure]
+            }
+        case extensionRequest:
+            guard let name = reader.text() else { return [failure] }
+            if name == "session-bind@openssh.com", let hostKey = reader.string() {
+                connection.boundHostKey = hostKey
+                return [success]
+            }
+            log("refused the extension \(TerminalText.visible(String(name.prefix(60))))")
+            return [failure]
+        case addIdentity, addConstrained, addSmartcard, addSmartcardConstrained:
+            log("refused to add a key: bulwark's SSH agent serves the vault's keys (bulwark ssh-key import adds one to the vault)")
+            return [failure]
+        case removeIdentity, removeAll, removeSmartcard, removeAllVersion1:
+            log("refused to remove a key: the vault's keys are removed in the vault")
+            return [failure]
+        case lock, unlock:
+            log("refused ssh-add's lock: bulwark lock locks the vault")
+            return [failure]
+        default:
+            log("refused a message of unknown type \(type)")
+            return [failure]
+        }
+    }
+
+    static func fingerprint(_ blob: [UInt8]) -> String {
+        "SHA256:" + Data(Digest.sha256(blob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bulwark ssh-agent` with OpenSSH's own tools: ssh-add lists the vault's
+/// keys by title, ssh-keygen -Y signs through it and verifies what it
+/// signed, ssh logs in to an sshd the test starts on 127.0.0.1 with a vault
+/// key, and what ssh-add may not do is refused.
+@Suite(.serialized) struct SSHAgentTests {
+    static let tools = ["/usr/bin/ssh-add", "/usr/bin/ssh-keygen", "/usr/bin/ssh"]
+
+    final class Served {
+        let a: AgentCommandTests.Agent
+        let process = Process()
+        let socket: String
+        let log: URL
+
+        init() throws {
+            a = try AgentCommandTests.Agent()
+            #expect(try a.unlock().status == 0)
+            for (title, type) in [("Work laptop", "ed25519"), ("Build box", "ecdsa")] {
+                #expect(try a.run(["ssh-key", "new", "--title", title, "--type", type]).status == 0)
+            }
+            let rsa = a.f.dir.appendingPathComponent("id_rsa").path
+            #expect(try SSHAgentTests.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "3072", "-N", "", "-C", "Old server", "-f", rsa]).status == 0)
+            let imported = try a.run(["ssh-key", "import", rsa])
+            #expect(imported.status == 0 && imported.stdout.hasSuffix(" Old server\n"), "\(imported.stderr)")
+            socket = a.f.dir.appendingPathComponent("run/ssh-agent.sock").path
+            log = a.f.dir.appendingPathComponent("ssh-agent.log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: Binary.path)
+            process.arguments = ["ssh-agent", "--vault", a.f.vault]
+            var environment = ProcessInfo.processInfo.environment
+            for (key, value) in a.environment { environment[key] = value }
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = try FileHandle(forWritingTo: log)
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            try process.run()
+            // Its first line says where it listens, once it does.
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            #expect(String(decoding: line, as: UTF8.self) == "SSH_AUTH_SOCK=\(socket); export SSH_AUTH_SOCK;\n")
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        func tool(_ path: String, _ arguments: [String], stdin: String = "") throws -> Binary.Result {
+            try Binary.run(arguments, stdin: stdin, environment: ["SSH_AUTH_SOCK": socket], program: path)
+        }
+
+        var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    }
+
+    static func run(_ path: String, _ arguments: [String]) throws -> Binary.Result { try Binary.run(arguments, program: path) }
+
+    static var haveTools: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    @Test func sshAddListsTheVaultsKeysAndSshKeygenVerifiesWhatItSigns() throws {
+        guard Self.haveTools else { print("SKIP sshAddListsTheVaultsKeys…: needs openssh-client"); return }
+        let s = try Served()
+        let listed = try s.tool("/usr/bin/ssh-add", ["-l"])
+        #expect(listed.status == 0)
+        #expect(listed.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+                == ["Build box (ECDSA)", "Old server (RSA)", "Work laptop (ED25519)"], "\(listed.stdout)")
+        for title in ["Work laptop", "Build box", "Old server"] {
+            let pub = s.a.f.dir.appendingPathComponent("key.pub")
+            try (try s.a.run(["ssh-key", "public", title])).stdout.write(to: pub, atomically: true, encoding: .utf8)
+            let data = s.a.f.dir.appendingPathComponent("data")
+            try "sign me \(title)".write(to: data, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: data.path + ".sig")
+            let signed = try s.tool("/usr/bin/ssh-keygen", ["-Y", "sign", "-f", pub.path, "-n", "file", data.path])
+            #expect(signed.status == 0, "\(title): \(signed.stderr)")
+            let allowed = s.a.f.dir.appendingPathComponent("allowed")
+            try "jane \(try String(contentsOf: pub, encoding: .utf8))".write(to: allowed, atomically: true, encoding: .utf8)
+            let verified = try s.tool("/usr/bin/ssh-keygen", ["-Y", "verify", "-f", allowed.path, "-I", "jane", "-n", "file", "-s", data.path + ".sig"],
+                                      stdin: "sign me \(title)")
+            #expect(verified.status == 0 && verified.stdout.hasPrefix("Good \"file\" signature for jane"), "\(title): \(verified.stdout) \(verified.stderr)")
+        }
+        #expect(s.logText.contains("signed with Work laptop") && s.logText.contains("signed with Old server"))
+    }
+
+    @Test func whatSshAddMayNotDoIsRefused() throws {
+        guard Self.haveTools else { print("SKIP whatSshAddMayNotDoIsRefused: needs openssh-client"); return }
+        let s = try Served()
+        let removed = try s.tool("/usr/bin/ssh-add", ["-D"])
+        #expect(removed.status != 0 && removed.stderr.contains("Failed to remove all identities"))
+        let locked = try s.tool("/usr/bin/ssh-add", ["-x"], stdin: "pass\npass\n")
+        #expect(locked.status != 0)
+        #expect(try s.tool("/usr/bin/ssh-add", ["-l"]).stdout.split(separator: "\n").count == 3)
+        #expect(s.logText.contains("refused to remove a key: the vault's keys are removed in the vault"))
+        let second = try s.a.run(["ssh-agent"])
+        #expect(second.status == 1 && second.stderr == "bulwark: an agent already answers on \(s.socket) (another ssh-agent).\n", "\(second.stderr)")
+    }
+
+    /// `eval "$(bulwark ssh-agent --background)"`: the lines for the shell once it answers; refused before bulwark unlock.
+    @Test func inTheBackgroundAfterUnlock() throws {
+        guard Self.haveTools else { print("SKIP inTheBackgroundAfterUnlock: needs openssh-client"); return }
+        let a = try AgentCommandTests.Agent()
+        #expect(try a.run(["ssh-key", "new", "--title", "Laptop"], stdin: "master\n").stderr == AgentCommandTests.asks)
+        let early = try a.run(["ssh-agent", "--background"])
+        #expect(early.status == 1 && early.stderr == "bulwark: run bulwark unlock first: an SSH agent in the background cannot ask for the master password.\n")
+        #expect(try a.unlock().status == 0)
+        #expect(try a.run(["ssh-key", "new", "--title", "Laptop"]).status == 0)
+        let started = try a.run(["ssh-agent", "--background"])
+        let socket = a.f.dir.appendingPathComponent("run/ssh-agent.sock").path
+        let lines = started.stdout.split(separator: "\n")
+        #expect(started.status == 0 && lines.count == 2 && lines[0] == "SSH_AUTH_SOCK=\(socket); export SSH_AUTH_SOCK;", "\(started.stdout) \(started.stderr)")
+        let pid = lines.last.flatMap { Int32($0.dropFirst("SSH_AGENT_PID=".count).prefix { $0.isNumber }) } ?? 0
+        #expect(pid > 0)
+        defer { kill(pid, SIGTERM) }
+        let listed = try Binary.run(["-l"], environment: ["SSH_AUTH_SOCK": socket], program: "/usr/bin/ssh-add")
+        #expect(listed.status == 0 && listed.stdout.hasSuffix(" Laptop (ED25519)\n"), "\(listed.stdout)")
+    }
+
+    /// ssh logs in with a vault key to an sshd of the test's own (its config, host key and authorized_keys in a temporary folder).
+    @Test func sshLogsInWithAVaultKey() throws {
+        guard Self.haveTools, FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else {
+            print("SKIP sshLogsInWithAVaultKey: needs openssh-client and openssh-server")
+            return
+        }
+        let s = try Served()
+        let dir = s.a.f.dir
+        #expect(try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", dir.appendingPathComponent("host_key").path]).status == 0)
+        try (try s.a.run(["ssh-key", "public", "Work laptop"])).stdout.write(to: dir.appendingPathComponent("authorized_keys"), atomically: true, encoding: .utf8)
+        let port = try Self.freePort()
+        try """
+        Port \(port)
+        ListenAddress 127.0.0.1
+        HostKey \(dir.path)/host_key
+        PidFile \(dir.path)/sshd.pid
+        AuthorizedKeysFile \(dir.path)/authorized_keys
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PermitRootLogin prohibit-password
+        UsePAM no
+        StrictModes no
+        """.write(to: dir.appendingPathComponent("sshd_config"), atomically: true, encoding: .utf8)
+        if getuid() == 0 { mkdir("/run/sshd", 0o755) }  // sshd's privilege separation folder, made by its service otherwise
+        let sshd = Process()
+        sshd.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
+        sshd.arguments = ["-D", "-e", "-f", dir.appendingPathComponent("sshd_config").path]
+        let sshdLog = dir.appendingPathComponent("sshd.log")
+        FileManager.default.createFile(atPath: sshdLog.path, contents: nil)
+        sshd.standardError = try FileHandle(forWritingTo: sshdLog)
+        try sshd.run()
+        defer { sshd.terminate(); sshd.waitUntilExit() }
+        #expect(Self.waitForListening(port))
+        let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+        let login = try s.tool("/usr/bin/ssh", ["-T", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                                                "-o", "IdentityFile=none", "-p", "\(port)", "\(user)@127.0.0.1", "echo logged in as $(id -un)"])
+        #expect(login.status == 0 && login.stdout == "logged in as \(user)\n", "\(login.stderr) \((try? String(contentsOf: sshdLog, encoding: .utf8)) ?? "")")
+        #expect(s.logText.contains("signed with Work laptop for a session bound to host key SHA256:"))
+    }
+
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Polls until something accepts on 127.0.0.1:port (sshd is up), up to 20 seconds.
+    static func waitForListening(_ port: Int) -> Bool {
+        let until = Date().addingTimeInterval(20)
+        while Date() < until {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")),
+                                      sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            close(descriptor)
+            if connected == 0 { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
