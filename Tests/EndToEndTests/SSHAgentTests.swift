@@ -7,7 +7,7 @@ import Glibc
 /// `bulwark ssh-agent` with OpenSSH's own tools: ssh-add lists the vault's
 /// keys by title, ssh-keygen -Y signs through it and verifies what it
 /// signed, ssh logs in to an sshd the test starts on 127.0.0.1 with a vault
-/// key, and what ssh-add may not do is refused.
+/// key and git clones over it, and what ssh-add may not do is refused.
 @Suite(.serialized) struct SSHAgentTests {
     static let tools = ["/usr/bin/ssh-add", "/usr/bin/ssh-keygen", "/usr/bin/ssh"]
 
@@ -162,6 +162,18 @@ import Glibc
                                                 "-o", "IdentityFile=none", "-p", "\(port)", "\(user)@127.0.0.1", "echo logged in as $(id -un)"])
         #expect(login.status == 0 && login.stdout == "logged in as \(user)\n", "\(login.stderr) \((try? String(contentsOf: sshdLog, encoding: .utf8)) ?? "")")
         #expect(s.logText.contains("signed with Work laptop for a session bound to host key SHA256:"))
+        // git over ssh from the same sshd, the key still in the vault.
+        let origin = dir.appendingPathComponent("origin.git").path
+        #expect(try Self.run("/usr/bin/git", ["init", "-q", "--bare", origin]).status == 0)
+        let work = dir.appendingPathComponent("work").path
+        #expect(try Self.run("/usr/bin/git", ["init", "-q", work]).status == 0)
+        #expect(try Self.run("/usr/bin/git", ["-C", work, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "first"]).status == 0)
+        #expect(try Self.run("/usr/bin/git", ["-C", work, "push", "-q", origin, "HEAD:refs/heads/main"]).status == 0)
+        let sshCommand = "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentityFile=none -p \(port)"
+        let clone = try Binary.run(["clone", "-q", "-b", "main", "ssh://\(user)@127.0.0.1\(origin)", dir.appendingPathComponent("cloned").path],
+                                   environment: ["SSH_AUTH_SOCK": s.socket, "GIT_SSH_COMMAND": sshCommand], program: "/usr/bin/git")
+        #expect(clone.status == 0, "\(clone.stderr)")
+        #expect(try Self.run("/usr/bin/git", ["-C", dir.appendingPathComponent("cloned").path, "log", "--format=%s"]).stdout == "first\n")
     }
 
     static func freePort() throws -> Int {
