@@ -46,11 +46,16 @@ import Testing
         // Asking before a service is told: on unless turned off.
         #expect(try Configuration.parse("", file: "/c", home: "/h").confirmServiceChanges)
         #expect(try !Configuration.parse("confirm-service-changes = OFF\n", file: "/c", home: "/h").confirmServiceChanges)
+        // bulwark agent: off, and 15 minutes, unless set.
+        let plain = try Configuration.parse("", file: "/c", home: "/h")
+        #expect(!plain.agent && plain.agentLockAfterMinutes == 15)
+        let set = try Configuration.parse("agent = on\nagent-lock-after-minutes = 2.5\n", file: "/c", home: "/h")
+        #expect(set.agent && set.agentLockAfterMinutes == 2.5)
     }
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes, git-credential-store)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes, git-credential-store, agent, agent-lock-after-minutes)"),
         ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
         ("mouse = maybe", 1, "'mouse' must be on or off"),
         ("confirm-service-changes = later", 1, "'confirm-service-changes' must be on or off"),
@@ -58,6 +63,8 @@ import Testing
         ("\n\nold-after-days = 0", 3, "'old-after-days' must be a number from 1 to 36500"),
         ("lock-after-minutes = never", 1, "'lock-after-minutes' must be a number from 0.5 to 1440.0"),
         ("reveal-seconds = 0", 1, "'reveal-seconds' must be a number from 1.0 to 3600.0"),
+        ("agent = always", 1, "'agent' must be on or off"),
+        ("agent-lock-after-minutes = 0", 1, "'agent-lock-after-minutes' must be a number from 0.01 to 1440.0"),
     ])
     func malformedLinesNameTheLine(text: String, line: Int, reason: String) {
         #expect(throws: Configuration.ParseError(file: "/c", line: line, reason: reason)) {
