@@ -76,6 +76,16 @@ import Glibc
         #expect(try Binary.run(["list", "--vault", a.f.vault, "--password-stdin"], stdin: "wrong\n", environment: a.environment).status == 1)
     }
 
+    /// `agent = on`: any command that unlocks with the master password hands the key over; the next asks nothing.
+    @Test func agentOnMakesAnyUnlockTheUnlock() throws {
+        let a = try Agent(config: "agent = on\n")
+        #expect(try a.run(["list"]).stderr == Self.asks)
+        let first = try Binary.run(["list", "--vault", a.f.vault, "--password-stdin"], stdin: "master\n", environment: a.environment)
+        #expect(first.status == 0 && first.stderr.isEmpty)
+        #expect(try a.run(["list"]).status == 0)
+        #expect(try a.run(["agent", "status"]).stdout.contains(": unlocked since "))
+    }
+
     @Test func theIdleTimeLocksIt() throws {
         let a = try Agent(config: "agent-lock-after-minutes = 0.02\n")  // 1.2 seconds
         let unlocked = try a.unlock()
