@@ -24,20 +24,19 @@ enum VaultCommands {
         var master = ""
         WatchCommand.showNews(path(parsed))
         do {
-            var vault: Vault?
-            if agent && !parsed.globals.passwordStdin, let held = AgentClient.key(for: path(parsed)) {
-                do { vault = try Vault.open(at: path(parsed), with: .heldKey(held), freshness: .standard()) } catch VaultError.keyChanged {
+            var held: Vault?
+            if agent && !parsed.globals.passwordStdin, let key = AgentClient.key(for: path(parsed)) {
+                do { held = try Vault.open(at: path(parsed), with: .heldKey(key), freshness: .standard()) } catch VaultError.keyChanged {
                     _ = AgentClient.send(.lock(vault: AgentClient.name(path(parsed))))
                     Output.warning("the agent's key no longer opens this vault (its master password was changed); the agent forgot it.")
                 }
             }
-            if vault == nil {
+            let vault: Vault
+            if let held { vault = held } else {
                 master = try input.next(prompt: "Master password")
-                let opened = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
-                if agent && config.agent { AgentCommand.handOver(opened) }
-                vault = opened
+                vault = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
+                if agent && config.agent { AgentCommand.handOver(vault) }
             }
-            guard let vault else { return .failure(ExitCode(1)) }
             vault.backupPolicy = config.backups
             vault.attachmentLimits = config.attachmentLimits
             if let rollback = vault.rollback { Output.warning("\(rollback)") }

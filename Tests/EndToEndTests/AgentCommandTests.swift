@@ -33,12 +33,7 @@ import Glibc
 
         /// Polls `agent status` until `text` shows (the agent's own timing decides, not the test's).
         func waitForStatus(_ text: String, seconds: Double = 30) throws -> Bool {
-            let until = Date().addingTimeInterval(seconds)
-            while Date() < until {
-                if try run(["agent", "status"]).stdout.contains(text) { return true }
-                usleep(50_000)
-            }
-            return false
+            try Poll.until(seconds: seconds) { try run(["agent", "status"]).stdout.contains(text) }
         }
     }
 

@@ -21,12 +21,7 @@ import Testing
     static func buffers(_ tmux: TmuxSession) -> String { (try? tmux.command("list-buffers", "-F", "#{buffer_name}=#{buffer_sample}")) ?? "" }
 
     static func waitForBuffers(_ tmux: TmuxSession, seconds: Double, _ predicate: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if predicate(buffers(tmux)) { return true }
-            usleep(100_000)
-        }
-        return false
+        Poll.until(seconds: seconds, every: 0.1) { predicate(buffers(tmux)) }
     }
 
     static let password = "gomzyp-Wacfi4-tezmur"  // Bookshop's, the first entry

@@ -133,7 +133,7 @@ import Glibc
         let dir = s.a.f.dir
         #expect(try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", dir.appendingPathComponent("host_key").path]).status == 0)
         try (try s.a.run(["ssh-key", "public", "Work laptop"])).stdout.write(to: dir.appendingPathComponent("authorized_keys"), atomically: true, encoding: .utf8)
-        let port = try Self.freePort()
+        let port = SyncTransportTests.freePort()
         try """
         Port \(port)
         ListenAddress 127.0.0.1
@@ -156,7 +156,7 @@ import Glibc
         sshd.standardError = try FileHandle(forWritingTo: sshdLog)
         try sshd.run()
         defer { sshd.terminate(); sshd.waitUntilExit() }
-        #expect(Self.waitForListening(port))
+        #expect(SyncTransportTests.waitForListener(port))
         let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
         let login = try s.tool("/usr/bin/ssh", ["-T", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
                                                 "-o", "IdentityFile=none", "-p", "\(port)", "\(user)@127.0.0.1", "echo logged in as $(id -un)"])
@@ -174,30 +174,5 @@ import Glibc
                                    environment: ["SSH_AUTH_SOCK": s.socket, "GIT_SSH_COMMAND": sshCommand], program: "/usr/bin/git")
         #expect(clone.status == 0, "\(clone.stderr)")
         #expect(try Self.run("/usr/bin/git", ["-C", dir.appendingPathComponent("cloned").path, "log", "--format=%s"]).stdout == "first\n")
-    }
-
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Polls until something accepts on 127.0.0.1:port (sshd is up), up to 20 seconds.
-    static func waitForListening(_ port: Int) -> Bool {
-        let until = Date().addingTimeInterval(20)
-        while Date() < until {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")),
-                                      sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            close(descriptor)
-            if connected == 0 { return true }
-            usleep(50_000)
-        }
-        return false
     }
 }

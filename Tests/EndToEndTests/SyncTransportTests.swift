@@ -55,8 +55,7 @@ import Glibc
 
     /// Waits until something accepts connections on the port (at most a minute).
     static func waitForListener(_ port: UInt16) -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        Poll.until(seconds: 60, every: 0.02) {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -66,11 +65,8 @@ import Glibc
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             close(fd)
-            if connected == 0 { return true }
-            var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-            nanosleep(&pause, nil)
+            return connected == 0
         }
-        return false
     }
 
     /// Two machines through `remote`: a clone, a change each way.

@@ -61,7 +61,8 @@ public enum SSHAgentProtocol {
             }
             do {
                 let signature = try SSHSignature.sign(data, with: identity.key, flags: flags)
-                log("signed with \(TerminalText.visible(identity.comment))" + (connection.boundHostKey == nil ? "" : " for a session bound to host key \(fingerprint(connection.boundHostKey!))"))
+                let host = connection.boundHostKey.map { " for a session bound to host key " + SSHPrivateKey.fingerprint(of: $0) } ?? ""
+                log("signed with \(TerminalText.visible(identity.comment))" + host)
                 var out = SSHWriter()
                 out.byte(signResponse)
                 out.string(signature)
@@ -91,9 +92,5 @@ public enum SSHAgentProtocol {
             log("refused a message of unknown type \(type)")
             return [failure]
         }
-    }
-
-    static func fingerprint(_ blob: [UInt8]) -> String {
-        "SHA256:" + Data(Digest.sha256(blob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
     }
 }

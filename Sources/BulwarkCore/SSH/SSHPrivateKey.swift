@@ -144,8 +144,11 @@ public final class SSHPrivateKey: @unchecked Sendable {  // the EVP_PKEY is only
     }
 
     /// `SHA256:…`, as `ssh-add -l` and `ssh-keygen -l` show it.
-    public var fingerprint: String {
-        "SHA256:" + Data(Digest.sha256(publicBlob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    public var fingerprint: String { Self.fingerprint(of: publicBlob) }
+
+    /// A public key blob's `SHA256:…` (base64 without its padding).
+    static func fingerprint(of blob: [UInt8]) -> String {
+        "SHA256:" + Data(Digest.sha256(blob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
     }
 
     /// The private key as PKCS#8 PEM (how `ssh-key new` keeps it in the entry; OpenSSL and OpenSSH read it).
