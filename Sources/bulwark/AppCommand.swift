@@ -3,6 +3,7 @@ import BulwarkTerminal
 import BulwarkTUI
 import BulwarkUpgrades
 import Foundation
+import Synchronization
 
 /// The full-screen app on a vault: `bulwark open` on the person's own, and
 /// the run every demo shares (`runApp`).
@@ -29,13 +30,21 @@ enum AppCommand {
                 _ = AgentClient.send(.lock(vault: AgentClient.name(session.vaultPath)))
             } catch {}
         }
-        return runApp(state: state, session: session, parsed: parsed, start: unlocked.map { .unlock(.unlocked($0)) })
+        return runApp(state: state, session: session, parsed: parsed, start: unlocked.map { .unlock(.unlocked($0)) },
+                      sshQuestionsFor: AgentClient.name(session.vaultPath))
+    }
+
+    /// Where the app's answers to the SSH agent go: the listener, once it listens.
+    final class SSHAnswers: SSHApprovalClient {
+        let listener = Mutex<SSHApprovalListener?>(nil)
+        func answer(_ id: UInt64, _ answer: SSHApprovalAnswer) { listener.withLock { $0 }?.answer(id, answer) }
     }
 
     /// `start`: sent once the store is made (an unlock the agent's key already did).
+    /// `sshQuestionsFor`: the vault (the agent's name for it) whose SSH agent's questions the app takes (`bulwark open`'s; no demo's).
     static func runApp(state initial: AppState, session: AppSession, parsed: ParsedCommandLine, start: AppAction? = nil, autoplay: Autoplay? = nil,
                        finish: BulwarkTerminal.RunLoop.AutoplayFinish = .exit,
-                       autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil) -> Int32 {
+                       autoplayEnd: ((BulwarkTerminal.RunLoop.AutoplayEnd) -> Void)? = nil, sshQuestionsFor: String? = nil) -> Int32 {
         // USB security keys through libfido2; an autoplay stays the same whatever is plugged in.
         if autoplay == nil { session.securityKeyProvider = FIDO2Keys() }
         // The config file's times apply to the demo as to your own vault.
@@ -59,8 +68,19 @@ enum AppCommand {
             Output.stderr("bulwark: \(error)\n")
             return 1
         }
-        let store = Store(state: state, environment: AppEnvironment(session: session))
+        let answers = SSHAnswers()
+        var environment = AppEnvironment(session: session)
+        environment.approvals = answers
+        let store = Store(state: state, environment: environment)
         if let start { store.send(start) }
+        // Another app open on a vault already takes the questions: this one does without.
+        if let vault = sshQuestionsFor {
+            let inbox = store.inbox
+            let listener = try? SSHApprovalListener(vault: vault, ask: { inbox.post(.sshApproval(.asked($0))) },
+                                                    withdrawn: { inbox.post(.sshApproval(.withdrawn($0))) })
+            answers.listener.withLock { $0 = listener }
+        }
+        defer { answers.listener.withLock { $0 }?.stop() }
         let size = terminal.size
         var recorder: AsciicastRecorder?
         if parsed.takes("--record"), let path = parsed.value("--record") {  // demo records; open does not

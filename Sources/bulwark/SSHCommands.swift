@@ -21,28 +21,58 @@ enum SSHCommands {
                     agent's log, and prints SSH_AGENT_PID too. Each key is listed
                     by its entry's title; RSA signs with SHA-2 when the client asks. Keys are not added, removed or locked
                     through ssh-add (refused, and said in its log on standard error). Only its own user may connect.
+                    Each signature is approved as the key's entry says (bulwark ssh-key approve): ask every time, once per
+                    unlock (the default), or never. The question goes to the open app (a sheet naming the key, the process
+                    and the host), else to ssh-approve-command, else to the terminal the agent runs in; with none of them,
+                    or no answer within ssh-approve-wait-seconds, the signature is refused. Unlocked through bulwark agent,
+                    it follows the agent: once the vault locks it lists no key and signs nothing until bulwark unlock.
                     """, arguments: [.nothing]),
-        CommandSpec(name: "ssh-key", summary: "Make an SSH key in the vault, or print an entry's public key.",
-                    usage: "bulwark ssh-key new --title TITLE [--type ed25519|ecdsa|ecdsa-p384] | bulwark ssh-key import FILE [--title TITLE] | bulwark ssh-key public ENTRY",
+        CommandSpec(name: "ssh-key", summary: "Make an SSH key in the vault, print an entry's public key, or say when its signatures are approved.",
+                    usage: usage,
                     options: [OptionSpec(name: "--title", valueName: "TITLE", help: "new: the entry's title (also the key's comment)"),
                               OptionSpec(name: "--type", valueName: "TYPE", help: "new: ed25519 (the default), ecdsa (P-256) or ecdsa-p384",
-                                         values: .words(["ed25519", "ecdsa", "ecdsa-p384"]))],
+                                         values: .words(["ed25519", "ecdsa", "ecdsa-p384"])),
+                              OptionSpec(name: "--approve", valueName: "WHEN", help: "new, import: ask (every time), once (per unlock; the default) or never",
+                                         values: .words(["ask", "once", "never"]))],
                     details: """
                     new makes the key with OpenSSL, keeps it as an SSH key entry (the private key a hidden field, as PKCS#8)
                     and prints its public line for authorized_keys. import keeps a private key file (OpenSSH's format unencrypted,
                     or PEM) as an SSH key entry, titled by --title or the key's comment; an encrypted one is refused with the
                     way out (ssh-keygen -p -N '' on a copy: the vault encrypts it). public prints an SSH key entry's public line.
-                    """, arguments: [.words(["new", "import", "public"]), .free]),
+                    approve ENTRY ask|once|never says in the entry (its field "Signature approval") whether bulwark ssh-agent
+                    asks before each signature, once per unlock, or never; a running ssh-agent reads it when it starts.
+                    """, arguments: [.words(["new", "import", "public", "approve"]), .free, .words(["ask", "once", "never"])]),
     ]
+
+    static let usage = "bulwark ssh-key new --title TITLE [--type ed25519|ecdsa|ecdsa-p384] [--approve WHEN] | bulwark ssh-key import FILE [--title TITLE] [--approve WHEN] "
+        + "| bulwark ssh-key public ENTRY | bulwark ssh-key approve ENTRY ask|once|never"
 
     static func key(_ parsed: ParsedCommandLine) -> Int32 {
         switch (parsed.arguments.first, parsed.arguments.count) {
         case ("new", 1): return newKey(parsed)
         case ("public", 2): return publicKey(parsed, parsed.arguments[1])
         case ("import", 2): return importKey(parsed, parsed.arguments[1])
+        case ("approve", 3): return approve(parsed, parsed.arguments[1], parsed.arguments[2])
         default:
-            Output.error("usage: bulwark ssh-key new --title TITLE [--type ed25519|ecdsa|ecdsa-p384] | bulwark ssh-key import FILE [--title TITLE] | bulwark ssh-key public ENTRY")
+            Output.error("usage: \(usage)")
             return 2
+        }
+    }
+
+    /// `--approve` (the parser has checked its word), else once per unlock.
+    static func approval(_ parsed: ParsedCommandLine) -> SSHApprovalPolicy {
+        parsed.value("--approve").flatMap(SSHApprovalPolicy.init(word:)) ?? .standard
+    }
+
+    static func approve(_ parsed: ParsedCommandLine, _ name: String, _ word: String) -> Int32 {
+        guard let policy = SSHApprovalPolicy(word: word) else { Output.error("say ask, once or never (not \(TerminalText.visible(word)))."); return 2 }
+        return VaultCommands.withVault(parsed) { vault, _ in
+            var entry = try vault.find(name)
+            guard privateKeyText(entry) != nil else { Output.error("\(TerminalText.visible(entry.title)) holds no SSH private key."); return 1 }
+            policy.write(to: &entry)
+            try vault.save(entry)
+            print("\(TerminalText.visible(entry.title)): signatures are approved \(policy == .never ? "never (signed without asking)" : policy.rawValue).")
+            return 0
         }
     }
 
@@ -50,9 +80,10 @@ enum SSHCommands {
         guard let title = parsed.value("--title"), !title.isEmpty else { Output.error("ssh-key new needs --title TITLE."); return 2 }
         let type = parsed.value("--type") ?? "ed25519"
         guard ["ed25519", "ecdsa", "ecdsa-p384"].contains(type) else { Output.error("--type is ed25519, ecdsa or ecdsa-p384."); return 2 }
+        let policy = approval(parsed)
         return VaultCommands.withVault(parsed) { vault, _ in
             let key = type == "ed25519" ? try SSHPrivateKey.generateEd25519() : try SSHPrivateKey.generateECDSA(curve: type == "ecdsa" ? "nistp256" : "nistp384")
-            try vault.save(entry(title, key, privateText: key.pkcs8PEM))
+            try vault.save(entry(title, key, privateText: key.pkcs8PEM, approval: policy))
             print(key.publicLine(comment: title))
             return 0
         }
@@ -60,6 +91,7 @@ enum SSHCommands {
 
     /// A private key file into the vault, read (and so checked) before the vault is opened.
     static func importKey(_ parsed: ParsedCommandLine, _ file: String) -> Int32 {
+        let policy = approval(parsed)
         guard let data = FileManager.default.contents(atPath: file), data.count <= 64 * 1024, let text = String(data: data, encoding: .utf8) else {
             Output.error("cannot read \(file) (a private key file of at most 64 KiB).")
             return 1
@@ -73,7 +105,7 @@ enum SSHCommands {
         let comment = publicFile.map { $0.split(separator: " ", maxSplits: 2).dropFirst(2).joined().trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         let title = parsed.value("--title") ?? (comment.isEmpty ? URL(fileURLWithPath: file).lastPathComponent : comment)
         return VaultCommands.withVault(parsed) { vault, _ in
-            try vault.save(entry(title, key, privateText: text))
+            try vault.save(entry(title, key, privateText: text, approval: policy))
             print(key.publicLine(comment: title))
             return 0
         }
@@ -124,17 +156,33 @@ enum SSHCommands {
     }
 
     /// An SSH key entry, with the fields Bitwarden's and CXF's readers give one.
-    static func entry(_ title: String, _ key: SSHPrivateKey, privateText: String) -> Entry {
+    static func entry(_ title: String, _ key: SSHPrivateKey, privateText: String, approval: SSHApprovalPolicy) -> Entry {
         Entry(title: title, kind: .sshKey, fields: [
             CustomField(name: "Private key", value: privateText, hidden: true),
             CustomField(name: "Public key", value: key.publicLine(comment: title), hidden: false),
             CustomField(name: "Fingerprint", value: key.fingerprint, hidden: false),
             CustomField(name: "Key type", value: key.typeName, hidden: false),
+            CustomField(name: SSHApprovalPolicy.fieldName, value: approval.rawValue, hidden: false),
         ])
     }
 
     static func privateKeyText(_ entry: Entry) -> String? {
         entry.fields.first { $0.name.caseInsensitiveCompare("Private key") == .orderedSame && $0.value.contains("PRIVATE KEY-----") }?.value
+    }
+
+    /// Who is asked before a signature, and whether the vault is still
+    /// unlocked: through `bulwark agent` when it holds this vault's key
+    /// (its lock is the vault's), else for as long as this agent runs.
+    static func approver(_ parsed: ParsedCommandLine) -> SSHApprover {
+        let vault = AgentClient.name(VaultCommands.path(parsed))
+        let config = (try? Configuration.load()) ?? Configuration()
+        let channels = [SSHApprover.Channel.app(socket: SSHApprovalListener.path())] + (config.sshApproveCommand.map { [.command($0)] } ?? [])
+            + [.terminal(device: "/dev/tty")]
+        let held = AgentClient.send(.status)?.vaults.contains { $0.vault == vault } == true
+        let own = "ssh-agent \(getpid())"
+        return SSHApprover(vault: vault, channels: channels, waitSeconds: Int(config.sshApproveWaitSeconds)) {
+            held ? AgentClient.send(.status)?.vaults.first { $0.vault == vault }?.session : own
+        }
     }
 
     static func socketPath() -> String { (AgentSocket.path() as NSString).deletingLastPathComponent + "/ssh-agent.sock" }
@@ -147,7 +195,7 @@ enum SSHCommands {
         let opened = VaultCommands.withVault(parsed) { vault, _ in
             for entry in vault.entries where entry.kind == .sshKey {
                 guard let text = privateKeyText(entry) else { continue }
-                do { identities.append(SSHAgentIdentity(key: try SSHPrivateKey(text: text), comment: entry.title)) } catch {
+                do { identities.append(SSHAgentIdentity(key: try SSHPrivateKey(text: text), comment: entry.title, approval: .of(entry))) } catch {
                     Output.warning("\(TerminalText.visible(entry.title)) is not served: \(error).")
                 }
             }
@@ -174,7 +222,11 @@ enum SSHCommands {
         FileHandle.standardOutput.write(Data("SSH_AUTH_SOCK=\(path); export SSH_AUTH_SOCK;\n".utf8))
         let names = identities.map { TerminalText.visible($0.comment) }.joined(separator: ", ")
         Output.stderr("bulwark ssh-agent: serving \(identities.count) key\(identities.count == 1 ? "" : "s") (\(names)) until stopped\n")
-        let server = SSHAgentServer(listening: listener, identities: identities) { line in Output.stderr("bulwark ssh-agent: \(line)\n") }
+        let log: (String) -> Void = { line in Output.stderr("bulwark ssh-agent: \(line)\n") }
+        let approver = approver(parsed)
+        let asking = identities.filter { $0.approval != .never }.map { "\(TerminalText.visible($0.comment)) \($0.approval == .ask ? "every time" : "once per unlock")" }
+        if !asking.isEmpty { Output.stderr("bulwark ssh-agent: asks before signing with \(asking.joined(separator: ", ")): in the open app, else \(approver.fallbacks)\n") }
+        let server = SSHAgentServer(listening: listener, identities: identities, gate: approver.gate(log: log), log: log)
         server.run { SSHCommands.stopRequested != 0 }
         return 0
     }

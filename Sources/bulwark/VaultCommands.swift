@@ -267,7 +267,9 @@ enum VaultCommands {
             rows.append(("Modified", iso.string(from: e.modified)))
             rows.append(("History", "\(e.history.count) old password\(e.history.count == 1 ? "" : "s")"
                          + (e.snapshots.isEmpty ? "" : ", \(e.snapshots.count) earlier version\(e.snapshots.count == 1 ? "" : "s") (from KeePass)")))
-            for (name, value) in rows { print(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value) }
+            // A label as long as a custom field's name ("Signature approval") still leaves a space before its value.
+            let column = max(10, (rows.map { $0.0.count }.max() ?? 0) + 1)
+            for (name, value) in rows { print(name.padding(toLength: column, withPad: " ", startingAt: 0) + value) }
             return 0
         }
     }

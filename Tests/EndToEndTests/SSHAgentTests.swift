@@ -1,4 +1,5 @@
 import Foundation
+import CHardening
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,46 +14,57 @@ import Glibc
 
     final class Served {
         let a: AgentCommandTests.Agent
-        let process = Process()
+        let pid: pid_t
         let socket: String
         let log: URL
 
-        init() throws {
-            a = try AgentCommandTests.Agent()
+        /// `approve`: what each key's entry says (never, unless a test asks otherwise). The agent runs in a
+        /// session of its own (setsid): no terminal to ask on, wherever the tests run.
+        init(approve: String = "never", config: String = "") throws {
+            a = try AgentCommandTests.Agent(config: config)
             #expect(try a.unlock().status == 0)
             for (title, type) in [("Work laptop", "ed25519"), ("Build box", "ecdsa")] {
-                #expect(try a.run(["ssh-key", "new", "--title", title, "--type", type]).status == 0)
+                #expect(try a.run(["ssh-key", "new", "--title", title, "--type", type, "--approve", approve]).status == 0)
             }
             let rsa = a.f.dir.appendingPathComponent("id_rsa").path
             #expect(try SSHAgentTests.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "3072", "-N", "", "-C", "Old server", "-f", rsa]).status == 0)
-            let imported = try a.run(["ssh-key", "import", rsa])
+            let imported = try a.run(["ssh-key", "import", rsa, "--approve", approve])
             #expect(imported.status == 0 && imported.stdout.hasSuffix(" Old server\n"), "\(imported.stderr)")
             socket = a.f.dir.appendingPathComponent("run/ssh-agent.sock").path
             log = a.f.dir.appendingPathComponent("ssh-agent.log")
             FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: Binary.path)
-            process.arguments = ["ssh-agent", "--vault", a.f.vault]
+            // Started in a session of its own (POSIX_SPAWN_SETSID), so it has no terminal to ask on.
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            let out = a.f.dir.appendingPathComponent("ssh-agent.out").path
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_APPEND, 0)
+            bw_spawn_close_from(&actions, 3)
+            var attributes = Spawn.cleanSignals()
+            defer { posix_spawnattr_destroy(&attributes) }
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | bw_spawn_setsid_flag())
             var environment = ProcessInfo.processInfo.environment
+            environment["XDG_STATE_HOME"] = Binary.stateDirectory
             for (key, value) in a.environment { environment[key] = value }
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = try FileHandle(forWritingTo: log)
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            try process.run()
+            let arguments: [String] = [Binary.path, "ssh-agent", "--vault", a.f.vault]
+            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var started: pid_t = 0
+            #expect(posix_spawn(&started, Binary.path, &actions, &attributes, &argv, &envp) == 0)
+            pid = started
             // Its first line says where it listens, once it does.
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            #expect(String(decoding: line, as: UTF8.self) == "SSH_AUTH_SOCK=\(socket); export SSH_AUTH_SOCK;\n")
+            let said = { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
+            #expect(try Poll.until(seconds: 30) { said().contains("\n") })
+            #expect(said() == "SSH_AUTH_SOCK=\(socket); export SSH_AUTH_SOCK;\n")
         }
 
         deinit {
-            process.terminate()
-            process.waitUntilExit()
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
         }
 
         func tool(_ path: String, _ arguments: [String], stdin: String = "") throws -> Binary.Result {
@@ -131,36 +143,10 @@ import Glibc
         }
         let s = try Served()
         let dir = s.a.f.dir
-        #expect(try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", dir.appendingPathComponent("host_key").path]).status == 0)
-        try (try s.a.run(["ssh-key", "public", "Work laptop"])).stdout.write(to: dir.appendingPathComponent("authorized_keys"), atomically: true, encoding: .utf8)
-        let port = SyncTransportTests.freePort()
-        try """
-        Port \(port)
-        ListenAddress 127.0.0.1
-        HostKey \(dir.path)/host_key
-        PidFile \(dir.path)/sshd.pid
-        AuthorizedKeysFile \(dir.path)/authorized_keys
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        PermitRootLogin prohibit-password
-        UsePAM no
-        StrictModes no
-        """.write(to: dir.appendingPathComponent("sshd_config"), atomically: true, encoding: .utf8)
-        if getuid() == 0 { mkdir("/run/sshd", 0o755) }  // sshd's privilege separation folder, made by its service otherwise
-        let sshd = Process()
-        sshd.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
-        sshd.arguments = ["-D", "-e", "-f", dir.appendingPathComponent("sshd_config").path]
-        let sshdLog = dir.appendingPathComponent("sshd.log")
-        FileManager.default.createFile(atPath: sshdLog.path, contents: nil)
-        sshd.standardError = try FileHandle(forWritingTo: sshdLog)
-        try sshd.run()
-        defer { sshd.terminate(); sshd.waitUntilExit() }
-        #expect(SyncTransportTests.waitForListener(port))
-        let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
-        let login = try s.tool("/usr/bin/ssh", ["-T", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                                                "-o", "IdentityFile=none", "-p", "\(port)", "\(user)@127.0.0.1", "echo logged in as $(id -un)"])
-        #expect(login.status == 0 && login.stdout == "logged in as \(user)\n", "\(login.stderr) \((try? String(contentsOf: sshdLog, encoding: .utf8)) ?? "")")
+        let server = try SSHServer(dir: dir, authorizing: try s.a.run(["ssh-key", "public", "Work laptop"]).stdout)
+        let port = server.port, user = SSHServer.user
+        let login = try s.tool("/usr/bin/ssh", server.login("echo logged in as $(id -un)"))
+        #expect(login.status == 0 && login.stdout == "logged in as \(user)\n", "\(login.stderr) \(server.logText)")
         #expect(s.logText.contains("signed with Work laptop for a session bound to host key SHA256:"))
         // git over ssh from the same sshd, the key still in the vault.
         let origin = dir.appendingPathComponent("origin.git").path
@@ -175,4 +161,57 @@ import Glibc
         #expect(clone.status == 0, "\(clone.stderr)")
         #expect(try Self.run("/usr/bin/git", ["-C", dir.appendingPathComponent("cloned").path, "log", "--format=%s"]).stdout == "first\n")
     }
+}
+
+/// An sshd of the test's own on 127.0.0.1: its config, host key and
+/// authorized_keys in the test's folder, run as the test's user.
+final class SSHServer {
+    let port: UInt16
+    let process = Process()
+    let log: URL
+    let hostKeyFingerprint: String
+    static let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+    static var available: Bool { SSHAgentTests.haveTools && FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") }
+
+    init(dir: URL, authorizing publicLine: String) throws {
+        let hostKey = dir.appendingPathComponent("host_key").path
+        #expect(try SSHAgentTests.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey]).status == 0)
+        hostKeyFingerprint = String(try SSHAgentTests.run("/usr/bin/ssh-keygen", ["-l", "-f", hostKey + ".pub"]).stdout.split(separator: " ")[1])
+        try publicLine.write(to: dir.appendingPathComponent("authorized_keys"), atomically: true, encoding: .utf8)
+        port = SyncTransportTests.freePort()
+        try """
+        Port \(port)
+        ListenAddress 127.0.0.1
+        HostKey \(hostKey)
+        PidFile \(dir.path)/sshd.pid
+        AuthorizedKeysFile \(dir.path)/authorized_keys
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PermitRootLogin prohibit-password
+        UsePAM no
+        StrictModes no
+        """.write(to: dir.appendingPathComponent("sshd_config"), atomically: true, encoding: .utf8)
+        if getuid() == 0 { mkdir("/run/sshd", 0o755) }  // sshd's privilege separation folder, made by its service otherwise
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
+        process.arguments = ["-D", "-e", "-f", dir.appendingPathComponent("sshd_config").path]
+        log = dir.appendingPathComponent("sshd.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        #expect(SyncTransportTests.waitForListener(port))
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// ssh's arguments to run `command` there with the agent's keys alone.
+    func login(_ command: String) -> [String] {
+        ["-T", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+         "-o", "IdentityFile=none", "-p", "\(port)", "\(Self.user)@127.0.0.1", command]
+    }
+
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 }

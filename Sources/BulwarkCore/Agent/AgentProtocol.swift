@@ -8,10 +8,12 @@ import Foundation
 ///     {"op":"unlock","vault":P,"vaultID":B64,"wrappedKey":B64,"key":B64}  → {"ok":true}
 ///     {"op":"key","vault":P}               → {"ok":true,"vaultID":…,"wrappedKey":…,"key":…}
 ///     {"op":"lock"} / {"op":"lock","vault":P} → {"ok":true}
-///     {"op":"status"}                      → {"ok":true,"vaults":[{"vault":P,"unlockedAt":S,"locksAt":S}]}
+///     {"op":"status"}                      → {"ok":true,"vaults":[{"vault":P,"unlockedAt":S,"locksAt":S,"session":H}]}
 ///     anything refused                     → {"ok":false,"error":"…"}
 ///
-/// An error names what was wrong with the request, never a key.
+/// An error names what was wrong with the request, never a key. `session`
+/// is a random name for one unlock (hex, not secret): the SSH agent's
+/// "once per unlock" approvals last while it stays the same.
 public enum AgentRequest: Equatable, Sendable {
     case unlock(vault: String, key: HeldVaultKey)
     case key(vault: String)
@@ -74,6 +76,8 @@ public struct AgentVaultStatus: Equatable, Sendable {
     public let vault: String
     public let unlockedAt: Date
     public let locksAt: Date
+    /// This unlock's name: a new one each time the vault is unlocked.
+    public var session = ""
 }
 
 /// What the agent answers.
@@ -94,7 +98,8 @@ public struct AgentResponse: Equatable, Sendable {
             object["key"] = Data(key.key).base64EncodedString()
         }
         if !vaults.isEmpty {
-            object["vaults"] = vaults.map { ["vault": $0.vault, "unlockedAt": Int($0.unlockedAt.timeIntervalSince1970), "locksAt": Int($0.locksAt.timeIntervalSince1970)] }
+            object["vaults"] = vaults.map { ["vault": $0.vault, "unlockedAt": Int($0.unlockedAt.timeIntervalSince1970), "locksAt": Int($0.locksAt.timeIntervalSince1970),
+                                             "session": $0.session] }
         }
         return AgentLine.encode(object)
     }
@@ -113,7 +118,7 @@ public struct AgentResponse: Equatable, Sendable {
         for case let vault as JSONObject in object["vaults"] as? [Any] ?? [] {
             guard let path = vault["vault"] as? String, let unlocked = vault["unlockedAt"] as? Int, let locks = vault["locksAt"] as? Int else { continue }
             response.vaults.append(AgentVaultStatus(vault: path, unlockedAt: Date(timeIntervalSince1970: Double(unlocked)),
-                                                    locksAt: Date(timeIntervalSince1970: Double(locks))))
+                                                    locksAt: Date(timeIntervalSince1970: Double(locks)), session: vault["session"] as? String ?? ""))
         }
         return response
     }

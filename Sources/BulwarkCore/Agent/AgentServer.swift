@@ -15,6 +15,8 @@ public final class AgentServer {
         let key: LockedKey
         let unlockedAt: Date
         var lastUsed: Date
+        /// A new name for each unlock (`AgentVaultStatus.session`).
+        let session = SecureRandom.bytes(8).map { String(format: "%02x", $0) }.joined()
     }
 
     private let listener: Int32
@@ -105,7 +107,8 @@ public final class AgentServer {
             return .ok
         case .status:
             var response = AgentResponse()
-            response.vaults = held.sorted { $0.key < $1.key }.map { AgentVaultStatus(vault: $0.key, unlockedAt: $0.value.unlockedAt, locksAt: $0.value.lastUsed + lockAfter) }
+            response.vaults = held.sorted { $0.key < $1.key }.map { AgentVaultStatus(vault: $0.key, unlockedAt: $0.value.unlockedAt, locksAt: $0.value.lastUsed + lockAfter,
+                                                                                        session: $0.value.session) }
             return response
         }
     }

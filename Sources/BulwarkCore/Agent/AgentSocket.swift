@@ -84,8 +84,15 @@ public enum AgentSocket {
         return uid_t(uid)
     }
 
+    /// The connected peer's process id (as it connected), from the kernel.
+    public static func peerPID(_ descriptor: Int32) -> pid_t? {
+        var pid: Int32 = 0
+        guard bw_peer_pid(descriptor, &pid) == 0, pid > 0 else { return nil }
+        return pid_t(pid)
+    }
+
     /// Reads and writes give up after `seconds` (a peer that stops mid-line holds nothing up for long).
-    static func setTimeout(_ descriptor: Int32, seconds: Int) {
+    public static func setTimeout(_ descriptor: Int32, seconds: Int) {
         var limit = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -93,7 +100,7 @@ public enum AgentSocket {
 
     /// One line (without its newline), at most `AgentRequest.maximumBytes`;
     /// nil when the peer closed, timed out or sent more without a newline.
-    static func readLine(_ descriptor: Int32) -> [UInt8]? {
+    public static func readLine(_ descriptor: Int32) -> [UInt8]? {
         var line: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while line.count <= AgentRequest.maximumBytes {
@@ -109,7 +116,7 @@ public enum AgentSocket {
         return nil
     }
 
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
             // MSG_NOSIGNAL: a peer gone mid-answer is an error here, not a SIGPIPE that ends the process.

@@ -151,7 +151,12 @@ public enum FuzzChecks {
     /// Any bytes as a request to `bulwark agent`: refused with a reason
     /// that quotes no more than 40 bytes of it, or a request that reads
     /// back the same from its own line.
+    /// Also the app's side of SSH approvals: a question that reads reads back the same from its own line, made visible.
     public static func agentRequest(_ data: [UInt8]) -> String? {
+        if let question = SSHApprovalQuestion.parse(data, id: 1) {
+            guard SSHApprovalQuestion.parse(Array(question.line.dropLast()), id: 1) == question else { return "an approval question does not read back from its own line" }
+            guard (question.key + question.process).unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else { return "an approval question holds a control character" }
+        }
         do {
             let request = try AgentRequest.parse(data)
             return (try? AgentRequest.parse(request.line)) == request ? nil : "a request does not read back from its own line"

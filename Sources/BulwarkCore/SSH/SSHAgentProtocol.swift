@@ -5,11 +5,27 @@ public struct SSHAgentIdentity: Sendable {
     public let key: SSHPrivateKey
     public let comment: String
     public let blob: [UInt8]
+    /// Whether a signature waits for the person's yes (`SSHApprover`).
+    public let approval: SSHApprovalPolicy
 
-    public init(key: SSHPrivateKey, comment: String) {
+    public init(key: SSHPrivateKey, comment: String, approval: SSHApprovalPolicy = .never) {
         self.key = key
         self.comment = comment
+        self.approval = approval
         blob = key.publicBlob
+    }
+}
+
+/// What stands between a request and its answer: whether the keys are
+/// listed at all (not while the vault is locked), and whether a signature
+/// may be made (nil) or is refused (the log's line). Open by default.
+public struct SSHAgentGate {
+    public var listing: () -> Bool
+    public var signing: (SSHAgentIdentity, SSHAgentProtocol.Connection) -> String?
+
+    public init(listing: @escaping () -> Bool = { true }, signing: @escaping (SSHAgentIdentity, SSHAgentProtocol.Connection) -> String? = { _, _ in nil }) {
+        self.listing = listing
+        self.signing = signing
     }
 }
 
@@ -32,20 +48,24 @@ public enum SSHAgentProtocol {
     /// What a connection has said of itself (`session-bind@openssh.com`: the host it is signing for).
     public struct Connection: Sendable {
         public var boundHostKey: [UInt8]?
-        public init() {}
+        /// The connected process, from the kernel (0 when unknown).
+        public var peerPID: Int32 = 0
+        public init(peerPID: Int32 = 0) { self.peerPID = peerPID }
     }
 
     /// The answer to one message; `log` hears what was refused and why, and each signature.
     public static func answer(_ message: [UInt8], identities: [SSHAgentIdentity], connection: inout Connection,
-                              log: (String) -> Void) -> [UInt8] {
+                              gate: SSHAgentGate = SSHAgentGate(), log: (String) -> Void) -> [UInt8] {
         var reader = SSHReader(message)
         guard let type = reader.byte() else { return [failure] }
         switch type {
         case requestIdentities:
+            // A locked vault's keys are not listed (as OpenSSH's locked agent lists none).
+            let listed = gate.listing() ? identities : []
             var out = SSHWriter()
             out.byte(identitiesAnswer)
-            out.uint32(UInt32(identities.count))
-            for identity in identities {
+            out.uint32(UInt32(listed.count))
+            for identity in listed {
                 out.string(identity.blob)
                 out.string(identity.comment)
             }
@@ -57,6 +77,10 @@ public enum SSHAgentProtocol {
             }
             guard let identity = identities.first(where: { $0.blob == blob }) else {
                 log("refused to sign with a key the vault does not hold")
+                return [failure]
+            }
+            if let refusal = gate.signing(identity, connection) {
+                log(refusal)
                 return [failure]
             }
             do {

@@ -13,11 +13,15 @@ public final class SSHAgentServer {
     private let identities: [SSHAgentIdentity]
     private let owner: uid_t
     private let log: (String) -> Void
+    private let gate: SSHAgentGate
     private var connections: [Int32: (buffer: [UInt8], state: SSHAgentProtocol.Connection)] = [:]
     public static let maximumConnections = 64
 
-    public init(listening listener: Int32, identities: [SSHAgentIdentity], owner: uid_t = getuid(), log: @escaping (String) -> Void) {
+    /// `gate`: what is listed and what signed (`SSHApprover` asks the person; a signature waits for the answer, as OpenSSH's `-c` does).
+    public init(listening listener: Int32, identities: [SSHAgentIdentity], owner: uid_t = getuid(), gate: SSHAgentGate = SSHAgentGate(),
+                log: @escaping (String) -> Void) {
         self.listener = listener
+        self.gate = gate
         self.identities = identities
         self.owner = owner
         self.log = log
@@ -50,7 +54,7 @@ public final class SSHAgentServer {
             close(client)
             return
         }
-        connections[client] = ([], SSHAgentProtocol.Connection())
+        connections[client] = ([], SSHAgentProtocol.Connection(peerPID: AgentSocket.peerPID(client) ?? 0))
     }
 
     private func receive(_ descriptor: Int32) {
@@ -69,7 +73,7 @@ public final class SSHAgentServer {
             guard connection.buffer.count >= 4 + length else { break }
             let message = Array(connection.buffer[4..<4 + length])
             connection.buffer.removeFirst(4 + length)
-            let answer = SSHAgentProtocol.answer(message, identities: identities, connection: &connection.state, log: log)
+            let answer = SSHAgentProtocol.answer(message, identities: identities, connection: &connection.state, gate: gate, log: log)
             var framed = SSHWriter()
             framed.string(answer)
             guard AgentSocket.writeAll(descriptor, framed.bytes) else { drop(descriptor); return }

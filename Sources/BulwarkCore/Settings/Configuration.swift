@@ -22,6 +22,8 @@ import Foundation
 ///     git-credential-store = off     # on: `git-credential store` keeps what git hands it
 ///     agent = off                # on: the first command that unlocks starts `bulwark agent` with the key
 ///     agent-lock-after-minutes = 15  # the agent forgets a key unused this long
+///     ssh-approve-command = /usr/bin/my-approver   # asked when no app is open: exit 0 approves a signature
+///     ssh-approve-wait-seconds = 60  # a signature question unanswered this long is declined
 ///     online = off               # on: analyze asks a Pwned Passwords range API (k-anonymity)
 ///     range-url = https://api.pwnedpasswords.com/range
 public struct Configuration: Sendable, Equatable {
@@ -50,6 +52,10 @@ public struct Configuration: Sendable, Equatable {
     public var agent = false
     /// How long `bulwark agent` keeps a key nobody asks for.
     public var agentLockAfterMinutes: Double = 15
+    /// A program `bulwark ssh-agent` runs to ask for a signature's approval when no app is open (its path; exit 0 approves).
+    public var sshApproveCommand: String?
+    /// How long the SSH agent waits for an answer before it declines.
+    public var sshApproveWaitSeconds: Double = 60
     /// Whether `analyze` also asks a Pwned Passwords range API (only each
     /// password's 5-hex-digit SHA-1 prefix leaves the machine).
     public var onlineBreachCheck = false
@@ -69,7 +75,7 @@ public struct Configuration: Sendable, Equatable {
                               "reveal-seconds", "clipboard-seconds", "backups-kept",
                               "backup-every-minutes", "symbols", "mouse", "online", "range-url", "generator",
                               "attachment-limit-mib", "attachments-limit-mib", "confirm-service-changes", "git-credential-store",
-                              "agent", "agent-lock-after-minutes"]
+                              "agent", "agent-lock-after-minutes", "ssh-approve-command", "ssh-approve-wait-seconds"]
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let file: String
@@ -175,6 +181,12 @@ public struct Configuration: Sendable, Equatable {
                 guard ["on", "off"].contains(value.lowercased()) else { throw ParseError(file: file, line: lineNumber, reason: "'agent' must be on or off") }
                 config.agent = value.lowercased() == "on"
             case "agent-lock-after-minutes": config.agentLockAfterMinutes = try number(0.01...1440.0)
+            case "ssh-approve-command":
+                guard value.hasPrefix("/") else {
+                    throw ParseError(file: file, line: lineNumber, reason: "'ssh-approve-command' must be a program's absolute path (it is run without a shell)")
+                }
+                config.sshApproveCommand = value
+            case "ssh-approve-wait-seconds": config.sshApproveWaitSeconds = try number(1.0...3600.0)
             case "confirm-service-changes":
                 guard ["on", "off"].contains(value.lowercased()) else {
                     throw ParseError(file: file, line: lineNumber, reason: "'confirm-service-changes' must be on or off")

@@ -48,6 +48,16 @@ public enum AppAction: Sendable, Equatable {
     case log(LogAction)
     case palette(PaletteAction)
     case undo(UndoAction)
+    case sshApproval(SSHApprovalAction)
+}
+
+/// `bulwark ssh-agent` asking, through the open app, before a signature.
+public enum SSHApprovalAction: Sendable, Equatable {
+    case asked(SSHApprovalQuestion)
+    /// The agent stopped waiting (its time ran out, or it ended).
+    case withdrawn(UInt64)
+    /// The person's answer to the question on screen.
+    case answer(Bool)
 }
 
 /// The unlock screen and what its key derivation hands back.

@@ -202,6 +202,8 @@ public struct AppState: Sendable {
     public var overlay: Overlay?
     /// Sync with the other machines (off when the vault has no remote).
     public var sync = SyncUI()
+    /// The SSH agent's questions, oldest first: the first is on screen, over everything.
+    public var sshApprovals: [SSHApprovalQuestion] = []
     public var snapshot = SessionSnapshot()
     public var filter = VaultFilter()
     /// Indices into `snapshot.entries` that the filter lets through, in order.

@@ -89,6 +89,11 @@ public protocol SyncClient: Sendable {
     func followRekey(masterPassword: String) -> AppSession.RekeyResult
 }
 
+/// The SSH agent's questions (`SSHApprovalListener`): the person's answer sent back.
+public protocol SSHApprovalClient: Sendable {
+    func answer(_ id: UInt64, _ answer: SSHApprovalAnswer)
+}
+
 extension VaultClient {
     func setHidden(id: String, _ hidden: Bool) throws -> SessionSnapshot {
         try setHidden(id: id, hidden, until: nil)

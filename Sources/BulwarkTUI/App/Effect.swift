@@ -10,15 +10,19 @@ public struct AppEnvironment: Sendable {
     public var signIn: (any SignInClient)?
     public var appleID: (any AppleIDClient)?
     public var sync: (any SyncClient)?
+    /// Where the answers to the SSH agent's questions go (nil: the app takes none).
+    public var approvals: (any SSHApprovalClient)?
 
     public init(now: @escaping @Sendable () -> Date = { Date() }, vault: (any VaultClient)? = nil, upgrades: (any UpgradeClient)? = nil,
-                signIn: (any SignInClient)? = nil, appleID: (any AppleIDClient)? = nil, sync: (any SyncClient)? = nil) {
+                signIn: (any SignInClient)? = nil, appleID: (any AppleIDClient)? = nil, sync: (any SyncClient)? = nil,
+                approvals: (any SSHApprovalClient)? = nil) {
         self.now = now
         self.vault = vault
         self.upgrades = upgrades
         self.signIn = signIn
         self.appleID = appleID
         self.sync = sync
+        self.approvals = approvals
     }
 
     /// The live environment: every client is the session.

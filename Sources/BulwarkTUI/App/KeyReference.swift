@@ -86,6 +86,7 @@ public enum KeyReference {
             add(title, "l", Keymaps.webSignIn(unlocked, WebSignInUI(entryID: "", title: "", step: step)))
         }
         add("Quit?", "q or Ctrl-C while an upgrade is under way", Keymaps.confirmQuit(unlocked))
+        add("SSH signature", "bulwark ssh-agent asks before signing with a key set to ask", Keymaps.sshApproval(unlocked))
         add("Help", "?", Keymaps.help(unlocked))
         return out
     }

@@ -364,8 +364,19 @@ public enum Keymaps {
         ])
     }
 
+    /// The SSH agent's question: y or n, nothing else (a key meant for the
+    /// screen beneath is not an answer, and Enter is not one either).
+    public static func sshApproval(_ state: AppState) -> Keymap<AppAction> {
+        Keymap("SSH signature", [
+            B([.char("y")], .sshApproval(.answer(true)), help: "Approve this signature", hint: "approve"),
+            B([.char("n"), .escape], .sshApproval(.answer(false)), help: "Decline it: nothing is signed", hint: "decline"),
+            B([.ctrl("c")], .interrupt, help: "Quit (the question is declined)"),
+        ])
+    }
+
     /// The table in charge of the keyboard right now.
     public static func active(_ state: AppState) -> Keymap<AppAction> {
+        if !state.sshApprovals.isEmpty { return sshApproval(state) }
         switch state.overlay {
         case .help: return help(state)
         case .confirmQuit: return confirmQuit(state)

@@ -100,13 +100,16 @@ public enum Reducer {
             return .none
         case .lock:
             // Built afresh from what survives a lock (`AppState.locked`): an upgrade or
-            // a sign-in under way ends with it, nothing changed.
+            // a sign-in under way ends with it, nothing changed; the SSH agent's questions are declined.
+            let declined = SSHApprovalReducer.declineAll(state)
             state = state.locked()
-            return .run { env in
+            let lock = Effect.run { env in
                 env.vault?.lockVault()
                 return nil
             }
+            return declined.isNone ? lock : .batch([declined, lock])
         case .unlock(let action): return UnlockReducer.reduce(action, &state)
+        case .sshApproval(let action): return SSHApprovalReducer.reduce(action, &state)
         case .vault(let action): return VaultReducer.reduce(action, &state)
         case .editor(let action):
             // An edit can be taken back (`z`); a new entry is deleted as any other.
@@ -221,7 +224,7 @@ public enum Reducer {
         let keymap = Keymaps.active(state)
         // The result panel stays until a key: its own keys act on it, any
         // other closes it and then does what it does underneath.
-        if state.overlayKind == .result, keymap.binding(for: key) == nil {
+        if state.overlayKind == .result, state.sshApprovals.isEmpty, keymap.binding(for: key) == nil {
             state.result = nil
             return handleKey(key, state: &state)
         }
@@ -233,7 +236,8 @@ public enum Reducer {
             state.status = nil
             return reduce(into: &state, action: binding.action)
         }
-        typeInto(key, &state)
+        // Under the SSH agent's question, a key it does not take goes nowhere (not into a field beneath).
+        if state.sshApprovals.isEmpty { typeInto(key, &state) }
         return .none
     }
 

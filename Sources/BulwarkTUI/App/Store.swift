@@ -15,6 +15,13 @@ public final class ActionInbox: Sendable {
 
     func begin() { pending.withLock { $0 += 1 } }
 
+    /// An action from outside the app (the SSH agent's question), from any
+    /// thread: queued as a finished effect's would be, and the loop woken.
+    public func post(_ action: AppAction) {
+        queue.withLock { $0.append(action) }
+        onFinish.withLock { $0 }?()
+    }
+
     func finish(_ action: AppAction?) {
         if let action { queue.withLock { $0.append(action) } }
         // The wake before the count drops: whoever waits for no effect in flight

@@ -51,6 +51,7 @@ public enum AppView {
             case .generator: GeneratorView.render(state, into: &buffer)
             case nil: break
             }
+            SSHApprovalView.render(state, into: &buffer)
             if let card = state.titleCard { TitleCardView.render(card, chrome: chrome, into: &buffer) }
             if let caption = state.caption {
                 renderCaption(caption, paused: state.presenter?.paused == true, chrome: chrome, into: &buffer)

@@ -17,5 +17,7 @@ int bw_is_dumpable(void);
 /* The user id of a Unix socket's peer, from the kernel (SO_PEERCRED,
    which needs _GNU_SOURCE's struct ucred). Returns 0 when it was had. */
 int bw_peer_uid(int descriptor, unsigned int *uid);
+/* The process id of a Unix socket's peer, as it connected (SO_PEERCRED). */
+int bw_peer_pid(int descriptor, int *pid);
 
 #endif

@@ -51,11 +51,15 @@ import Testing
         #expect(!plain.agent && plain.agentLockAfterMinutes == 15)
         let set = try Configuration.parse("agent = on\nagent-lock-after-minutes = 2.5\n", file: "/c", home: "/h")
         #expect(set.agent && set.agentLockAfterMinutes == 2.5)
+        // The SSH agent's approvals: no command and 60 seconds unless set.
+        #expect(plain.sshApproveCommand == nil && plain.sshApproveWaitSeconds == 60)
+        let approving = try Configuration.parse("ssh-approve-command = /usr/local/bin/approve\nssh-approve-wait-seconds = 20\n", file: "/c", home: "/h")
+        #expect(approving.sshApproveCommand == "/usr/local/bin/approve" && approving.sshApproveWaitSeconds == 20)
     }
 
     @Test(arguments: [
         ("quirks", 1, "expected 'key = value'"),
-        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes, git-credential-store, agent, agent-lock-after-minutes)"),
+        ("# ok\ncolour = blue", 2, "unknown key 'colour' (known: breach-corpus, quirks, services, weak-below-bits, old-after-days, lock-after-minutes, reveal-seconds, clipboard-seconds, backups-kept, backup-every-minutes, symbols, mouse, online, range-url, generator, attachment-limit-mib, attachments-limit-mib, confirm-service-changes, git-credential-store, agent, agent-lock-after-minutes, ssh-approve-command, ssh-approve-wait-seconds)"),
         ("symbols = fancy", 1, "'symbols' must be unicode, console or ascii"),
         ("mouse = maybe", 1, "'mouse' must be on or off"),
         ("confirm-service-changes = later", 1, "'confirm-service-changes' must be on or off"),
@@ -65,6 +69,8 @@ import Testing
         ("reveal-seconds = 0", 1, "'reveal-seconds' must be a number from 1.0 to 3600.0"),
         ("agent = always", 1, "'agent' must be on or off"),
         ("agent-lock-after-minutes = 0", 1, "'agent-lock-after-minutes' must be a number from 0.01 to 1440.0"),
+        ("ssh-approve-command = approve --yes", 1, "'ssh-approve-command' must be a program's absolute path (it is run without a shell)"),
+        ("ssh-approve-wait-seconds = 0", 1, "'ssh-approve-wait-seconds' must be a number from 1.0 to 3600.0"),
     ])
     func malformedLinesNameTheLine(text: String, line: Int, reason: String) {
         #expect(throws: Configuration.ParseError(file: "/c", line: line, reason: reason)) {

@@ -13,7 +13,9 @@ final class AppFixture {
     let session: AppSession
     let store: Store
 
-    init(width: Int = 80, height: Int = 24, unlocked: Bool = true, configure: (inout AppState) -> Void = { _ in }) throws {
+    /// `approvals`: where the answers to the SSH agent's questions go.
+    init(width: Int = 80, height: Int = 24, unlocked: Bool = true, approvals: (any SSHApprovalClient)? = nil,
+         configure: (inout AppState) -> Void = { _ in }) throws {
         let catalog = try ServiceCatalog.builtIn()
         let path = try DemoSetup.write(to: directory, catalog: catalog, now: Self.now, parameters: ScryptParameters(logN: 10))
         let now = Self.now
@@ -26,7 +28,9 @@ final class AppFixture {
         // The flows under test begin at the service; the question before it has tests of its own.
         state.confirmServiceChanges = false
         configure(&state)
-        store = Store(state: state, environment: AppEnvironment(now: { now }, session: session))
+        var environment = AppEnvironment(now: { now }, session: session)
+        environment.approvals = approvals
+        store = Store(state: state, environment: environment)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
