@@ -39,6 +39,7 @@ Maintainer: bulwark maintainers <bulwark@users.noreply.github.com>
 Installed-Size: $size
 Depends: $depends
 Recommends: git
+Suggests: openssh-client, gnupg
 Section: utils
 Priority: optional
 Description: terminal password manager that fixes weak, reused and breached passwords

@@ -36,9 +36,10 @@ enum SSHCommands {
                                          values: .words(["ask", "once", "never"]))],
                     details: """
                     new makes the key with OpenSSL, keeps it as an SSH key entry (the private key a hidden field, as PKCS#8)
-                    and prints its public line for authorized_keys. import keeps a private key file (OpenSSH's format unencrypted,
-                    or PEM) as an SSH key entry, titled by --title or the key's comment; an encrypted one is refused with the
-                    way out (ssh-keygen -p -N '' on a copy: the vault encrypts it). public prints an SSH key entry's public line.
+                    and prints its public line for authorized_keys. import keeps a private key file (OpenSSH's format or PEM)
+                    as an SSH key entry, titled by --title or the key's comment; one protected by a passphrase asks for it
+                    (with --password-stdin, the line after the master password) and is opened by your ssh-keygen, then kept
+                    without it (the vault encrypts it). public prints an SSH key entry's public line.
                     approve ENTRY ask|once|never says in the entry (its field "Signature approval") whether bulwark ssh-agent
                     asks before each signature, once per unlock, or never; a running ssh-agent reads it when it starts.
                     """, arguments: [.words(["new", "import", "public", "approve"]), .free, .words(["ask", "once", "never"])]),
@@ -89,23 +90,42 @@ enum SSHCommands {
         }
     }
 
-    /// A private key file into the vault, read (and so checked) before the vault is opened.
+    /// A private key file into the vault, read (and so checked) before the
+    /// vault is opened; one protected by a passphrase is opened after it
+    /// (the passphrase asked then: with --password-stdin, the line after the
+    /// master password) by the person's own ssh-keygen (`SSHKeyDecryption`).
     static func importKey(_ parsed: ParsedCommandLine, _ file: String) -> Int32 {
         let policy = approval(parsed)
         guard let data = FileManager.default.contents(atPath: file), data.count <= 64 * 1024, let text = String(data: data, encoding: .utf8) else {
             Output.error("cannot read \(file) (a private key file of at most 64 KiB).")
             return 1
         }
-        let key: SSHPrivateKey
-        do { key = try SSHPrivateKey(text: text) } catch {
-            Output.error("\(file): \(error). Nothing was imported.")
-            return 1
+        let encrypted = SSHPrivateKey.isEncrypted(text)
+        if !encrypted {
+            do { _ = try SSHPrivateKey(text: text) } catch {
+                Output.error("\(file): \(error). Nothing was imported.")
+                return 1
+            }
         }
         let publicFile = try? String(contentsOfFile: file + ".pub", encoding: .utf8)
         let comment = publicFile.map { $0.split(separator: " ", maxSplits: 2).dropFirst(2).joined().trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-        let title = parsed.value("--title") ?? (comment.isEmpty ? URL(fileURLWithPath: file).lastPathComponent : comment)
-        return VaultCommands.withVault(parsed) { vault, _ in
-            try vault.save(entry(title, key, privateText: text, approval: policy))
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        let title = parsed.value("--title") ?? (comment.isEmpty ? name : comment)
+        return VaultCommands.withVault(parsed) { vault, input in
+            var kept = text
+            if encrypted {
+                let passphrase = try input.next(prompt: "Passphrase of \(name)")
+                do { kept = try SSHKeyDecryption.open(text, passphrase: passphrase, fileName: name) } catch {
+                    Output.error("\(error). Nothing was imported.")
+                    return 1
+                }
+            }
+            let key: SSHPrivateKey
+            do { key = try SSHPrivateKey(text: kept) } catch {
+                Output.error("\(file): \(error). Nothing was imported.")
+                return 1
+            }
+            try vault.save(entry(title, key, privateText: kept, approval: policy))
             print(key.publicLine(comment: title))
             return 0
         }

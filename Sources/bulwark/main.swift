@@ -101,4 +101,6 @@ umask(0o077)
 if bw_forbid_core_dumps() != 0 { Output.warning("core dumps could not be turned off; a crash could write secrets to disk.") }
 // `get --copy`'s keeper, started by bulwark itself (not a command a person types).
 if CommandLine.arguments.dropFirst().first == ClipboardHandOff.keeperCommand { exit(ClipboardHandOff.keep()) }
+// Run by ssh-keygen as its askpass while `ssh-key import` opens a passphrase-protected key.
+if let asked = SSHKeyDecryption.askpassIfAsked() { exit(asked) }
 exit(runMain(Array(CommandLine.arguments.dropFirst())))

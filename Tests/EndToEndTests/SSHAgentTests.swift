@@ -115,6 +115,26 @@ import Glibc
         #expect(second.status == 1 && second.stderr == "bulwark: an agent already answers on \(s.socket) (another ssh-agent).\n", "\(second.stderr)")
     }
 
+    /// A key protected by a passphrase is opened by ssh-keygen (bulwark its askpass) and kept without it;
+    /// a wrong passphrase imports nothing; no working copy is left in the runtime folder.
+    @Test(arguments: [["-t", "ed25519"], ["-t", "rsa", "-b", "2048", "-m", "PEM"], ["-t", "ecdsa", "-m", "PKCS8"]])
+    func aKeyWithAPassphraseIsOpenedByTheOwnersSshKeygen(kind: [String]) throws {
+        guard Self.haveTools else { print("SKIP aKeyWithAPassphrase…: needs openssh-client"); return }
+        let a = try AgentCommandTests.Agent()
+        let file = a.f.dir.appendingPathComponent("id_work").path
+        #expect(try Self.run("/usr/bin/ssh-keygen", ["-q", "-N", "open sesame", "-C", "Work key", "-f", file] + kind).status == 0)
+        let importing = { (stdin: String) in try Binary.run(["ssh-key", "import", file, "--vault", a.f.vault, "--password-stdin"], stdin: stdin, environment: a.environment) }
+        let wrong = try importing("master\nclose sesame\n")
+        #expect(wrong.status == 1 && wrong.stderr == "bulwark: the passphrase does not open id_work. Nothing was imported.\n", "\(wrong.stderr)")
+        let imported = try importing("master\nopen sesame\n")
+        let publicLine = try String(contentsOfFile: file + ".pub", encoding: .utf8)
+        #expect(imported.status == 0 && imported.stdout == publicLine, "\(imported.stdout) \(imported.stderr)")
+        // Kept without the passphrase: read back with none.
+        #expect(try a.f.run(["ssh-key", "public", "Work key"]).stdout == publicLine)
+        let runtime = a.f.dir.appendingPathComponent("run").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).filter { !$0.hasSuffix("agent.sock") } == [])
+    }
+
     /// `eval "$(bulwark ssh-agent --background)"`: the lines for the shell once it answers; refused before bulwark unlock.
     @Test func inTheBackgroundAfterUnlock() throws {
         guard Self.haveTools else { print("SKIP inTheBackgroundAfterUnlock: needs openssh-client"); return }

@@ -4,9 +4,9 @@ import Foundation
 /// OpenSSH's own private key format ("openssh-key-v1", PROTOCOL.key in
 /// OpenSSH's sources), when it is not encrypted: the key pairs OpenSSH
 /// writes for Ed25519, ECDSA and RSA, made into OpenSSL keys. An
-/// encrypted one needs bcrypt-pbkdf, which OpenSSL does not have: it is
-/// refused with the way out (`ssh-keygen -p` to store it unencrypted in
-/// the vault, which encrypts it).
+/// encrypted one needs bcrypt-pbkdf, which OpenSSL does not have: here it
+/// is refused with the way out; `bulwark ssh-key import` has the person's
+/// own ssh-keygen open it first (`SSHKeyDecryption` in the executable).
 enum SSHOpenSSHKey {
     static let magic = Array("openssh-key-v1".utf8) + [0]
 

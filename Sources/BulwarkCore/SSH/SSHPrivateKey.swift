@@ -86,6 +86,20 @@ public final class SSHPrivateKey: @unchecked Sendable {  // the EVP_PKEY is only
         }
     }
 
+    /// Whether the text is protected by a passphrase: OpenSSH's format with
+    /// a cipher, encrypted PKCS#8, or a traditional PEM marked ENCRYPTED.
+    public static func isEncrypted(_ text: String) -> Bool {
+        guard let (label, der) = try? pem(text) else { return false }
+        switch label {
+        case "ENCRYPTED PRIVATE KEY": return true
+        case "OPENSSH PRIVATE KEY":
+            guard der.starts(with: SSHOpenSSHKey.magic) else { return false }
+            var reader = SSHReader(Array(der.dropFirst(SSHOpenSSHKey.magic.count)))
+            return reader.text().map { $0 != "none" } ?? false
+        default: return text.contains("Proc-Type: 4,ENCRYPTED")
+        }
+    }
+
     /// The PEM block's label and its bytes.
     static func pem(_ text: String) throws(Failure) -> (String, [UInt8]) {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }

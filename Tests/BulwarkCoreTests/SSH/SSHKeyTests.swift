@@ -56,6 +56,18 @@ import Testing
         }
     }
 
+    /// A passphrase is seen in each form ssh-keygen writes one (`ssh-key import` then asks for it).
+    @Test(arguments: [[], ["-m", "PEM"], ["-m", "PKCS8"]])
+    func aPassphraseIsSeenInEveryForm(format: [String]) throws {
+        guard let (encrypted, _) = try Self.made(["-t", "ecdsa", "-N", "a passphrase"] + format),
+              let (plain, _) = try Self.made(["-t", "ecdsa", "-N", ""] + format) else {
+            print("SKIP aPassphraseIsSeenInEveryForm: needs ssh-keygen (openssh-client)")
+            return
+        }
+        #expect(SSHPrivateKey.isEncrypted(encrypted) && !SSHPrivateKey.isEncrypted(plain))
+        #expect(!SSHPrivateKey.isEncrypted("not a key"))
+    }
+
     @Test func aNewKeyHasOpenSSHsFingerprintForm() throws {
         let key = try SSHPrivateKey.generateEd25519()
         #expect(key.fingerprint.hasPrefix("SHA256:") && key.fingerprint.count == 50 && !key.fingerprint.contains("="))
