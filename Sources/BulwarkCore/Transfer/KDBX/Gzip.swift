@@ -15,6 +15,12 @@ enum Gzip {
         }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
+        // gzip's trailer says the inflated size (modulo 4 GiB): room for it at once, within the limit,
+        // rather than growing by doubling (a 122 MB XML held twice over on the way).
+        if input.count >= 18 {
+            let size = input.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+            output.reserveCapacity(min(size, limit))
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var input = input
         var status: Int32 = Z_OK

@@ -8,8 +8,9 @@ import Foundation
 /// Kdbx3Reader/Kdbx4Reader). Every length is checked before it is used and
 /// every limit applies before work or memory is spent.
 struct KDBXContainer {
-    /// The decrypted, decompressed XML, and the stream that unmasks its protected values.
-    let xml: [UInt8]
+    /// The decrypted, decompressed XML (after KDBX 4's inner header: a
+    /// slice, not a copy of 100 MB), and the stream that unmasks its protected values.
+    let xml: ArraySlice<UInt8>
     let innerStream: StreamCiphers.KeyStream
     /// KDBX 4's files from its inner header, in order (an entry's `Ref` is the place).
     let binaries: [[UInt8]]
@@ -64,18 +65,19 @@ struct KDBXContainer {
             payload = try hashedBlocks(&blocks)
         }
         let compressed = try header.u32(.compression) == 1
-        var content: [UInt8]
+        let content: [UInt8]
         do { content = compressed ? try Gzip.inflate(payload, limit: xmlLimit) : payload } catch { throw failure("\(error)") }
         var streamID: UInt32, streamKey: [UInt8], binaries: [[UInt8]] = []
+        var xmlStart = 0
         if major == 4 {
             var inner = ByteReader(content)
             (streamID, streamKey, binaries) = try innerHeader(&inner)
-            content = Array(content[inner.offset...])
+            xmlStart = inner.offset
         } else {
             streamID = try header.u32(.innerStreamID)
             streamKey = try header.require(.protectedStreamKey, "protected stream key")
         }
-        return KDBXContainer(xml: content, innerStream: try innerStream(streamID, key: streamKey), binaries: binaries, version: "\(major).\(minor)")
+        return KDBXContainer(xml: content[xmlStart...], innerStream: try innerStream(streamID, key: streamKey), binaries: binaries, version: "\(major).\(minor)")
     }
 
     static func failure(_ message: String) -> ImportError { ImportError(line: nil, message: message) }

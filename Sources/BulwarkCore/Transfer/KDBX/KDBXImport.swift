@@ -9,7 +9,7 @@ import Foundation
 enum KDBXImport {
     static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> ImportRead {
         let container = try KDBXContainer.open(data, password: password, keyFile: keyFile)
-        return try read(xml: Data(container.xml), stream: container.innerStream, binaries: container.binaries, now: now)
+        return try read(xml: container.xml, stream: container.innerStream, binaries: container.binaries, now: now)
     }
 
     /// KeePass 2's and KeePassXC's plain XML export (`keepassxc-cli export
@@ -21,7 +21,7 @@ enum KDBXImport {
 
     /// The document's entries, mapped on a second core while the parse goes
     /// on: at 100,000 entries the mapping took a third of the parse's time.
-    static func read(xml: Data, stream: StreamCiphers.KeyStream?, binaries: [[UInt8]] = [], now: Date) throws(ImportError) -> ImportRead {
+    static func read(xml: some ContiguousBytes, stream: StreamCiphers.KeyStream?, binaries: [[UInt8]] = [], now: Date) throws(ImportError) -> ImportRead {
         let mapper = BatchMapper(now: now)
         let document: KDBXDocument
         do {

@@ -1,12 +1,29 @@
 import CXML2
+import Glibc
 
-/// What a reader of KeePass's XML is told, in document order.
+/// What a reader of KeePass's XML is told, in document order. Names and
+/// attributes are libxml2's bytes, valid only during the call: no String
+/// is made for a tag (at 100,000 entries they were a tenth of the parse).
 protocol XMLEventHandler: AnyObject {
-    func start(_ name: String, attributes: XMLAttributes)
+    func start(_ name: XMLName, attributes: XMLAttributes)
     func characters(_ bytes: UnsafeBufferPointer<UInt8>)
-    func end(_ name: String)
+    /// The element that `start` opened last has ended.
+    func end()
     /// Set to stop the parse (the reader has seen enough to refuse the document).
     var failure: String? { get }
+}
+
+/// An element's or attribute's local name, as libxml2's NUL-terminated UTF-8.
+struct XMLName {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ pointer: UnsafePointer<xmlChar>) {
+        bytes = UnsafeBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)))
+    }
+
+    static func == (name: XMLName, text: StaticString) -> Bool {
+        name.bytes.count == text.utf8CodeUnitCount && memcmp(name.bytes.baseAddress!, text.utf8Start, name.bytes.count) == 0
+    }
 }
 
 /// One element's attributes as libxml2 hands them over: valid only during
@@ -15,15 +32,24 @@ struct XMLAttributes {
     fileprivate let raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     fileprivate let count: Int
 
-    subscript(name: String) -> String? {
+    /// The value's bytes, when the element has the attribute.
+    func bytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
         guard let raw else { return nil }
         for index in 0..<count {
             // Five pointers each: local name, prefix, URI, value start, value end.
             let base = raw + index * 5
-            guard let local = base[0], String(cString: local) == name, let start = base[3], let end = base[4] else { continue }
-            return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            guard let local = base[0], XMLName(local) == name, let start = base[3], let end = base[4] else { continue }
+            return UnsafeBufferPointer(start: start, count: end - start)
         }
         return nil
+    }
+
+    subscript(name: StaticString) -> String? { bytes(name).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// Whether the attribute says true, in any case (KeePass writes "True").
+    func isTrue(_ name: StaticString) -> Bool {
+        guard let value = bytes(name), value.count == 4 else { return false }
+        return zip(value, "true".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
 
@@ -45,13 +71,13 @@ enum XMLEvents {
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             guard let context, let localName else { return }
             let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-            box.handler.start(String(cString: localName), attributes: XMLAttributes(raw: attributes, count: Int(attributeCount)))
+            box.handler.start(XMLName(localName), attributes: XMLAttributes(raw: attributes, count: Int(attributeCount)))
             // The reader has refused the document: nothing more is read.
             if box.handler.failure != nil, let parser = box.parser { xmlStopParser(parser) }
         }
-        sax.endElementNs = { context, localName, _, _ in
-            guard let context, let localName else { return }
-            Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler.end(String(cString: localName))
+        sax.endElementNs = { context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler.end()
         }
         sax.characters = { context, characters, length in
             guard let context, let characters, length > 0 else { return }
