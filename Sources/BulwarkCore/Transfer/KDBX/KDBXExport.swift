@@ -48,7 +48,43 @@ public enum KDBXExport {
                 binaries.append(try files(entry, attachment))
             }
         }
-        return try seal(xml: writer.document(entries), streamKey: streamKey, password: password, settings: settings, binaries: binaries)
+        // The key's derivation (about a second of Argon2, by design) needs none of the
+        // entries: it runs while the XML is written, not after it.
+        let derivation = Derivation(password: password, settings: settings)
+        let xml = writer.document(entries)
+        var derived = try derivation.wait()
+        defer { derived.transformed.wipe() }
+        return try seal(xml: xml, streamKey: streamKey, settings: settings, binaries: binaries, derived: derived)
+    }
+
+    /// The database's salt and its transformed key (Argon2id of the composite key).
+    struct Derived {
+        let salt: [UInt8]
+        var transformed: [UInt8]
+    }
+
+    static func derive(password: String, settings: Settings) throws -> Derived {
+        let salt = SecureRandom.bytes(32)
+        var composite = KDBXContainer.compositeKey(password: password, keyFile: nil)
+        defer { composite.wipe() }
+        let transformed = try PasswordKDF.argon2(.argon2id, password: composite, salt: salt, iterations: Int(settings.iterations),
+                                                 memoryKiB: Int(settings.memoryKiB), parallelism: Int(settings.parallelism))
+        return Derived(salt: salt, transformed: transformed)
+    }
+
+    /// `derive` on a thread of its own, waited for once.
+    private final class Derivation: @unchecked Sendable {  // `result` is written before the group leaves, read after its wait
+        private var result: Result<Derived, Error>?
+        private let group = DispatchGroup()
+
+        init(password: String, settings: Settings) {
+            DispatchQueue.global().async(group: group) { [self] in result = Result { try KDBXExport.derive(password: password, settings: settings) } }
+        }
+
+        func wait() throws -> Derived {
+            group.wait()
+            return try result!.get()
+        }
     }
 
     /// The inner stream protected values are masked with: ChaCha20 keyed by
@@ -61,7 +97,13 @@ public enum KDBXExport {
     /// A KDBX 4 file around `xml` (any bytes: the fuzz target seals
     /// mutated documents so the whole import path reads them).
     static func seal(xml: [UInt8], streamKey: [UInt8], password: String, settings: Settings, binaries: [[UInt8]] = []) throws -> Data {
-        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(settings.chacha20 ? 12 : 16), salt = SecureRandom.bytes(32)
+        var derived = try derive(password: password, settings: settings)
+        defer { derived.transformed.wipe() }
+        return try seal(xml: xml, streamKey: streamKey, settings: settings, binaries: binaries, derived: derived)
+    }
+
+    static func seal(xml: [UInt8], streamKey: [UInt8], settings: Settings, binaries: [[UInt8]], derived: Derived) throws -> Data {
+        let masterSeed = SecureRandom.bytes(32), iv = SecureRandom.bytes(settings.chacha20 ? 12 : 16), salt = derived.salt
         var header: [UInt8] = KDBXContainer.signature1 + KDBXContainer.signature2 + [0x00, 0x00, 0x04, 0x00]
         func field(_ type: KDBXContainer.Field, _ value: [UInt8]) { header += [type.rawValue] + ByteReader.le(UInt64(value.count), 4) + value }
         field(.cipherID, hexBytes(settings.chacha20 ? KDBXContainer.chachaCipher : KDBXContainer.aesCipher))
@@ -80,11 +122,7 @@ public enum KDBXExport {
         field(.kdfParameters, kdf)
         field(.end, [0x0D, 0x0A, 0x0D, 0x0A])
 
-        var composite = KDBXContainer.compositeKey(password: password, keyFile: nil)
-        defer { composite.wipe() }
-        var transformed = try PasswordKDF.argon2(.argon2id, password: composite, salt: salt, iterations: Int(settings.iterations),
-                                                 memoryKiB: Int(settings.memoryKiB), parallelism: Int(settings.parallelism))
-        defer { transformed.wipe() }
+        let transformed = derived.transformed
         var key = Digest.sha256(masterSeed + transformed)
         defer { key.wipe() }
         let hmacBase = KDBXContainer.sha512(masterSeed + transformed + [1])
@@ -93,8 +131,7 @@ public enum KDBXExport {
         // Each file: a flags byte (0: not kept protected in KeePass's memory), then its bytes.
         for binary in binaries { inner += [3] + ByteReader.le(UInt64(binary.count + 1), 4) + [0] + binary }
         inner += [0] + ByteReader.le(0, 4)
-        inner += xml
-        let compressed = try deflate(inner)
+        let compressed = try deflate([inner, xml])
         let ciphertext = settings.chacha20 ? try StreamCiphers.KeyStream(chacha20: key, nonce: iv).xor(compressed) : try AESCBC.encrypt(compressed, key: key, iv: iv)
 
         var out = header + Digest.sha256(header) + HMAC.authenticate(header, key: KDBXContainer.blockKey(UInt64.max, hmacBase), digest: .sha256)
@@ -119,21 +156,26 @@ public enum KDBXExport {
         let description: String
     }
 
-    /// gzip with zlib.
-    static func deflate(_ input: [UInt8]) throws -> [UInt8] {
+    /// gzip with zlib, at its fastest level, of the parts one after another (the XML is not copied behind the inner header).
+    static func deflate(_ parts: [[UInt8]]) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+        // zlib's fastest level: a 122 MB document in 0.23 s rather than 0.54 s, for a file a tenth larger.
+        guard deflateInit2_(&stream, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                             Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw Failure(description: "zlib could not start") }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
-        var input = input
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return CZlib.deflate(&stream, Z_FINISH)
+        let total = parts.reduce(0) { $0 + $1.count }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(total))) + 64 * (parts.count + 1))
+        var status = Z_OK
+        output.withUnsafeMutableBufferPointer { target in
+            stream.next_out = target.baseAddress
+            stream.avail_out = uInt(target.count)
+            for (index, part) in parts.enumerated() {
+                part.withUnsafeBufferPointer { source in
+                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                    stream.avail_in = uInt(source.count)
+                    status = CZlib.deflate(&stream, index == parts.count - 1 ? Z_FINISH : Z_NO_FLUSH)
+                }
+                if status != Z_OK && status != Z_STREAM_END { return }
             }
         }
         guard status == Z_STREAM_END else { throw Failure(description: "zlib could not compress (\(status))") }
