@@ -90,8 +90,16 @@ if only == nil || only == "transfer" {
     try! FileManager.default.createDirectory(at: transferDirectory, withIntermediateDirectories: true)
     TransferBench.phases(count: 100_000, directory: transferDirectory)
     TransferBench.run(bulwark: bulwark, directory: transferDirectory)
-    KDBXBench.run(bulwark: bulwark, directory: transferDirectory)
     try? FileManager.default.removeItem(at: transferDirectory)
+    print("")
+}
+if only == nil || only == "transfer" || only == "kdbx" {
+    let bulwark = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
+    let kdbxDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-kdbx-\(getpid())")
+    try! FileManager.default.createDirectory(at: kdbxDirectory, withIntermediateDirectories: true)
+    KDBXBench.run(bulwark: bulwark, directory: kdbxDirectory)
+    KDBXBench.hundredThousand(bulwark: bulwark, directory: kdbxDirectory)
+    try? FileManager.default.removeItem(at: kdbxDirectory)
     print("")
 }
 if only == nil || only == "attachments" {
