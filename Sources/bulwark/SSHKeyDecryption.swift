@@ -24,7 +24,9 @@ enum SSHKeyDecryption {
     /// bulwark run by ssh-keygen as its SSH_ASKPASS (one argument, the
     /// prompt): the passphrase on standard output, exit 0; else nil.
     static func askpassIfAsked() -> Int32? {
-        guard CommandLine.arguments.count == 2, let socket = ProcessInfo.processInfo.environment[socketVariable], !socket.isEmpty else { return nil }
+        // ssh-keygen's question ("Enter old passphrase: "), not a command a person typed with the variable left set.
+        guard CommandLine.arguments.count == 2, CommandLine.arguments[1].lowercased().contains("passphrase"),
+              let socket = ProcessInfo.processInfo.environment[socketVariable], !socket.isEmpty else { return nil }
         guard let connection = AgentSocket.connect(to: socket) else { return 1 }
         defer { close(connection) }
         guard let line = AgentSocket.readLine(connection) else { return 1 }
