@@ -36,7 +36,7 @@ enum SSHKeyDecryption {
 
     /// The key's text without its passphrase, in OpenSSH's format.
     static func open(_ text: String, passphrase: String, fileName: String) throws(Failure) -> String {
-        guard let keygen = ["/usr/bin/ssh-keygen", "/bin/ssh-keygen", "/usr/local/bin/ssh-keygen"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        guard let keygen = Spawn.find("ssh-keygen") else {
             throw Failure(description: "\(fileName) is protected by a passphrase, and opening it needs ssh-keygen (Debian's openssh-client); "
                           + "or give bulwark a copy without one (ssh-keygen -p -N '' -f COPY): the vault encrypts it")
         }
@@ -96,7 +96,7 @@ enum SSHKeyDecryption {
     /// ssh-keygen to its end: its exit status and what it said (its standard output and error).
     private static func run(_ program: String, _ arguments: [String], askpassSocket: String) -> (Int32, String) {
         var environment = ProcessInfo.processInfo.environment
-        environment["SSH_ASKPASS"] = executablePath()
+        environment["SSH_ASKPASS"] = WatchUnits.executable()
         environment["SSH_ASKPASS_REQUIRE"] = "force"
         environment[socketVariable] = askpassSocket
         let said = (AgentSocket.path() as NSString).deletingLastPathComponent + "/import-\(getpid()).said"
@@ -111,16 +111,7 @@ enum SSHKeyDecryption {
         guard let pid = try? Spawn.start(program, arguments, environment: environment, actions: &actions, newSession: true) else {
             return (127, "it could not be started")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: said, encoding: .utf8)) ?? ""
-        return (status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
-    }
-
-    /// This program's own file, for ssh-keygen to run as its askpass.
-    private static func executablePath() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let status = Spawn.wait(pid)
+        return (status, (try? String(contentsOfFile: said, encoding: .utf8)) ?? "")
     }
 }

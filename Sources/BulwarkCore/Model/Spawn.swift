@@ -41,7 +41,7 @@ public enum Spawn {
     }
 
     /// Its exit status; a signal is 128 plus the signal's number.
-    static func wait(_ pid: pid_t) -> Int32 {
+    public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // WIFEXITED and WEXITSTATUS, which Swift does not import.
@@ -61,7 +61,7 @@ public enum Spawn {
     }
 
     /// The program on the PATH, or nil.
-    static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

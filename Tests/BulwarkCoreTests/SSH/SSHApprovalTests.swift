@@ -49,8 +49,14 @@ import Glibc
     /// What the listener heard, from its threads.
     final class Heard<T: Sendable>: Sendable {
         private let items = Mutex<[T]>([])
-        func add(_ item: T) { items.withLock { $0.append(item) } }
+        private let arrived = DispatchSemaphore(value: 0)
+        func add(_ item: T) {
+            items.withLock { $0.append(item) }
+            arrived.signal()
+        }
         var all: [T] { items.withLock { $0 } }
+        /// Waits for the next item to come (the listener's thread decides when), up to 10 s.
+        func waitForOne() -> Bool { arrived.wait(timeout: .now() + 10) == .success }
     }
 
     /// A listener whose person answers `reply` to every question, on another thread, as the app's keys would.
@@ -91,17 +97,7 @@ import Glibc
         defer { app.stop() }
         let approver = SSHApprover(vault: "/v.db", channels: [.app(socket: socket)], waitSeconds: 1, knownHosts: []) { "unlock-1" }
         #expect(approver.decide(Self.identity(.ask), SSHAgentProtocol.Connection()) { _ in } == "not signed with Work laptop: declined in the app")
-        #expect(Self.waitUntil { withdrawn.all == [asked.all.first?.id ?? 0] })
-    }
-
-    /// Asks again every 20 ms until `condition` holds, up to 10 s (the listener's thread decides when).
-    static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
+        #expect(withdrawn.waitForOne() && withdrawn.all == [asked.all.first?.id ?? 0])
     }
 
     @Test func oncePerUnlockIsRememberedPerKeyUntilTheUnlockChanges() throws {

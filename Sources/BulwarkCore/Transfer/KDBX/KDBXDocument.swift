@@ -35,10 +35,6 @@ final class KDBXDocument: XMLEventHandler {
         state = State(stream: stream)
     }
 
-    static func read(_ xml: [UInt8], stream: StreamCiphers.KeyStream?) throws(ImportError) -> KDBXDocument {
-        try read(Data(xml), stream: stream)
-    }
-
     /// Entries are handed to `batches` as they close, a thousand at a time,
     /// rather than kept in `items`: the caller maps them while the rest is parsed.
     static let batchSize = 1024
