@@ -48,6 +48,7 @@ public enum RunLoop {
         if let autoplay { store.send(.setPresenter(autoplay.presenter)) }
         // The frame on screen: clicks land on what it drew.
         var shown: Buffer?
+        var clock = TickClock(start: Date())
         func draw() {
             let frame = store.frame(colors: terminal.colors, glyphs: terminal.glyphs)
             shown = frame
@@ -115,7 +116,7 @@ public enum RunLoop {
                 draw()
                 changed = false
             }
-            if var event = terminal.nextEvent(timeoutMilliseconds: busy ? 40 : 1000) {
+            if var event = terminal.nextEvent(timeoutMilliseconds: clock.waitMilliseconds(now: Date(), busy: busy)) {
                 // A click on a button is its key; on a row, or the wheel, an action (not during autoplay).
                 if case .mouse(let mouse) = event, let frame = shown {
                     switch MouseRouter.route(mouse, on: frame) {
@@ -145,8 +146,9 @@ public enum RunLoop {
             } else if terminal.inputHungUp {
                 // The terminal is gone and no SIGHUP came: stop rather than spin.
                 return 128 + SIGHUP
-            } else {
-                // A tick each second (the code countdown), faster while something works.
+            } else if clock.takeTick(now: Date(), busy: busy) {
+                // A tick each second (the code countdown), faster while something works;
+                // a finished effect's wake is not one (its action is taken at the top of the loop).
                 store.send(.tick(Date()))
                 changed = true
             }

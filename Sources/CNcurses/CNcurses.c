@@ -40,6 +40,14 @@ int bw_open(void) {
     leaveok(stdscr, TRUE);
     memset(pair_table, 0, sizeof pair_table);
     next_pair = 1;
+    /* Until a screen has once been suspended and resumed, ncurses takes it
+       for one a low-level terminfo program drives and writes out after
+       every cursor move: a frame went to the terminal in dozens of writes
+       (one per changed run of a line), each a system call, and a terminal
+       could show it half drawn. One endwin and refresh here, before the
+       first frame, and each frame is one write. */
+    endwin();
+    refresh();
     return BW_OPEN_OK;
 }
 
