@@ -59,7 +59,7 @@ let package = Package(
                           dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"],
                           linkerSettings: [.linkedLibrary("curl")]),
         // `make bench`: speed and memory figures on a release build.
-        .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal"]),
+        .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"]),
 
         .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"]),
         .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore", "CFido2"], exclude: ["FuzzCorpus"]),

@@ -31,8 +31,8 @@ check "import CCbor" '^\s*import\s+CCbor' Sources/BulwarkCore
 check "import CMalloc" '^\s*import\s+CMalloc' Sources/BulwarkCore
 check "import CWordFloors" '^\s*import\s+CWordFloors' Sources/BulwarkCore
 # Process hardening and what a spawned child inherits: the executable, the terminal target's tool runner, the core's spawner (git, gpg),
-# and the agents' socket (a peer's uid from SO_PEERCRED, whose struct needs _GNU_SOURCE).
-check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal|Sources/BulwarkCore/Model/Spawn.swift|Sources/BulwarkCore/Agent/AgentSocket.swift'
+# the agents' socket (a peer's uid from SO_PEERCRED, whose struct needs _GNU_SOURCE), and the bench's pseudo-terminal.
+check "import CHardening" '^\s*import\s+CHardening' 'Sources/bulwark|Sources/BulwarkTerminal|Sources/BulwarkCore/Model/Spawn.swift|Sources/BulwarkCore/Agent/AgentSocket.swift|Sources/bulwark-bench/PseudoTerminal.swift'
 # The executable, and the bench (it times a minimal ncurses program as the start-up floor).
 check "import BulwarkTerminal" '^\s*import\s+BulwarkTerminal' 'Sources/bulwark|Sources/bulwark-bench'
 # The core and the upgrades never reach up into the screens.

@@ -55,7 +55,7 @@ func frameBench(width: Int, height: Int, entries: Int, recommendations: Bool = f
     Measure.report("keystroke→frame \(width)x\(height), \(entries) entries\(screen)", stats, target: width == 200 ? "< 2 ms" : nil)
 }
 
-// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, attachments, passkeys, startup, coldcache, sync, changes or frames runs one group; BULWARK_BENCH_SIZES
+// BULWARK_BENCH_ONLY=vault, writers, analysis, reuse, transfer, attachments, passkeys, startup, coldcache, sync, changes, latency or frames runs one group; BULWARK_BENCH_SIZES
 // (default 1000,10000,100000) and BULWARK_BENCH_CORPUS_LINES (10000000) scale them.
 let only = ProcessInfo.processInfo.environment["BULWARK_BENCH_ONLY"]
 if only == nil || only == "vault" {
@@ -141,6 +141,17 @@ if only == nil || only == "changes" {
     try! FileManager.default.createDirectory(at: changesDirectory, withIntermediateDirectories: true)
     ChangeBench.run(directory: changesDirectory)
     try? FileManager.default.removeItem(at: changesDirectory)
+    print("")
+}
+if only == nil || only == "latency" {
+    // The binary people install (`make bench` names the one `make release` links), else the one beside this bench.
+    let bulwark = ProcessInfo.processInfo.environment["BULWARK_BENCH_RELEASE_BINARY"]
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bulwark").path
+    let latencyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-bench-latency-\(getpid())")
+    try! FileManager.default.createDirectory(at: latencyDirectory, withIntermediateDirectories: true)
+    TerminalLatencyBench.run(bulwark: bulwark, directory: latencyDirectory,
+                             count: Int(ProcessInfo.processInfo.environment["BULWARK_BENCH_LATENCY_ENTRIES"] ?? "") ?? 100_000)
+    try? FileManager.default.removeItem(at: latencyDirectory)
     print("")
 }
 if only == nil || only == "frames" {
