@@ -65,4 +65,18 @@ import Testing
         #expect(AccountEntries.normalizedUser("@Jane") == "@Jane")
         #expect(AccountEntries.normalizedUser("Jane") == "Jane")
     }
+
+    /// The byte-wise comparison asked of every entry says what comparing
+    /// the normalized names says, for every pair of these.
+    @Test func theQuickComparisonAgreesWithTheNormalizedNames() {
+        let names = [" Jane@Mail.Example ", "jane@mail.example", "JANE@MAIL.EXAMPLE\t", "Jane", "jane", " Jane", "@Jane", "@jane",
+                     "jane@mail.exampl", "jané@mail.example", "JANÉ@MAIL.EXAMPLE", "", " ", "j@ne", "J@NE", "user10@mail.example",
+                     "user1@mail.example", "Jane\u{00A0}"]
+        for raw in names {
+            for other in names {
+                let normalized = AccountEntries.normalizedUser(other)
+                #expect(AccountEntries.sameUser(raw, normalized) == (AccountEntries.normalizedUser(raw) == normalized), "\(raw.debugDescription) and \(other.debugDescription)")
+            }
+        }
+    }
 }

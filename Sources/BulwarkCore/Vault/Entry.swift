@@ -156,6 +156,11 @@ public struct Entry: Sendable, Equatable, Identifiable {
         get { storage.text.username }
         set { unique(); storage.text = storage.text.replacing(.username, with: newValue) }
     }
+    /// The user name's UTF-8 bytes, read where they are kept: a test asked
+    /// of every entry (is this the same account?) need not make a String of each.
+    public func withUsernameUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        storage.text.withUsernameBytes(body)
+    }
     /// Nil for a Sign in with Apple account, which has no password.
     public var password: String? {
         get { storage.text.password }

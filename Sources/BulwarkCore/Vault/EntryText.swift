@@ -95,6 +95,11 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8> {
         withBytes(slot) { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The user name's UTF-8 bytes, read in place.
+    func withUsernameBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withBytes(.username, body) ?? body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+
     var firstURL: String? { text(.firstURL) }
     var username: String { text(.username) ?? "" }
     var password: String? { text(.password) }

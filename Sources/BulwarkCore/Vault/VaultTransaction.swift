@@ -27,6 +27,24 @@ public final class VaultTransaction {
             + puts.filter { vault.version(of: $0.id) == nil }
     }
 
+    /// The entries as this change sees them that `predicate` takes, in the
+    /// same order as `entries`: asked of each in place, without a copy of
+    /// them all first (a password change asks it of every entry).
+    public func entries(where predicate: (Entry) -> Bool) -> [Entry] {
+        guard !puts.isEmpty || !deletes.isEmpty else { return vault.entries.filter(predicate) }
+        let gone = Set(deletes)
+        // An edit's change holds one put or a few: their ids compared in turn
+        // cost less than hashing each of 100,000 ids to look for them.
+        let fewPuts = puts.count <= 8 ? puts.map(\.id) : nil
+        var found: [Entry] = []
+        for entry in vault.entries {
+            let put = fewPuts.map { $0.contains(entry.id) ? putIndex[entry.id] : nil } ?? putIndex[entry.id]
+            let current = put.map { puts[$0] } ?? entry
+            if predicate(current) && !gone.contains(entry.id) { found.append(current) }
+        }
+        return found + puts.filter { vault.version(of: $0.id) == nil && predicate($0) }
+    }
+
     private func put(_ entry: Entry) {
         if let at = putIndex[entry.id] {
             puts[at] = entry

@@ -158,6 +158,8 @@ public enum ResultAction: Sendable, Equatable {
     case dismiss
     case openHistory
     case revealHistoryItem
+    /// The old password selected made the entry's password again.
+    case restoreHistoryItem
 }
 
 /// A sign-in through an identity provider's web page.

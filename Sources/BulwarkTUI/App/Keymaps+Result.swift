@@ -44,6 +44,8 @@ extension Keymaps {
         return Keymap("Old passwords", movement(count, empty: "No old passwords") + [
             B([.char("v")], .result(.revealHistoryItem), help: shown ? "Hide this old password" : "Reveal this old password (one at a time)",
               hint: shown ? "hide" : "reveal", disabledReason: count == 0 ? "No old passwords" : nil),
+            B([.char("r")], .result(.restoreHistoryItem), help: "Make this old password the entry's password again (z takes it back)",
+              hint: "restore", disabledReason: count == 0 ? "No old passwords" : nil),
             B([.char("?")], .showHelp, help: "Show the keys", hint: "help"),
             B([.escape, .char("q")], .closeOverlay, help: "Back", hint: "back"),
             B([.ctrl("c")], .interrupt, help: "Quit"),

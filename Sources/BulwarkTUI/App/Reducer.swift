@@ -123,6 +123,7 @@ public enum Reducer {
         case .upgrade(let action):
             if case .stepped(_, let snapshot) = action { state.apply(snapshot) }
             return state.scope(\.upgradeScope, action, UpgradeReducer.reduce)
+        case .result(.restoreHistoryItem): return HistoryRestore.reduce(&state)
         case .result(let action): return state.scope(\.presented, action, ResultReducer.reduce)
         case .webSignIn(let action):
             switch action {

@@ -28,6 +28,8 @@ enum ResultReducer {
             }
             dialog = .history(history)
             return outcome
+        case .restoreHistoryItem:
+            return .none  // the app's (HistoryRestore): it writes to the vault
         }
     }
 }
