@@ -100,10 +100,11 @@ demo-artifacts: build
 	$(BIN) demo --gallery docs/demo
 
 # Every test: unit, golden, headless flows, the real binary under tmux,
-# the install and the Debian package of the release binary, and the layer check.
+# the install and the Debian package of the release binary, and the layer
+# check; the tests in several processes at once (Tests/run-tests.sh says why).
 test: build release test-deps check-layers
 	$(SWIFT) build --build-tests
-	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) $(SWIFT) test --skip-build
+	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) bash Tests/run-tests.sh
 
 check-layers:
 	@bash Tests/check-layers.sh

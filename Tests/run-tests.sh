@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# make test's runner: the built tests in several processes at once.
+#
+# Why: Swift Testing runs a process's tests on Swift's cooperative pool,
+# one thread per core, and most end-to-end tests wait on a program they
+# started (waitpid, a tmux screen polled): each holds a thread while the
+# core sits idle, so on two cores only two tests were ever under way.
+# Several processes each get their own pool. The unit tests take one
+# process each per target; the end-to-end suites are dealt round the rest.
+#
+# Each process's whole output goes to a log, printed in turn when all are
+# done (never interleaved); the summary names every group, its result,
+# and every test skipped and why. Exit status: 0 only when every group passed.
+#
+#   BULWARK_TEST_PROCESSES  how many processes (default 5: three of end-to-end suites)
+#   BULWARK_TEST_LOGS       where the logs go (default .build/test-logs)
+set -u
+cd "$(dirname "$0")/.."
+processes=${BULWARK_TEST_PROCESSES:-5}
+logs=${BULWARK_TEST_LOGS:-.build/test-logs}
+rm -rf "$logs" && mkdir -p "$logs"
+
+# The test binary itself, not `swift test`: SwiftPM holds a lock on .build
+# for the whole run, so that two `swift test` at once run one after the other.
+tests=.build/debug/bulwarkPackageTests.xctest
+[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
+listing=$(swift test --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
+# The end-to-end suites, dealt round the processes left after the unit targets' two.
+e2e_groups=$((processes > 2 ? processes - 2 : 1))
+mapfile -t e2e_suites < <(printf '%s\n' "$listing" | sed -n 's|^EndToEndTests\.\([A-Za-z0-9_]*\)/.*|\1|p' | sort -u)
+declare -a filters=('^(BulwarkCoreTests|BulwarkUpgradesTests)\.' '^BulwarkTUITests\.')
+for ((g = 0; g < e2e_groups; g++)); do
+  names=()
+  for ((i = g; i < ${#e2e_suites[@]}; i += e2e_groups)); do names+=("${e2e_suites[i]}"); done
+  filters+=("^EndToEndTests\\.($(IFS='|'; echo "${names[*]}"))/")
+done
+
+start=$(date +%s)
+pids=()
+for g in "${!filters[@]}"; do
+  "$tests" --testing-library swift-testing --filter "${filters[g]}" >"$logs/group-$g.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+results=()
+for g in "${!pids[@]}"; do
+  if wait "${pids[g]}"; then results+=("passed"); else results+=("FAILED"); status=1; fi
+done
+elapsed=$(( $(date +%s) - start ))
+
+for g in "${!filters[@]}"; do
+  echo "=== group $g: ${filters[g]}"
+  cat "$logs/group-$g.log"
+done
+echo
+echo "=== make test: ${#filters[@]} processes, ${elapsed} s"
+for g in "${!filters[@]}"; do
+  line=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/group-$g.log" | grep -E "Test run with [0-9]+ tests" | tail -1)
+  printf '  group %d %-7s %s\n' "$g" "${results[g]}" "${line:-no summary (see its log above)}"
+done
+skipped=$(sed 's/\x1b\[[0-9;]*m//g' "$logs"/group-*.log | grep -E "Test .* skipped" | sed 's/^[^A-Za-z]*//' | sort -u)
+if [ -n "$skipped" ]; then
+  echo "  skipped:"
+  printf '%s\n' "$skipped" | sed 's/^/    /'
+fi
+exit $status
