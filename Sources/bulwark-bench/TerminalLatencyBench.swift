@@ -66,7 +66,6 @@ enum TerminalLatencyBench {
         guard let terminal = unlocked(bulwark: bulwark, vault: vault, directory: directory, count: count) else { return }
         // The analysis behind the first frame draws as it goes: done when the app has been quiet a while.
         terminal.drain(quiet: 1_500)
-        if let dump = ProcessInfo.processInfo.environment["BULWARK_BENCH_DUMP"] { try? Data(terminal.lastDrained).write(to: URL(fileURLWithPath: dump + ".start")) }
         func key(_ text: String) -> Double? {
             let start = Measure.now()
             terminal.type(text)
@@ -84,13 +83,12 @@ enum TerminalLatencyBench {
             defer { terminal.drain() }
             guard terminal.seconds(from: Measure.now(), until: marker, limit: 5) != nil else {
                 say("    no \"\(marker)\" within 5 s of the key \(text.debugDescription)")
-                if let dump = ProcessInfo.processInfo.environment["BULWARK_BENCH_DUMP"] { try? Data(terminal.sinceKey).write(to: URL(fileURLWithPath: dump)) }
                 return false
             }
             return true
         }
         var moves: [Double] = [], edits: [Double] = [], adds: [Double] = [], deletes: [Double] = [], undos: [Double] = []
-        var hides: [Double] = [], restores: [Double] = [], failed: [String] = []
+        var hides: [Double] = [], restores: [Double] = [], passwords: [Double] = [], failed: [String] = []
         for _ in 0..<30 { if let time = key("j") { moves.append(time) } }
         for round in 0..<15 {
             // An edit of the selected entry's title, saved.
@@ -102,7 +100,7 @@ enum TerminalLatencyBench {
             if open("e", until: "Edit the entry") {
                 terminal.type("\t\t\t"); terminal.drain()
                 terminal.type("\u{15}Bench-\(round)-Qx9#vT2m"); terminal.drain()
-                _ = change("\r", shows: "Saved")
+                passwords += change("\r", shows: "Saved").map { [$0] } ?? { failed.append("new password"); return [] }()
                 if open("h", until: "Old passwords") {
                     restores += change("r", shows: "Restored").map { [$0] } ?? { failed.append("restore"); return [] }()
                     terminal.type("\u{1b}"); terminal.drain()
@@ -134,6 +132,7 @@ enum TerminalLatencyBench {
         report("a move (j), the first bytes of its frame", moves)
         report("a search keystroke (account 17 typed, then rubbed out)", searches)
         report("an edit saved (Enter to \"Saved\")", edits)
+        report("a new password typed in the form (Enter to \"Saved\")", passwords)
         report("an old password restored (r to \"Restored\")", restores)
         report("a delete (y to \"Deleted\")", deletes)
         report("its undo (z to \"Undid\")", undos)
