@@ -37,7 +37,8 @@ import Testing
         func setHidden(id: String, _ hidden: Bool, until: Date?) throws -> SessionSnapshot { SessionSnapshot() }
         func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? { nil }
         func current(id: String) -> Entry? { calls.withLock { $0.append("current \(id)") }; return theirs }
-        func pollExternalChanges() -> AppSession.PollResult { .unchanged }
+        func pollExternalChanges() -> AppSession.PollResult { calls.withLock { $0.append("poll") }; return .unchanged }
+        func foldLog() { calls.withLock { $0.append("fold") } }
         func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) { (SessionSnapshot(), "") }
         func saveAttachment(entryID: String, name: String, to path: String) throws -> String {
             calls.withLock { $0.append("save-file \(entryID) \(name) \(path)") }
@@ -88,6 +89,20 @@ import Testing
         snapshot.catalog = catalog
         snapshot.entries = ChunkedArray([Entry(id: "a", title: "Alpha", urls: ["https://\(domain)"], username: "jane", password: "correct horse battery")])
         store.send(.unlock(.unlocked(snapshot)))
+    }
+
+    /// Each idle tick looks for other writers; the vault's log is folded in
+    /// too only after two seconds without a key, never beside typing.
+    @Test func theLogIsFoldedOnlyAfterTwoSecondsWithoutAKey() async {
+        let vault = FakeVault()
+        let store = Self.store(vault: vault)
+        store.send(.key(.char("j")))
+        store.send(.tick(Self.now.addingTimeInterval(1)))
+        await store.settle()
+        #expect(vault.calls.withLock { $0 } == ["poll"])
+        store.send(.tick(Self.now.addingTimeInterval(2.5)))
+        await store.settle()
+        #expect(vault.calls.withLock { $0 } == ["poll", "poll", "fold"])
     }
 
     @Test func deletingAsksTheVaultAndReceivesTheVaultAsItIsNow() async {

@@ -327,6 +327,22 @@ public final class Vault {
         database = nil
     }
 
+    /// For the app's connection: its changes' log is folded into the file
+    /// when the app is idle (`foldLog`), not by whichever change fills it.
+    /// SQLite's automatic checkpoint copies up to a thousand pages and syncs
+    /// the file inside that change's write: at 100,000 entries, one or two
+    /// changes in a hundred took 90 to 230 ms between the key and the frame.
+    /// The log is durable either way; closing folds what is left.
+    public func foldLogWhenIdle() throws {
+        try database?.execute("PRAGMA wal_autocheckpoint=0")
+    }
+
+    /// Folds the log into the file as far as no reader holds it back (a
+    /// passive checkpoint: it never waits for another connection).
+    public func foldLog() throws {
+        try database?.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    }
+
     // MARK: Finding entries
 
     public func version(of id: String) -> Int64? { rows.version(of: id) }

@@ -12,6 +12,8 @@ public typealias WebStep = (step: WebAuthenticationSession.Step, snapshot: Sessi
 
 /// The vault: unlocking, the app's own writes, and the other writers' changes.
 public protocol VaultClient: Sendable {
+    /// The vault's log folded into its file, asked when the app is idle.
+    func foldLog()
     func keyDerivationParameters(creating: Bool) -> ScryptParameters?
     func unlock(masterPassword: String) throws -> SessionSnapshot
     func create(masterPassword: String, parameters: ScryptParameters) throws -> SessionSnapshot
@@ -95,6 +97,9 @@ public protocol SSHApprovalClient: Sendable {
 }
 
 extension VaultClient {
+    /// The vault's log folded into its file; nothing for a client without one.
+    public func foldLog() {}
+
     func setHidden(id: String, _ hidden: Bool) throws -> SessionSnapshot {
         try setHidden(id: id, hidden, until: nil)
     }

@@ -28,6 +28,11 @@ extension AppSession {
         }
     }
 
+    /// The vault's log folded into its file (`Vault.foldLog`), when the app is idle.
+    public func foldLog() {
+        lock.withLock { try? vault?.foldLog() }
+    }
+
     /// "Updated from another bulwark: Alpha added; Beta changed; Gamma deleted."
     static func describe(_ changes: VaultChanges, in vault: Vault) -> String {
         var titles: [String: String] = [:]

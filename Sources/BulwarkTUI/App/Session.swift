@@ -82,6 +82,7 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         try lock.withLock {
             try preparation?()
             let opened = try Vault.open(at: vaultPath, with: credential, freshness: freshness)
+            try? opened.foldLogWhenIdle()
             var snapshot = try attach(opened)
             snapshot.rollback = opened.rollback
             if let watch, watch.store.isWatched(vaultPath) { watch.store.refresh(opened, corpora: watch.corpora) }

@@ -80,4 +80,28 @@ import Testing
             #expect(change.entries(where: jane).map(\.title) == ["E0", "E1", "New"])
         }
     }
+
+    /// The app's connection leaves its changes in the log, however many,
+    /// until it is idle and folds them in; they are durable before and after.
+    @Test func theLogIsFoldedWhenAskedNotByAChange() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("v.db")
+        let vault = try Vault.create(at: path, masterPassword: "m", parameters: testParameters)
+        vault.backupPolicy = .none
+        try vault.foldLogWhenIdle()
+        func size(_ file: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0 }
+        let before = size(path.path)
+        // Some 6 MB of changes: past SQLite's automatic fold (a thousand pages, 4 MB).
+        for index in 0..<300 { try vault.save(Entry(title: "E\(index)", notes: String(repeating: "n", count: 20_000))) }
+        #expect(size(path.path) == before)
+        #expect(size(path.path + "-wal") > 4_000_000)
+        // Another reader sees them all, from the log.
+        let reader = try Vault.open(at: path, masterPassword: "m")
+        #expect(reader.entries.count == 300)
+        reader.close()
+        try vault.foldLog()
+        #expect(size(path.path) > before + 5_000_000)
+        vault.close()
+        #expect(try Vault.open(at: path, masterPassword: "m").entries.count == 300)
+    }
 }
