@@ -34,6 +34,14 @@ for ((g = 0; g < e2e_groups; g++)); do
   for ((i = g; i < ${#e2e_suites[@]}; i += e2e_groups)); do names+=("${e2e_suites[i]}"); done
   filters+=("^EndToEndTests\\.($(IFS='|'; echo "${names[*]}"))/")
 done
+# A test no group's filter takes would never run: say so and stop (a new test target needs a group).
+pattern=$(IFS='|'; echo "${filters[*]}")
+left=$(printf '%s\n' "$listing" | grep -Ev "$pattern" | grep -v '^$' || true)
+if [ -n "$left" ]; then
+  echo "run-tests: no group runs these tests (Tests/run-tests.sh deals the targets out):"
+  printf '%s\n' "$left" | head -20
+  exit 1
+fi
 
 start=$(date +%s)
 pids=()
