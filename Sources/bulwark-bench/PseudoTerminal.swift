@@ -67,7 +67,7 @@ final class PseudoTerminal {
     /// `text`; nil when it did not within `limit` seconds.
     func seconds(from start: UInt64, until text: String, limit: Double = 10) -> Double? {
         let wanted = Array(text.utf8)
-        while !contains(sinceKey, wanted) {
+        while !ByteSearch.contains(sinceKey, wanted) {
             guard Double(Measure.now() - start) / 1e9 < limit else { return nil }
             read(within: 50)
         }
@@ -89,17 +89,5 @@ final class PseudoTerminal {
         while read(within: quiet) {}
         lastDrained = sinceKey
         sinceKey = []
-    }
-
-    private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
-        let first = needle[0]
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
     }
 }

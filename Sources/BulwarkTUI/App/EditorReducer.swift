@@ -53,18 +53,25 @@ enum EditorReducer {
             form.editor = nil
             let title = entry.title, base = editor.baseVersion
             let codeNote = codeOwnerNote(entry, original: original, entries: app.snapshot.entries)
-            return FeatureOutcome(effect: .run { env in
-                guard let vault = env.vault else { return nil }
-                do {
-                    let (snapshot, also) = try vault.saveEdit(entry, basedOn: base)
-                    let more = also.isEmpty ? "" : " Also updated, the same account: \(also.joined(separator: ", "))."
-                    return .vault(.updated(snapshot, banner: Banner(ok: true, text: "Saved \(title)." + more + codeNote)))
-                } catch VaultError.conflict {
-                    return .otherWriters(.editConflict(EditConflict(mine: entry, theirs: vault.current(id: entry.id)), vault.snapshot()))
-                } catch {
-                    return .vault(.failed("\(error)"))
-                }
-            })
+            return FeatureOutcome(effect: saveEdit(entry, basedOn: base, saying: "Saved \(title).", after: codeNote))
+        }
+    }
+
+    /// An edit written as the form's Enter writes it: the same account's
+    /// other entries given a new password too (said after `saying`), and
+    /// another writer's change met with the conflict dialog.
+    static func saveEdit(_ entry: Entry, basedOn base: Int64?, saying: String, after note: String = "") -> Effect {
+        .run { env in
+            guard let vault = env.vault else { return nil }
+            do {
+                let (snapshot, also) = try vault.saveEdit(entry, basedOn: base)
+                let more = also.isEmpty ? "" : " Also updated, the same account: \(also.joined(separator: ", "))."
+                return .vault(.updated(snapshot, banner: Banner(ok: true, text: saying + more + note)))
+            } catch VaultError.conflict {
+                return .otherWriters(.editConflict(EditConflict(mine: entry, theirs: vault.current(id: entry.id)), vault.snapshot()))
+            } catch {
+                return .vault(.failed("\(error)"))
+            }
         }
     }
 

@@ -22,21 +22,8 @@ enum HistoryRestore {
         }
         var changed = entry
         changed.changePassword(to: old.password, reason: "replaced by the old password of \(day)", at: state.now)
-        let restored = changed
         state.overlay = nil
         state.expectUndo("restoring \(entry.title)'s old password", entry)
-        let title = entry.title, base = state.snapshot.versions[entry.id]
-        return .run { env in
-            guard let vault = env.vault else { return nil }
-            do {
-                let (snapshot, also) = try vault.saveEdit(restored, basedOn: base)
-                let more = also.isEmpty ? "" : " Also updated, the same account: \(also.joined(separator: ", "))."
-                return .vault(.updated(snapshot, banner: Banner(ok: true, text: "Restored \(title)'s password of \(day)." + more)))
-            } catch VaultError.conflict {
-                return .otherWriters(.editConflict(EditConflict(mine: restored, theirs: vault.current(id: restored.id)), vault.snapshot()))
-            } catch {
-                return .vault(.failed("\(error)"))
-            }
-        }
+        return EditorReducer.saveEdit(changed, basedOn: state.snapshot.versions[entry.id], saying: "Restored \(entry.title)'s password of \(day).")
     }
 }
