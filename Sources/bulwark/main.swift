@@ -1,4 +1,5 @@
 import CHardening
+import BulwarkCore
 import Foundation
 
 func printError(_ text: String) {
@@ -103,4 +104,7 @@ if bw_forbid_core_dumps() != 0 { Output.warning("core dumps could not be turned 
 if CommandLine.arguments.dropFirst().first == ClipboardHandOff.keeperCommand { exit(ClipboardHandOff.keep()) }
 // Run by ssh-keygen as its askpass while `ssh-key import` opens a passphrase-protected key.
 if let asked = SSHKeyDecryption.askpassIfAsked() { exit(asked) }
-exit(runMain(Array(CommandLine.arguments.dropFirst())))
+let status = runMain(Array(CommandLine.arguments.dropFirst()))
+// A backup the app copies after a change is finished before the process ends.
+Vault.finishBackups()
+exit(status)

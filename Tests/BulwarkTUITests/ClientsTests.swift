@@ -38,7 +38,7 @@ import Testing
         func generate(_ choice: GeneratorChoice, forSite site: String) -> GeneratedSample? { nil }
         func current(id: String) -> Entry? { calls.withLock { $0.append("current \(id)") }; return theirs }
         func pollExternalChanges() -> AppSession.PollResult { calls.withLock { $0.append("poll") }; return .unchanged }
-        func foldLog() { calls.withLock { $0.append("fold") } }
+        func tidyWhileIdle() { calls.withLock { $0.append("tidy") } }
         func resolveConflict(mine: Entry, choice: ConflictChoice) throws -> (SessionSnapshot, String) { (SessionSnapshot(), "") }
         func saveAttachment(entryID: String, name: String, to path: String) throws -> String {
             calls.withLock { $0.append("save-file \(entryID) \(name) \(path)") }
@@ -92,8 +92,9 @@ import Testing
     }
 
     /// Each idle tick looks for other writers; the vault's log is folded in
-    /// too only after two seconds without a key, never beside typing.
-    @Test func theLogIsFoldedOnlyAfterTwoSecondsWithoutAKey() async {
+    /// and the next backup made ahead only after two seconds without a key,
+    /// never beside typing.
+    @Test func theIdleWorkWaitsForTwoSecondsWithoutAKey() async {
         let vault = FakeVault()
         let store = Self.store(vault: vault)
         store.send(.key(.char("j")))
@@ -102,7 +103,7 @@ import Testing
         #expect(vault.calls.withLock { $0 } == ["poll"])
         store.send(.tick(Self.now.addingTimeInterval(2.5)))
         await store.settle()
-        #expect(vault.calls.withLock { $0 } == ["poll", "poll", "fold"])
+        #expect(vault.calls.withLock { $0 } == ["poll", "poll", "tidy"])
     }
 
     @Test func deletingAsksTheVaultAndReceivesTheVaultAsItIsNow() async {

@@ -66,17 +66,35 @@ import Testing
         #expect(AccountEntries.normalizedUser("Jane") == "Jane")
     }
 
-    /// The byte-wise comparison asked of every entry says what comparing
-    /// the normalized names says, for every pair of these.
+    /// The byte-wise comparison asked of every entry, and the one by the
+    /// key each entry keeps of its name, say what comparing the normalized
+    /// names says, for every pair of these.
     @Test func theQuickComparisonAgreesWithTheNormalizedNames() {
         let names = [" Jane@Mail.Example ", "jane@mail.example", "JANE@MAIL.EXAMPLE\t", "Jane", "jane", " Jane", "@Jane", "@jane",
                      "jane@mail.exampl", "jané@mail.example", "JANÉ@MAIL.EXAMPLE", "", " ", "j@ne", "J@NE", "user10@mail.example",
-                     "user1@mail.example", "Jane\u{00A0}"]
+                     "user1@mail.example", "Jane\u{00A0}", "\u{00A0}Jane", "\u{3000}jane@mail.example", "jane@mail.example\u{2003}"]
         for raw in names {
+            let entry = Entry(title: "T", username: raw)
             for other in names {
                 let normalized = AccountEntries.normalizedUser(other)
-                #expect(AccountEntries.sameUser(raw, normalized) == (AccountEntries.normalizedUser(raw) == normalized), "\(raw.debugDescription) and \(other.debugDescription)")
+                let same = AccountEntries.normalizedUser(raw) == normalized
+                #expect(AccountEntries.sameUser(raw, normalized) == same, "\(raw.debugDescription) and \(other.debugDescription)")
+                #expect(AccountEntries.sameUser(entry, UserNameKey.of(normalized), Array(normalized.utf8), normalized) == same,
+                        "kept key: \(raw.debugDescription) and \(other.debugDescription)")
             }
         }
+    }
+
+    /// The key is the same for one account's ways of writing its name,
+    /// unknown for names outside ASCII, and never written anywhere.
+    @Test func userNameKeysFollowTheAccountsNames() {
+        #expect(UserNameKey.of(" Jane@Mail.Example\t") == UserNameKey.of("jane@mail.example"))
+        #expect(UserNameKey.of("Jane") != UserNameKey.of("jane"))
+        #expect(UserNameKey.of("@Jane") != UserNameKey.of("@jane"))
+        #expect(UserNameKey.of("jané") == UserNameKey.unknown && UserNameKey.of("") != UserNameKey.unknown)
+        var entry = Entry(title: "T", username: "Jane@Mail.Example")
+        #expect(entry.userNameKey == UserNameKey.of("jane@mail.example"))
+        entry.username = "bob"
+        #expect(entry.userNameKey == UserNameKey.of("bob"))
     }
 }

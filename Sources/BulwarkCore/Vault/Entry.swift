@@ -161,6 +161,8 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public func withUsernameUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         storage.text.withUsernameBytes(body)
     }
+    /// The user name's `UserNameKey`, kept with it: different keys are different accounts.
+    public var userNameKey: UInt32 { storage.text.userNameKey }
     /// Nil for a Sign in with Apple account, which has no password.
     public var password: String? {
         get { storage.text.password }

@@ -19,6 +19,8 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8> {
     /// an account without a password).
     struct Lengths {
         var counts: (Int32, Int32, Int32, Int32)
+        /// The user name's `UserNameKey`, made with the texts.
+        var userNameKey: UInt32 = UserNameKey.unknown
 
         subscript(slot: Slot) -> Int32 {
             switch slot {
@@ -59,7 +61,8 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8> {
             precondition(text.utf8.count <= Int(Int32.max), "an entry's text over 2 GiB")
             return Int32(text.utf8.count)
         }
-        let lengths = Lengths(counts: (count(texts.0), count(texts.1), count(texts.2), count(texts.3)))
+        var lengths = Lengths(counts: (count(texts.0), count(texts.1), count(texts.2), count(texts.3)))
+        if var name = texts.1 { lengths.userNameKey = name.withUTF8 { UserNameKey.of($0) } }
         let made = unsafeDowncast(create(minimumCapacity: lengths.total) { _ in lengths }, to: EntryText.self)
         made.withUnsafeMutablePointerToElements { base in
             var at = base
@@ -99,6 +102,8 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8> {
     func withUsernameBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withBytes(.username, body) ?? body(UnsafeBufferPointer(start: nil, count: 0))
     }
+
+    var userNameKey: UInt32 { withUnsafeMutablePointerToHeader { $0.pointee.userNameKey } }
 
     var firstURL: String? { text(.firstURL) }
     var username: String { text(.username) ?? "" }

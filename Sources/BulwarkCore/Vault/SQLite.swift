@@ -254,6 +254,9 @@ public final class SQLiteDatabase {
         try query("PRAGMA data_version").first?.first?.integer ?? 0
     }
 
+    /// The rows this connection has inserted, changed or deleted since it opened.
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// A consistent copy of the whole database into a new file, through
     /// SQLite's online backup API (other connections may keep writing).
     public func backup(to destination: String) throws {

@@ -166,11 +166,34 @@ extension Vault {
     /// The entry with this id, if the vault holds one (by the table, not a walk).
     public func entry(id: String) -> Entry? { rows.entry(id: id) }
 
+    /// The ids of the entries whose user name has this key (`UserNameIndex`).
+    func ids(withUserNameKey key: UInt32) -> [String] {
+        indexUserNames()
+        return userNames!.ids(for: key)
+    }
+
+    /// Makes the index of user names, when it is not made (the app asks
+    /// while idle, so that the first password change does not wait for it).
+    public func indexUserNames() {
+        if userNames == nil && !isLocked { userNames = UserNameIndex(rows.elements) }
+    }
+
     /// Puts changed and new entries in their places in `entries` and drops
     /// the gone ones, keeping the title order, and the rows by id with them.
     /// A few are found through the rows by id and their old title (a
     /// binary search), and moved one by one; many are sorted with the rest.
     func place(_ changed: [VaultRow], removing gone: Set<String>) {
+        // The index of user names follows a few changes; many drop it (made again when asked).
+        var names = changed.count + gone.count <= 64 ? userNames : nil
+        // Taken out, so that changing it changes it in place rather than copying all of it.
+        userNames = nil
+        defer { userNames = names }
+        if names != nil {
+            var keys: [String: UInt32] = [:]  // the last of an entry changed twice in one change
+            for row in changed { keys[row.entry.id] = row.entry.userNameKey }
+            for id in gone.union(keys.keys) { if let old = entry(id: id) { names?.remove(id, key: old.userNameKey) } }
+            for (id, key) in keys { names?.add(id, key: key) }
+        }
         if gone.count > 8 {
             entries.removeAll { gone.contains($0.id) }
         } else {
@@ -223,7 +246,7 @@ extension Vault {
 
     /// Where an entry is in `entries`: where its title puts it, else (not
     /// expected) found by walking, so that an entry is never held twice.
-    private func position(of entry: Entry) -> Int? {
+    func position(of entry: Entry) -> Int? {
         let at = insertionPoint(title: entry.title, id: entry.id)
         if at < entries.count, entries[at].id == entry.id { return at }
         return entries.firstIndex { $0.id == entry.id }

@@ -108,7 +108,9 @@ extension Vault {
     @discardableResult
     func write(changesEntries: Bool = true, keepInMemory: Bool = true,
                _ plan: () throws -> (put: [Entry], delete: [String])) throws -> VaultChanges {
-        if changesEntries { takeBackupIfDue() }
+        let backup = changesEntries ? backupBeforeChange(afterCommit: backupsAfterCommit) : nil
+        // Started once the write is done (committed or not): it copies the file as it was before.
+        defer { backup?.start() }
         return try guarded {
             var dataVersion: Int64 = 0
             var external = VaultChanges()

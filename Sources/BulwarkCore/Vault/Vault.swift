@@ -56,7 +56,12 @@ public final class Vault {
     /// finding an entry by id was a walk through every entry, several of
     /// them for each change in the app. Sharded: the app's snapshot shares
     /// it rather than keeping maps of its own.
-    public internal(set) var rows = VaultRows()
+    public internal(set) var rows = VaultRows() {
+        // Any change of the rows but `place`'s own (which keeps it) drops the index of user names.
+        didSet { userNames = nil }
+    }
+    /// The entries' ids by user name key, once asked for (`UserNameIndex`).
+    var userNames: UserNameIndex?
     /// Each entry's row version, as last read from the file.
     public var versions: RowVersions { rows.versions }
     /// The index's change counter, as last read from the file.
@@ -76,6 +81,14 @@ public final class Vault {
 
     /// Backups taken before writes that change entries.
     public var backupPolicy = BackupPolicy.standard
+    /// The backup the next change will want, made ahead while the app was idle.
+    var readyBackup: ReadyBackup?
+    /// For the app: a backup due before a change is copied in the
+    /// background once the change is committed, of the file as it was
+    /// before (`BackupAfterCommit`), rather than before the change.
+    public var backupsAfterCommit = false
+    /// That copy, while it is made and until the next change looks at it.
+    var backupUnderWay: BackupAfterCommit?
     /// Why the last backup due was not taken; nil when it was (or none was due).
     public internal(set) var backupFailure: String?
     /// Where this machine remembers the highest counter it has seen.
@@ -315,6 +328,7 @@ public final class Vault {
     /// Drops the key and every decrypted entry. The key bytes are
     /// overwritten; Swift strings cannot be, so they are only released.
     public func lock() {
+        discardReadyBackup()
         key.wipe()
         entries = []
         rows = VaultRows()
@@ -322,6 +336,7 @@ public final class Vault {
     }
 
     public func close() {
+        backupUnderWay?.wait()
         lock()
         database?.close()
         database = nil

@@ -92,7 +92,7 @@ public struct VaultBackups: Sendable {
     }
 
     /// The directory made (0700) and a name no other backup has.
-    private func reserve(now: Date) throws -> URL {
+    func reserve(now: Date) throws -> URL {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch { throw VaultError.storage("cannot create \(directory.path)") }
@@ -151,23 +151,54 @@ extension Vault {
     /// policy's interval, and only one process at a time (the others
     /// skip when a copy is being made). A failure never stops the write.
     func takeBackupIfDue(now: Date = Date()) {
+        _ = backupBeforeChange(now: now, afterCommit: false)
+    }
+
+    /// The same, before a write: the copy made ahead renamed into place
+    /// (`ReadyBackup`), else, with `afterCommit` (the app), the file as it
+    /// is now held for a copy the caller starts once its write is committed
+    /// (`BackupAfterCommit`), else a copy made now.
+    func backupBeforeChange(now: Date = Date(), afterCommit: Bool) -> BackupAfterCommit? {
         backupFailure = nil
+        if let earlier = backupUnderWay {
+            // A copy still being made is this interval's.
+            if earlier.isUnderWay { return nil }
+            backupFailure = earlier.failed
+            backupUnderWay = nil
+        }
         let backups = self.backups
-        guard let database, backups.isDue(backupPolicy, now: now) else { return }
+        guard let database, backups.isDue(backupPolicy, now: now) else {
+            discardReadyBackup()
+            return nil
+        }
         try? FileManager.default.createDirectory(at: backups.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let lock = Glibc.open(backups.directory.appendingPathComponent(".lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
             backupFailure = "cannot write to \(backups.directory.path)"
-            return
+            return nil
+        }
+        guard Self.lock(lock, within: 1), backups.isDue(backupPolicy, now: now) else {
+            Glibc.close(lock)
+            discardReadyBackup()
+            return nil
+        }
+        if useReadyBackup(now: now) {
+            backups.prune(keeping: backupPolicy.kept)
+            Glibc.close(lock)
+            return nil
+        }
+        if afterCommit, let later = BackupAfterCommit(vaultPath: path, lock: lock, backups: backups, now: now, kept: backupPolicy.kept) {
+            backupUnderWay = later
+            return later
         }
         defer { Glibc.close(lock) }
-        guard Self.lock(lock, within: 1), backups.isDue(backupPolicy, now: now) else { return }
         do {
             try backups.take(from: database, now: now)
             backups.prune(keeping: backupPolicy.kept)
         } catch {
             backupFailure = "\(error)"
         }
+        return nil
     }
 
     /// Takes the lock if it comes free within `seconds`. Another process

@@ -27,22 +27,27 @@ public final class VaultTransaction {
             + puts.filter { vault.version(of: $0.id) == nil }
     }
 
-    /// The entries as this change sees them that `predicate` takes, in the
-    /// same order as `entries`: asked of each in place, without a copy of
-    /// them all first (a password change asks it of every entry).
-    public func entries(where predicate: (Entry) -> Bool) -> [Entry] {
-        guard !puts.isEmpty || !deletes.isEmpty else { return vault.entries.filter(predicate) }
+    /// The entries as this change sees them that `predicate` takes, among
+    /// those whose user name has `key` or has none (a name outside ASCII),
+    /// in the same order as `entries`: found through the vault's index of
+    /// user names (`UserNameIndex`), so a password change asks a few
+    /// entries, not all. A `predicate` that takes an entry whose name has
+    /// another key is not asked of it.
+    public func entries(withUserNameKey key: UInt32, where predicate: (Entry) -> Bool) -> [Entry] {
+        let keys = key == UserNameKey.unknown ? [key] : [UserNameKey.unknown, key]
         let gone = Set(deletes)
-        // An edit's change holds one put or a few: their ids compared in turn
-        // cost less than hashing each of 100,000 ids to look for them.
-        let fewPuts = puts.count <= 8 ? puts.map(\.id) : nil
-        var found: [Entry] = []
-        for entry in vault.entries {
-            let put = fewPuts.map { $0.contains(entry.id) ? putIndex[entry.id] : nil } ?? putIndex[entry.id]
-            let current = put.map { puts[$0] } ?? entry
-            if predicate(current) && !gone.contains(entry.id) { found.append(current) }
+        var seen = Set<String>()
+        var held: [Entry] = []
+        for id in keys.flatMap(vault.ids(withUserNameKey:)) where !gone.contains(id) && seen.insert(id).inserted {
+            if let current = putIndex[id].map({ puts[$0] }) ?? vault.entry(id: id), predicate(current) { held.append(current) }
         }
-        return found + puts.filter { vault.version(of: $0.id) == nil && predicate($0) }
+        var added: [Entry] = []
+        for put in puts where !gone.contains(put.id) && keys.contains(put.userNameKey) && seen.insert(put.id).inserted && predicate(put) {
+            if vault.entry(id: put.id) == nil { added.append(put) } else { held.append(put) }
+        }
+        // In the vault's order: where each stood there (a binary search by its title there).
+        let placed = held.map { entry in (at: vault.entry(id: entry.id).flatMap(vault.position(of:)) ?? Int.max, entry: entry) }
+        return placed.sorted { $0.at < $1.at }.map(\.entry) + added
     }
 
     private func put(_ entry: Entry) {

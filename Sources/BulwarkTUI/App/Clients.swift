@@ -12,8 +12,10 @@ public typealias WebStep = (step: WebAuthenticationSession.Step, snapshot: Sessi
 
 /// The vault: unlocking, the app's own writes, and the other writers' changes.
 public protocol VaultClient: Sendable {
-    /// The vault's log folded into its file, asked when the app is idle.
-    func foldLog()
+    /// What an idle app does: the vault's log folded into its file, the
+    /// backup the next change will want made ahead, the index a password
+    /// change looks in made (`AppSession.tidyWhileIdle`).
+    func tidyWhileIdle()
     func keyDerivationParameters(creating: Bool) -> ScryptParameters?
     func unlock(masterPassword: String) throws -> SessionSnapshot
     func create(masterPassword: String, parameters: ScryptParameters) throws -> SessionSnapshot
@@ -97,8 +99,8 @@ public protocol SSHApprovalClient: Sendable {
 }
 
 extension VaultClient {
-    /// The vault's log folded into its file; nothing for a client without one.
-    public func foldLog() {}
+    /// Nothing for a client without a vault file.
+    public func tidyWhileIdle() {}
 
     func setHidden(id: String, _ hidden: Bool) throws -> SessionSnapshot {
         try setHidden(id: id, hidden, until: nil)

@@ -4,8 +4,8 @@ import Foundation
 /// Other processes writing to the vault: each idle tick looks for their
 /// changes; an edit that met one waits for the person's choice.
 enum OtherWritersReducer {
-    /// How long without a key before the vault's log is folded into its file.
-    static let foldAfter: TimeInterval = 2
+    /// How long without a key before the idle work (`VaultClient.tidyWhileIdle`).
+    static let tidyAfter: TimeInterval = 2
     static func reduce(_ action: OtherWritersAction, _ state: inout AppState) -> Effect {
         switch action {
         case .polled(let result):
@@ -66,12 +66,12 @@ enum OtherWritersReducer {
     static func poll(_ state: inout AppState) -> Effect {
         guard state.unlocked, !state.polling, !state.busy, !state.upgradeInFlight else { return .none }
         state.polling = true
-        // Two seconds without a key: the vault's log is folded into its file too, never beside typing.
-        let idle = state.now.timeIntervalSince(state.lastInput ?? state.now) >= OtherWritersReducer.foldAfter
+        // Two seconds without a key: the vault's log is folded into its file and the next backup made ahead, never beside typing.
+        let idle = state.now.timeIntervalSince(state.lastInput ?? state.now) >= OtherWritersReducer.tidyAfter
         return .run { env in
             guard let vault = env.vault else { return nil }
             let result = vault.pollExternalChanges()
-            if idle { vault.foldLog() }
+            if idle { vault.tidyWhileIdle() }
             return .otherWriters(.polled(result))
         }
     }

@@ -28,9 +28,16 @@ extension AppSession {
         }
     }
 
-    /// The vault's log folded into its file (`Vault.foldLog`), when the app is idle.
-    public func foldLog() {
-        lock.withLock { try? vault?.foldLog() }
+    /// When the app is idle: the vault's log folded into its file
+    /// (`Vault.foldLog`), the backup the next change will want made ahead
+    /// (`Vault.prepareBackup`) and the index a password change looks in
+    /// made (`Vault.indexUserNames`), so that none falls inside a change.
+    public func tidyWhileIdle() {
+        lock.withLock {
+            try? vault?.foldLog()
+            vault?.prepareBackup()
+            vault?.indexUserNames()
+        }
     }
 
     /// "Updated from another bulwark: Alpha added; Beta changed; Gamma deleted."

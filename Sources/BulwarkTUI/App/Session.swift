@@ -82,7 +82,6 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
         try lock.withLock {
             try preparation?()
             let opened = try Vault.open(at: vaultPath, with: credential, freshness: freshness)
-            try? opened.foldLogWhenIdle()
             var snapshot = try attach(opened)
             snapshot.rollback = opened.rollback
             if let watch, watch.store.isWatched(vaultPath) { watch.store.refresh(opened, corpora: watch.corpora) }
@@ -116,6 +115,9 @@ public final class AppSession: @unchecked Sendable {  // all state behind `lock`
 
     private func attach(_ opened: Vault) throws -> SessionSnapshot {
         opened.backupPolicy = backupPolicy
+        // The app's changes: neither the log's folding nor a backup's copy between the key and the frame.
+        try? opened.foldLogWhenIdle()
+        opened.backupsAfterCommit = true
         knownParameters = opened.parameters
         // A vault that knows no service (a person's own, with no --services) gets no
         // service world at all: no mock state is made, in a temporary place or beside it.

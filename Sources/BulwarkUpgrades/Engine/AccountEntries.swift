@@ -16,12 +16,14 @@ public enum AccountEntries {
     }
 
     /// The test of whether another entry is `entry`'s account's. The user
-    /// name is compared first: an entry's site is worked out from its URL
-    /// each time it is asked for, and most entries are someone else's.
+    /// name is compared first, by the key each entry keeps of it, then its
+    /// bytes: an entry's site is worked out from its URL each time it is
+    /// asked for, and most entries are someone else's.
     static func belongs(to entry: Entry, manifest: ServiceManifest?, sharing: SharedCredentials) -> (Entry) -> Bool {
         let user = normalizedUser(entry.username), wanted = Array(user.utf8), site = entry.site
+        let key = UserNameKey.of(user)
         return { other in
-            other.id != entry.id && other.kind.holdsPassword && other.withUsernameUTF8({ sameUser($0, wanted, user) })
+            sameUser(other, key, wanted, user) && other.id != entry.id && other.kind.holdsPassword
                 && other.pendingChange == nil && !other.site.isEmpty
                 && (manifest?.covers(other.site) == true || sharing.shareCredentials(site, other.site))
         }
@@ -38,6 +40,17 @@ public enum AccountEntries {
     static func sameUser(_ raw: String, _ normalized: String) -> Bool {
         var raw = raw
         return raw.withUTF8 { sameUser($0, Array(normalized.utf8), normalized) }
+    }
+
+    /// Whether `other`'s user name is `normalized`, whose key is `key` and
+    /// bytes `wanted`: a name not in ASCII is compared as a String; an
+    /// ASCII one is not the same as a name that is not (trimming and
+    /// lowering ASCII leave it ASCII), nor as one with another key.
+    static func sameUser(_ other: Entry, _ key: UInt32, _ wanted: [UInt8], _ normalized: String) -> Bool {
+        let otherKey = other.userNameKey
+        if otherKey == UserNameKey.unknown { return normalizedUser(other.username) == normalized }
+        guard otherKey == key else { return false }
+        return other.withUsernameUTF8 { sameUser($0, wanted, normalized) }
     }
 
     /// The same on a user name's bytes, `wanted` being `normalized`'s.
@@ -69,7 +82,8 @@ public enum AccountEntries {
     public static func sharePassword(of entry: Entry, in change: VaultTransaction, manifest: ServiceManifest?,
                                      sharing: SharedCredentials, at date: Date = Date()) throws -> [Entry] {
         guard let password = entry.password, !entry.site.isEmpty else { return [] }
-        let others = change.entries(where: belongs(to: entry, manifest: manifest, sharing: sharing))
+        let others = change.entries(withUserNameKey: UserNameKey.of(normalizedUser(entry.username)),
+                                    where: belongs(to: entry, manifest: manifest, sharing: sharing))
             .filter { $0.signInWithApple == nil && $0.password != password }
         guard !others.isEmpty else { return [] }
         return try change.update(others.map(\.id)) { other in

@@ -58,29 +58,6 @@ import Testing
         #expect(vault.entries.map(\.title).sorted() == ["A", "B"])
     }
 
-    /// Asking the change for the entries a test takes sees its puts, its
-    /// deletes and its new entries as `entries` does, in the same order.
-    @Test func theEntriesATestTakesAreThoseOfTheWholeList() throws {
-        let dir = TemporaryDirectory()
-        let vault = try Vault.create(at: dir.file("v.db"), masterPassword: "m", parameters: testParameters)
-        let entries = (0..<6).map { Entry(title: "E\($0)", username: $0 % 2 == 0 ? "jane" : "bob", password: "p\($0)") }
-        try vault.save(entries)
-        let jane: (Entry) -> Bool = { $0.username == "jane" }
-        try vault.transaction { change in
-            #expect(change.entries(where: jane).map(\.title) == ["E0", "E2", "E4"])
-            var renamed = entries[1]
-            renamed.username = "jane"
-            try change.save(renamed, basedOn: vault.version(of: renamed.id))
-            var moved = entries[2]
-            moved.username = "bob"
-            try change.save(moved, basedOn: vault.version(of: moved.id))
-            try change.remove(id: entries[4].id)
-            try change.insert([Entry(title: "New", username: "jane", password: "n")])
-            #expect(change.entries(where: jane).map(\.title) == change.entries.filter(jane).map(\.title))
-            #expect(change.entries(where: jane).map(\.title) == ["E0", "E1", "New"])
-        }
-    }
-
     /// The app's connection leaves its changes in the log, however many,
     /// until it is idle and folds them in; they are durable before and after.
     @Test func theLogIsFoldedWhenAskedNotByAChange() throws {
