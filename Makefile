@@ -21,7 +21,7 @@ ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 
-.PHONY: all deps test-deps build run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
+.PHONY: all deps test-deps build build-tests run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
 all: build
 
@@ -102,9 +102,16 @@ demo-artifacts: build
 # Every test: unit, golden, headless flows, the real binary under tmux,
 # the install and the Debian package of the release binary, and the layer
 # check; the tests in several processes at once (Tests/run-tests.sh says why).
-test: build release test-deps check-layers
-	$(SWIFT) build --build-tests
+# The two builds and the test tools at once: the release build keeps about
+# one core busy (it compiles each module whole, one after another), the
+# debug build both, apt the network; one after another they took a third longer.
+test: deps check-layers
+	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests release test-deps
 	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) bash Tests/run-tests.sh
+
+# The debug build with its tests.
+build-tests: deps
+	$(SWIFT) build --build-tests
 
 check-layers:
 	@bash Tests/check-layers.sh
