@@ -32,6 +32,9 @@ enum KDBXBench {
             if let measured = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "import", kdbx.path], stdin: "m\nbench\n", directory: directory) {
                 imports.append(measured)
             }
+            // Every entry came through keepassxc-cli's file and the import, or the figure is not of 100,000.
+            let held = (try? Vault.open(at: URL(fileURLWithPath: vault), masterPassword: "m"))?.entries.count ?? 0
+            if held != count { print("  the vault holds \(held) entries, not \(count): the figures below are not of \(count)") }
             let out = directory.appendingPathComponent("kdbx-100k-out.kdbx").path
             try? FileManager.default.removeItem(atPath: out)
             if let measured = TransferBench.command(bulwark, ["--vault", vault, "--password-stdin", "export", "--format", "kdbx", out], stdin: "m\nbench\n",
@@ -53,7 +56,9 @@ enum KDBXBench {
     static func xml(_ count: Int) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><KeePassFile><Meta><Generator>bench</Generator></Meta><Root><Group><UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID><Name>Root</Name>"
         for i in 0..<count {
-            let uuid = Data((0..<16).map { UInt8(truncatingIfNeeded: ($0 == 15 ? i : $0 == 14 ? i >> 8 : $0 == 13 ? 1 : 0)) }).base64EncodedString()
+            // The entry's number in the last three bytes: with two, the 65,537th entry
+            // had the first one's UUID, and keepassxc-cli kept 65,536 of 100,000.
+            let uuid = Data((0..<16).map { UInt8(truncatingIfNeeded: ($0 == 15 ? i : $0 == 14 ? i >> 8 : $0 == 13 ? i >> 16 : $0 == 12 ? 1 : 0)) }).base64EncodedString()
             xml += "<Entry><UUID>\(uuid)</UUID><String><Key>Title</Key><Value>Account \(i)</Value></String><String><Key>UserName</Key><Value>user\(i)@mail.example</Value></String>"
                 + "<String><Key>Password</Key><Value ProtectInMemory=\"True\">pw-\(i)-\(i &* 7919 % 100_000)</Value></String><String><Key>URL</Key><Value>https://site\(i).example/login</Value></String>"
                 + "<String><Key>PIN</Key><Value ProtectInMemory=\"True\">\(i % 10_000)</Value></String></Entry>"
