@@ -11,6 +11,19 @@ public enum ImportLimits {
 
     /// What is over a limit in `entry`, or nil: "its notes are 400.0 MiB".
     static func problem(_ entry: Entry) -> String? {
+        // The sizes first, each value named only when one is over: naming every
+        // field of 100,000 entries (sanitised for the terminal) was 50 ms of an import.
+        var largest = 0, total = 0
+        func add(_ size: Int) {
+            largest = max(largest, size)
+            total += size
+        }
+        for size in [entry.title.utf8.count, entry.username.utf8.count, entry.password?.utf8.count ?? 0, entry.notes.utf8.count,
+                     entry.totpURI?.utf8.count ?? 0] { add(size) }
+        for url in entry.urls { add(url.utf8.count) }
+        for field in entry.fields { add(field.name.utf8.count + field.value.utf8.count) }
+        for old in entry.history { add(old.password.utf8.count) }
+        guard largest > valueBytes || total > entryBytes else { return nil }
         var values: [(String, Int)] = [("title", entry.title.utf8.count), ("user name", entry.username.utf8.count),
                                        ("password", entry.password?.utf8.count ?? 0), ("notes", entry.notes.utf8.count),
                                        ("code set-up", entry.totpURI?.utf8.count ?? 0)]
@@ -20,7 +33,6 @@ public enum ImportLimits {
         if let (name, size) = values.first(where: { $0.1 > valueBytes }) {
             return "its \(name) \(name == "notes" ? "are" : "is") \(mebibytes(size)), over the \(mebibytes(valueBytes)) one imported value may hold"
         }
-        let total = values.reduce(0) { $0 + $1.1 }
         if total > entryBytes { return "its values are \(mebibytes(total)) in all, over the \(mebibytes(entryBytes)) one imported entry may hold" }
         return nil
     }
