@@ -20,9 +20,6 @@
 #                           process of their own. The release build compiles each
 #                           module whole, one after another, on about one core: beside
 #                           the tests rather than before them, make test ends sooner.
-#   BULWARK_BEFORE_TESTS    a command run before the tests are listed, the release
-#                           build already under way beside it (make test's debug
-#                           build and test tools); its failure stops the run.
 set -u
 cd "$(dirname "$0")/.."
 processes=${BULWARK_TEST_PROCESSES:-5}
@@ -32,22 +29,13 @@ rm -rf "$logs" && mkdir -p "$logs"
 # The test binary itself, not `swift test`: SwiftPM holds a lock on .build
 # for the whole run, so that two `swift test` at once run one after the other.
 tests=.build/debug/bulwarkPackageTests.xctest
+[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
 release_build=${BULWARK_RELEASE_BUILD:-}
 release_suites='InstallTests|DebianPackageTests'
 if [ -n "$release_build" ]; then
-  release_started=$(date +%s)
-  { bash -c "$release_build" >"$logs/release-build.log" 2>&1; status=$?
-    echo "release build: $(( $(date +%s) - release_started )) s, beside the debug build and the tests" >"$logs/release-build.note"
-    exit $status; } &
+  bash -c "$release_build" >"$logs/release-build.log" 2>&1 &
   release_pid=$!
 fi
-before=${BULWARK_BEFORE_TESTS:-}
-if [ -n "$before" ] && ! bash -c "$before"; then
-  echo "run-tests: $before failed"
-  [ -n "$release_build" ] && wait "$release_pid"
-  exit 1
-fi
-[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
 listing=$(swift test --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
 # The end-to-end suites, dealt round the processes left after the unit targets' two.
 e2e_groups=$((processes > 2 ? processes - 2 : 1))
@@ -83,6 +71,7 @@ for g in "${!filters[@]}"; do
 done
 if [ -n "$release_build" ]; then
   if wait "$release_pid"; then
+    echo "release build: done after $(( $(date +%s) - start )) s of the tests" >"$logs/release-build.note"
     launch "$last"
   else
     { echo "run-tests: the release build failed ($release_build):"; tail -40 "$logs/release-build.log"; } >"$logs/group-$last.log"
