@@ -10,31 +10,35 @@ public enum ImportLimits {
     public static let entryBytes = 16 << 20
 
     /// What is over a limit in `entry`, or nil: "its notes are 400.0 MiB".
+    /// The sizes first, each value named only when one is over: naming every
+    /// field of 100,000 entries (sanitised for the terminal) was 50 ms of an import.
     static func problem(_ entry: Entry) -> String? {
-        // The sizes first, each value named only when one is over: naming every
-        // field of 100,000 entries (sanitised for the terminal) was 50 ms of an import.
         var largest = 0, total = 0
-        func add(_ size: Int) {
+        eachValue(of: entry, named: false) { _, size in
             largest = max(largest, size)
             total += size
         }
-        for size in [entry.title.utf8.count, entry.username.utf8.count, entry.password?.utf8.count ?? 0, entry.notes.utf8.count,
-                     entry.totpURI?.utf8.count ?? 0] { add(size) }
-        for url in entry.urls { add(url.utf8.count) }
-        for field in entry.fields { add(field.name.utf8.count + field.value.utf8.count) }
-        for old in entry.history { add(old.password.utf8.count) }
         guard largest > valueBytes || total > entryBytes else { return nil }
-        var values: [(String, Int)] = [("title", entry.title.utf8.count), ("user name", entry.username.utf8.count),
-                                       ("password", entry.password?.utf8.count ?? 0), ("notes", entry.notes.utf8.count),
-                                       ("code set-up", entry.totpURI?.utf8.count ?? 0)]
-        for url in entry.urls { values.append(("website", url.utf8.count)) }
-        for field in entry.fields { values.append(("field \(TerminalText.visible(String(field.name.prefix(40))))", field.name.utf8.count + field.value.utf8.count)) }
-        for old in entry.history { values.append(("old password", old.password.utf8.count)) }
-        if let (name, size) = values.first(where: { $0.1 > valueBytes }) {
+        var over: (name: String, size: Int)?
+        eachValue(of: entry, named: true) { name, size in if over == nil && size > valueBytes { over = (name, size) } }
+        if let (name, size) = over {
             return "its \(name) \(name == "notes" ? "are" : "is") \(mebibytes(size)), over the \(mebibytes(valueBytes)) one imported value may hold"
         }
-        if total > entryBytes { return "its values are \(mebibytes(total)) in all, over the \(mebibytes(entryBytes)) one imported entry may hold" }
-        return nil
+        return "its values are \(mebibytes(total)) in all, over the \(mebibytes(entryBytes)) one imported entry may hold"
+    }
+
+    /// Each value the limits count, with its size in bytes and (`named`) what a message calls it.
+    private static func eachValue(of entry: Entry, named: Bool, _ visit: (String, Int) -> Void) {
+        visit("title", entry.title.utf8.count)
+        visit("user name", entry.username.utf8.count)
+        visit("password", entry.password?.utf8.count ?? 0)
+        visit("notes", entry.notes.utf8.count)
+        visit("code set-up", entry.totpURI?.utf8.count ?? 0)
+        for url in entry.urls { visit("website", url.utf8.count) }
+        for field in entry.fields {
+            visit(named ? "field \(TerminalText.visible(String(field.name.prefix(40))))" : "", field.name.utf8.count + field.value.utf8.count)
+        }
+        for old in entry.history { visit("old password", old.password.utf8.count) }
     }
 
     static func mebibytes(_ bytes: Int) -> String {

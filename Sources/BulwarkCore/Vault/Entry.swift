@@ -156,11 +156,6 @@ public struct Entry: Sendable, Equatable, Identifiable {
         get { storage.text.username }
         set { unique(); storage.text = storage.text.replacing(.username, with: newValue) }
     }
-    /// The user name's UTF-8 bytes, read where they are kept: a test asked
-    /// of every entry (is this the same account?) need not make a String of each.
-    public func withUsernameUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        storage.text.withUsernameBytes(body)
-    }
     /// The user name's `UserNameKey`, kept with it: different keys are different accounts.
     public var userNameKey: UInt32 { storage.text.userNameKey }
     /// Nil for a Sign in with Apple account, which has no password.

@@ -98,11 +98,6 @@ final class EntryText: ManagedBuffer<EntryText.Lengths, UInt8> {
         withBytes(slot) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The user name's UTF-8 bytes, read in place.
-    func withUsernameBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        withBytes(.username, body) ?? body(UnsafeBufferPointer(start: nil, count: 0))
-    }
-
     var userNameKey: UInt32 { withUnsafeMutablePointerToHeader { $0.pointee.userNameKey } }
 
     var firstURL: String? { text(.firstURL) }

@@ -87,9 +87,14 @@ public final class VaultTransaction {
         if let taken = fresh.first(where: { vault.version(of: $0.id) != nil || putIndex[$0.id] != nil }) {
             throw VaultError.conflict(title: taken.title, deleted: false)
         }
-        // Room made once: an import's 100,000 grew the index a dozen times, rehashing each time.
-        putIndex.reserveCapacity(puts.count + fresh.count)
-        puts.reserveCapacity(puts.count + fresh.count)
+        // Room made once for many (an import's 100,000 grew the index a dozen
+        // times, rehashing each time), at least doubled, so that one at a
+        // time (a sync's new entries) stays amortised rather than reallocating each.
+        let needed = puts.count + fresh.count
+        if needed > puts.capacity {
+            puts.reserveCapacity(max(needed, puts.capacity * 2))
+            putIndex.reserveCapacity(max(needed, putIndex.capacity * 2))
+        }
         for entry in fresh {
             putIndex[entry.id] = puts.count
             puts.append(entry)

@@ -16,14 +16,13 @@ public enum AccountEntries {
     }
 
     /// The test of whether another entry is `entry`'s account's. The user
-    /// name is compared first, by the key each entry keeps of it, then its
-    /// bytes: an entry's site is worked out from its URL each time it is
-    /// asked for, and most entries are someone else's.
+    /// name is compared first, by the key each entry keeps of it: an
+    /// entry's site is worked out from its URL each time it is asked for,
+    /// and most entries are someone else's.
     static func belongs(to entry: Entry, manifest: ServiceManifest?, sharing: SharedCredentials) -> (Entry) -> Bool {
-        let user = normalizedUser(entry.username), wanted = Array(user.utf8), site = entry.site
-        let key = UserNameKey.of(user)
+        let user = normalizedUser(entry.username), key = UserNameKey.of(user), site = entry.site
         return { other in
-            sameUser(other, key, wanted, user) && other.id != entry.id && other.kind.holdsPassword
+            sameUser(other, key, user) && other.id != entry.id && other.kind.holdsPassword
                 && other.pendingChange == nil && !other.site.isEmpty
                 && (manifest?.covers(other.site) == true || sharing.shareCredentials(site, other.site))
         }
@@ -36,41 +35,13 @@ public enum AccountEntries {
         return trimmed.dropFirst().contains("@") ? trimmed.lowercased() : trimmed
     }
 
-    /// Whether `raw` is the user name `normalized` (as `normalizedUser` makes it).
-    static func sameUser(_ raw: String, _ normalized: String) -> Bool {
-        var raw = raw
-        return raw.withUTF8 { sameUser($0, Array(normalized.utf8), normalized) }
-    }
-
-    /// Whether `other`'s user name is `normalized`, whose key is `key` and
-    /// bytes `wanted`: a name not in ASCII is compared as a String; an
-    /// ASCII one is not the same as a name that is not (trimming and
-    /// lowering ASCII leave it ASCII), nor as one with another key.
-    static func sameUser(_ other: Entry, _ key: UInt32, _ wanted: [UInt8], _ normalized: String) -> Bool {
+    /// Whether `other`'s user name is `normalized`, whose key is `key`:
+    /// decided by the keys each entry keeps (`UserNameKey`) but for the few
+    /// that share one, or whose name is outside ASCII and has none.
+    static func sameUser(_ other: Entry, _ key: UInt32, _ normalized: String) -> Bool {
         let otherKey = other.userNameKey
-        if otherKey == UserNameKey.unknown { return normalizedUser(other.username) == normalized }
-        guard otherKey == key else { return false }
-        return other.withUsernameUTF8 { sameUser($0, wanted, normalized) }
-    }
-
-    /// The same on a user name's bytes, `wanted` being `normalized`'s.
-    /// Asked of every entry in the vault when a password changes, so the
-    /// plain case is decided on the bytes where the entry keeps them: a
-    /// name that is not the same length once trimmed of spaces, or not the
-    /// same ASCII letters, is another account, without a String made of it
-    /// nor Foundation's trimming and lowercasing (at 100,000 entries those
-    /// took a quarter of a second). Anything not ASCII is compared as Strings.
-    static func sameUser(_ raw: UnsafeBufferPointer<UInt8>, _ wanted: [UInt8], _ normalized: String) -> Bool {
-        guard raw.allSatisfy({ $0 < 0x80 }) else { return normalizedUser(String(decoding: raw, as: UTF8.self)) == normalized }
-        var bytes = raw[...]
-        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
-        guard bytes.count == wanted.count else { return false }
-        // An e-mail address (an @ after the first character) is one account whatever its case.
-        let email = bytes.dropFirst().contains(0x40)
-        return zip(bytes, wanted).allSatisfy { byte, other in
-            byte == other || (email && byte >= 0x41 && byte <= 0x5A && byte + 0x20 == other)
-        }
+        guard otherKey == key || otherKey == UserNameKey.unknown else { return false }
+        return normalizedUser(other.username) == normalized
     }
 
     /// A password typed or generated for one entry, given to the account's
