@@ -166,6 +166,7 @@ enum TransferCommands {
             for line in ImportSummary(result: result, added: added, merged: merged, mergeKept: mergeKept, keptBoth: choice == .keepBoth ? result.matches.count : 0).lines {
                 print(line)
             }
+            KeptUntilExit.keep((result, added))
             return 0
         }
     }

@@ -104,6 +104,29 @@ extension JSONStream {
         return value
     }
 
+    /// A number's syntax checked, its value not made (a tape's token is
+    /// read when asked for): RFC 8259's grammar, as `number` reads it.
+    mutating func skipNumber() throws {
+        if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
+        func digits() -> Int {
+            let from = at
+            while at < bytes.count, bytes[at] &- UInt8(ascii: "0") < 10 { at += 1 }
+            return at - from
+        }
+        let whole = digits()
+        guard whole > 0 else { throw fail("not a JSON value") }
+        if whole > 1, bytes[at - whole] == UInt8(ascii: "0") { throw fail("a number with a leading zero") }
+        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+            at += 1
+            guard digits() > 0 else { throw fail("a number with no digits after its point") }
+        }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+            at += 1
+            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+            guard digits() > 0 else { throw fail("a number with no digits in its exponent") }
+        }
+    }
+
     mutating func number() throws -> Any {
         // The common case, a plain integer of up to 18 digits, without a String made.
         var scan = at, negative = false, integer = 0
@@ -120,27 +143,8 @@ extension JSONStream {
             return negative ? -integer : integer
         }
         let start = at
-        if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
-        var integral = true
-        func digits() -> Int {
-            let from = at
-            while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") { at += 1 }
-            return at - from
-        }
-        let whole = digits()
-        guard whole > 0 else { throw fail("not a JSON value") }
-        if whole > 1, bytes[at - whole] == UInt8(ascii: "0") { throw fail("a number with a leading zero") }
-        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-            at += 1
-            integral = false
-            guard digits() > 0 else { throw fail("a number with no digits after its point") }
-        }
-        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-            at += 1
-            integral = false
-            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard digits() > 0 else { throw fail("a number with no digits in its exponent") }
-        }
+        try skipNumber()
+        let integral = !bytes[start..<at].contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
         if integral, let int = Int(text) { return int }
         guard let double = Double(text) else { throw fail("a number out of range") }

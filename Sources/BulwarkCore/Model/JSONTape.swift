@@ -74,8 +74,11 @@ struct JSONTape {
             return names.utf8.firstIndex { name.utf8.elementsEqual($0) }
         }
         let start = bytes.baseAddress! + token.start + 1, count = token.end - token.start - 2
+        // The length, then the first byte, before a call to memcmp (most names differ there).
         for (which, wanted) in names.utf8.enumerated() where wanted.count == count {
-            if count == 0 || wanted.withUnsafeBufferPointer({ memcmp(start, $0.baseAddress!, count) }) == 0 { return which }
+            if count == 0 { return which }
+            let same = wanted.withUnsafeBufferPointer { $0[0] == start[0] && memcmp(start, $0.baseAddress!, count) == 0 }
+            if same { return which }
         }
         return nil
     }

@@ -112,6 +112,8 @@ struct CSVImport: Sendable {
             addExporterFields(&entry, Row(positions: columnAt, fields: fields), more: moreCells[position] ?? [])
             return entry
         }) ?? []
+        // Room made once: a CSV without dates (Chrome's) has 100,000 of them, and growing the set rehashed it a dozen times.
+        read.undated.reserveCapacity(read.entries.count)
         for entry in read.entries where entry.created == now && entry.modified == now { read.undated.insert(entry.id) }
         // Columns not kept, counted where they say something (KeePassXC's
         // icon 0 and Bitwarden's reprompt 0 are the defaults).

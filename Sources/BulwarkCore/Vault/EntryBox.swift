@@ -10,7 +10,11 @@ struct EntryBoxWriter {
     /// A length-prefixed part whose body `body` writes; the length is patched in after.
     mutating func part(_ body: (inout EntryBoxWriter) -> Void) {
         let start = bytes.count
-        bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+        // Four appends, not an array literal: that was an allocation a part, some thirty an entry.
+        bytes.append(0)
+        bytes.append(0)
+        bytes.append(0)
+        bytes.append(0)
         body(&self)
         let n = UInt32(bytes.count - start - 4)
         bytes[start] = UInt8(n & 0xFF)

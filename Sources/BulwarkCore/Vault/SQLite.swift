@@ -206,22 +206,20 @@ public final class SQLiteDatabase {
         /// steps once. The text and blob are bound without a copy (a nil
         /// destructor is SQLITE_STATIC) and read by the step inside the
         /// closures that lend their bytes.
-        func run(text: String, integer: Int64, blob: [UInt8]) throws {
+        /// `text`: UTF-8 bytes, lent for the call.
+        func run(text: UnsafeBufferPointer<UInt8>, integer: Int64, blob: [UInt8]) throws {
             precondition(!text.isEmpty && !blob.isEmpty, "a vault row has an id and a sealed box")
             defer { sqlite3_reset(statement) }
-            var text = text
-            let code: Int32 = text.withUTF8 { id in
-                blob.withUnsafeBytes { box in
-                    var code = sqlite3_bind_int64(statement, 2, integer)
-                    if code == SQLITE_OK {
-                        code = id.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, 1, $0.baseAddress, Int32($0.count), nil) }
-                    }
-                    if code == SQLITE_OK { code = sqlite3_bind_blob(statement, 3, box.baseAddress, Int32(box.count), nil) }
-                    if code == SQLITE_OK { code = sqlite3_step(statement) }
-                    // Nothing may keep pointers to the lent bytes after this closure.
-                    sqlite3_clear_bindings(statement)
-                    return code
+            let code: Int32 = blob.withUnsafeBytes { box in
+                var code = sqlite3_bind_int64(statement, 2, integer)
+                if code == SQLITE_OK {
+                    code = text.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, 1, $0.baseAddress, Int32($0.count), nil) }
                 }
+                if code == SQLITE_OK { code = sqlite3_bind_blob(statement, 3, box.baseAddress, Int32(box.count), nil) }
+                if code == SQLITE_OK { code = sqlite3_step(statement) }
+                // Nothing may keep pointers to the lent bytes after this closure.
+                sqlite3_clear_bindings(statement)
+                return code
             }
             guard code == SQLITE_DONE else { throw database.failure(code) }
         }

@@ -135,6 +135,8 @@ extension Vault {
     /// written: dropped in the same transaction. Only blobs the change
     /// took away from an entry are looked for.
     func dropUnheldBlobs(put: [Entry], delete: [String]) throws {
+        // A file without files has none to drop: one probe, not a look up of every entry written.
+        guard try db().query("SELECT EXISTS(SELECT 1 FROM blobs)").first?.first?.integer == 1 else { return }
         var candidates = Set<String>()
         for id in delete { for attachment in entry(id: id)?.attachments ?? [] { candidates.insert(attachment.blob) } }
         for new in put {

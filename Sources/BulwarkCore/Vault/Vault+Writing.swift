@@ -124,12 +124,12 @@ extension Vault {
                 try dropUnheldBlobs(put: put, delete: delete)
                 KillPoint.reach("write-planned")
                 next = nextCounter()
-                let order = Vault.rowOrder(put)
-                try writeRows(put, in: order, version: next)
+                let ids = try writeRows(put, in: try Vault.rowOrder(put), version: next)
                 KillPoint.reach("write-rows")
                 try deleteRows(delete)
                 KillPoint.reach("write-deleted")
-                written = listing.applying(put: order.map { put[$0].id }, delete: delete, version: next)
+                written = delete.isEmpty ? listing.applying(sortedPut: ids, version: next)
+                    : listing.applying(put: ids.strings, delete: delete, version: next)
                 assert(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
                 try writeIndex(listing: written, counter: next)
                 KillPoint.reach("write-indexed")
@@ -159,7 +159,9 @@ extension Vault {
     /// Sorted by each id's first eight bytes as one number (byte order, as
     /// SQLite's index compares them), the whole ids only where those tie:
     /// comparing 100,000 Strings was a tenth of an import's write.
-    static func rowOrder(_ put: [Entry]) -> [Int] {
+    /// The same id twice (one would replace the other's row) is refused:
+    /// neighbours once sorted, so it costs nothing here.
+    static func rowOrder(_ put: [Entry]) throws -> [Int] {
         guard put.count > 64 else { return Array(put.indices) }
         var keyed = put.indices.map { index in
             var prefix: UInt64 = 0, taken = 0
@@ -167,32 +169,35 @@ extension Vault {
             return (prefix << (8 * UInt64(8 - taken)), index)
         }
         keyed.sort { $0.0 != $1.0 ? $0.0 < $1.0 : Array(put[$0.1].id.utf8).lexicographicallyPrecedes(Array(put[$1.1].id.utf8)) }
+        for (a, b) in zip(keyed, keyed.dropFirst()) where a.0 == b.0 && put[a.1].id == put[b.1].id {
+            throw VaultError.conflict(title: put[b.1].title, deleted: false)
+        }
         return keyed.map(\.1)
     }
 
-    /// Step 3b: the rows, sealed under `version`, a block of 8,192 at a
-    /// time so that 100,000 boxes are never all in memory; past one block,
-    /// a pipeline: the next block is sealed on the other cores while this
-    /// thread writes the last one into SQLite.
-    func writeRows(_ put: [Entry], in order: [Int], version: Int64) throws {
-        let blocks = stride(from: 0, to: order.count, by: 8192).map { Array(order[$0..<min(order.count, $0 + 8192)]) }
-        if blocks.count <= 1 {
-            for block in blocks {
-                for (index, box) in zip(block, Vault.seal(put, at: block, key: key, prefix: aadPrefix, version: version, context: aead)) {
-                    try writeRow(id: put[index].id, sealed: box, version: version)
-                }
+    /// Step 3b: the rows, sealed under `version`; their ids in the order
+    /// written. Past one block of 8,192, a pipeline (`RowSealPipeline`):
+    /// the rows are sealed on the other cores a chunk at a time while this
+    /// thread writes them into SQLite.
+    func writeRows(_ put: [Entry], in order: [Int], version: Int64) throws -> RowIDs {
+        var ids = RowIDs(capacity: order.count)
+        guard order.count > 8192 else {
+            for (index, box) in zip(order, Vault.seal(put, at: order, key: key, prefix: aadPrefix, version: version, context: aead)) {
+                try writeRow(id: put[index].id, sealed: box, version: version)
+                ids.append(put[index].id)
             }
-            return
+            return ids
         }
-        let sealer = BlockSealer(put, key: key, prefix: aadPrefix, version: version)
-        var pending = sealer.start(blocks[0])
+        let pipeline = RowSealPipeline(put, order: order, key: key, prefix: aadPrefix, version: version)
+        defer { pipeline.stop() }
         try db().repeatedly(Vault.putRow) { rows in
-            for (number, block) in blocks.enumerated() {
-                let boxes = pending.wait()
-                if number + 1 < blocks.count { pending = sealer.start(blocks[number + 1]) }
-                for (index, box) in zip(block, boxes) { try rows.run(text: put[index].id, integer: version, blob: box) }
+            for chunk in 0..<pipeline.chunks {
+                let (chunkIDs, boxes) = pipeline.take(chunk)
+                try chunkIDs.forEach { row, id in try rows.run(text: id, integer: version, blob: boxes[row]) }
+                ids.append(chunkIDs)
             }
         }
+        return ids
     }
 
     /// Step 4: the rows deleted.

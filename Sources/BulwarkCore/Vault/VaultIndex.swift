@@ -38,53 +38,81 @@ struct Listing: Equatable {
     func applying(put: [String], delete: [String], version: Int64) -> Listing {
         guard !put.isEmpty || !delete.isEmpty else { return self }
         let sorted = Self.inFileOrder(put: put, delete: delete, version: version)
+        return merging(RowIDs(sorted.lazy.map(\.id)), versions: sorted.map(\.version), newestPut: put.isEmpty ? nil : version)
+    }
+
+    /// This listing after a write of `put` alone, ids already in the file's
+    /// order (as a large write writes them): no String is made or read.
+    /// Ids not strictly in that order (a write of a few, or the same id
+    /// twice) take the general way.
+    func applying(sortedPut put: RowIDs, version: Int64) -> Listing {
+        guard put.count > 0 else { return self }
+        var previous: UnsafeBufferPointer<UInt8>?
+        var increasing = true
+        put.forEach { _, id in
+            if let previous, increasing, Self.compare(previous, id) >= 0 { increasing = false }
+            previous = id
+        }
+        guard increasing else { return applying(put: put.strings, delete: [], version: version) }
+        return merging(put, versions: nil, newestPut: version)
+    }
+
+    /// The merge walk: `changes` in the file's id order, each with its new
+    /// version (nil: deleted); `versions` nil: every one put at `newestPut`.
+    private func merging(_ changes: RowIDs, versions: [Int64?]?, newestPut: Int64?) -> Listing {
         var out = Listing()
-        out.bytes.reserveCapacity(bytes.count + put.count * 50)
+        out.bytes.reserveCapacity(bytes.count + changes.count * 50)
         var removedNewest = false
         var delta = 0  // rows added less rows deleted
+        func versionAt(_ next: Int) -> Int64? { versions.map { $0[next] } ?? newestPut }
         bytes.withUnsafeBufferPointer { old in
-            // Unchanged rows are copied a run at a time; only the lengths are read to walk them.
-            var at = 0, run = 0, next = 0
-            func flush(to end: Int) {
-                if end > run { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: old[run..<end])) }
-            }
-            func emit(_ change: (id: String, version: Int64?)) {
-                if let version = change.version { change.id.withUTF8Bytes { out.append(id: UnsafeRawBufferPointer($0), version: version) } }
-            }
-            while at < old.count, next < sorted.count {
-                let n = Int(old[at]) | Int(old[at + 1]) << 8 | Int(old[at + 2]) << 16 | Int(old[at + 3]) << 24
-                let id = UnsafeBufferPointer(rebasing: old[(at + 4)..<(at + 4 + n)])
-                let order = sorted[next].id.withUTF8Bytes { Self.compare($0, id) }
-                if order < 0 {  // a new row before this one
-                    flush(to: at)
-                    run = at
-                    if sorted[next].version != nil { delta += 1 }
-                    emit(sorted[next])
-                    next += 1
-                    continue
+            changes.bytes.withUnsafeBufferPointer { changed in
+                // Unchanged rows are copied a run at a time; only the lengths are read to walk them.
+                var at = 0, run = 0, next = 0
+                func flush(to end: Int) {
+                    if end > run { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: old[run..<end])) }
                 }
-                if order == 0 {  // this row rewritten or deleted
-                    flush(to: at)
-                    let rowVersion = old[(at + 4 + n)..<(at + 12 + n)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                    if sorted[next].version == nil {
-                        delta -= 1
-                        if Int64(bitPattern: rowVersion) == newest { removedNewest = true }
+                func changeID(_ next: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: changed[changes.start(of: next)..<changes.ends[next]])
+                }
+                func emit(_ next: Int) {
+                    if let version = versionAt(next) { out.append(id: UnsafeRawBufferPointer(changeID(next)), version: version) }
+                }
+                while at < old.count, next < changes.count {
+                    let n = Int(old[at]) | Int(old[at + 1]) << 8 | Int(old[at + 2]) << 16 | Int(old[at + 3]) << 24
+                    let id = UnsafeBufferPointer(rebasing: old[(at + 4)..<(at + 4 + n)])
+                    let order = Self.compare(changeID(next), id)
+                    if order < 0 {  // a new row before this one
+                        flush(to: at)
+                        run = at
+                        if versionAt(next) != nil { delta += 1 }
+                        emit(next)
+                        next += 1
+                        continue
                     }
-                    emit(sorted[next])
-                    next += 1
-                    run = at + 12 + n
+                    if order == 0 {  // this row rewritten or deleted
+                        flush(to: at)
+                        let rowVersion = old[(at + 4 + n)..<(at + 12 + n)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                        if versionAt(next) == nil {
+                            delta -= 1
+                            if Int64(bitPattern: rowVersion) == newest { removedNewest = true }
+                        }
+                        emit(next)
+                        next += 1
+                        run = at + 12 + n
+                    }
+                    at += 12 + n
                 }
-                at += 12 + n
-            }
-            flush(to: old.count)
-            while next < sorted.count {
-                if sorted[next].version != nil { delta += 1 }
-                emit(sorted[next])
-                next += 1
+                flush(to: old.count)
+                while next < changes.count {
+                    if versionAt(next) != nil { delta += 1 }
+                    emit(next)
+                    next += 1
+                }
             }
         }
         out.count = count + delta
-        out.newest = put.isEmpty ? (removedNewest ? Self.newestVersion(in: out.bytes) : newest) : max(newest, version)
+        out.newest = newestPut.map { max(newest, $0) } ?? (removedNewest ? Self.newestVersion(in: out.bytes) : newest)
         return out
     }
 

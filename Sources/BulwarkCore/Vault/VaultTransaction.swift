@@ -8,8 +8,24 @@ import Foundation
 public final class VaultTransaction {
     private let vault: Vault
     private(set) var puts: [Entry] = []
-    private var putIndex: [String: Int] = [:]
     private(set) var deletes: [String] = []
+    /// `puts` by id, the first `indexed` of them: a large insert into a
+    /// change with none yet (an import's 100,000) is indexed only when one
+    /// is looked up, which most imports never do (each was a hash and a cache miss).
+    private var indexedPuts: [String: Int] = [:]
+    private var indexed = 0
+
+    private var putIndex: [String: Int] {
+        get { catchUpIndex(); return indexedPuts }
+        _modify { catchUpIndex(); yield &indexedPuts }
+    }
+
+    private func catchUpIndex() {
+        guard indexed < puts.count else { return }
+        indexedPuts.reserveCapacity(puts.count)
+        for at in indexed..<puts.count { indexedPuts[puts[at].id] = at }
+        indexed = puts.count
+    }
 
     init(vault: Vault) { self.vault = vault }
 
@@ -22,8 +38,8 @@ public final class VaultTransaction {
     /// Every entry as this change sees it.
     public var entries: [Entry] {
         guard !puts.isEmpty || !deletes.isEmpty else { return vault.entries }
-        let gone = Set(deletes)
-        return vault.entries.compactMap { gone.contains($0.id) ? nil : (putIndex[$0.id].map { puts[$0] } ?? $0) }
+        let gone = Set(deletes), index = putIndex
+        return vault.entries.compactMap { gone.contains($0.id) ? nil : (index[$0.id].map { puts[$0] } ?? $0) }
             + puts.filter { vault.version(of: $0.id) == nil }
     }
 
@@ -38,8 +54,9 @@ public final class VaultTransaction {
         let gone = Set(deletes)
         var seen = Set<String>()
         var held: [Entry] = []
+        let index = putIndex
         for id in keys.flatMap(vault.ids(withUserNameKey:)) where !gone.contains(id) && seen.insert(id).inserted {
-            if let current = putIndex[id].map({ puts[$0] }) ?? vault.entry(id: id), predicate(current) { held.append(current) }
+            if let current = index[id].map({ puts[$0] }) ?? vault.entry(id: id), predicate(current) { held.append(current) }
         }
         var added: [Entry] = []
         for put in puts where !gone.contains(put.id) && keys.contains(put.userNameKey) && seen.insert(put.id).inserted && predicate(put) {
@@ -54,8 +71,9 @@ public final class VaultTransaction {
         if let at = putIndex[entry.id] {
             puts[at] = entry
         } else {
-            putIndex[entry.id] = puts.count
+            indexedPuts[entry.id] = puts.count
             puts.append(entry)
+            indexed = puts.count
         }
     }
 
@@ -84,20 +102,38 @@ public final class VaultTransaction {
 
     /// New entries; an id the vault holds already is a conflict.
     public func insert(_ fresh: [Entry]) throws {
-        if let taken = fresh.first(where: { vault.version(of: $0.id) != nil || putIndex[$0.id] != nil }) {
-            throw VaultError.conflict(title: taken.title, deleted: false)
-        }
         // Room made once for many (an import's 100,000 grew the index a dozen
         // times, rehashing each time), at least doubled, so that one at a
         // time (a sync's new entries) stays amortised rather than reallocating each.
         let needed = puts.count + fresh.count
-        if needed > puts.capacity {
-            puts.reserveCapacity(max(needed, puts.capacity * 2))
-            putIndex.reserveCapacity(max(needed, putIndex.capacity * 2))
+        if needed > puts.capacity { puts.reserveCapacity(max(needed, puts.capacity * 2)) }
+        // Many into a change with none: checked against the vault only, and
+        // indexed when first looked up (the same id twice among them is
+        // refused by the write, which sorts them: `Vault.rowOrder`).
+        if puts.isEmpty && fresh.count > 64 {
+            if let taken = fresh.first(where: { vault.version(of: $0.id) != nil }) {
+                throw VaultError.conflict(title: taken.title, deleted: false)
+            }
+            puts = fresh
+            indexed = 0
+            return
         }
+        catchUpIndex()
+        if needed > indexedPuts.capacity { indexedPuts.reserveCapacity(max(needed, indexedPuts.capacity * 2)) }
+        // Checked and added in one walk (each entry read once: at 100,000, each
+        // walk was a cache miss an entry); a taken id takes back what was added.
+        let before = puts.count
         for entry in fresh {
-            putIndex[entry.id] = puts.count
+            let id = entry.id
+            guard vault.version(of: id) == nil, indexedPuts[id] == nil else {
+                for added in puts[before...] { indexedPuts[added.id] = nil }
+                puts.removeSubrange(before...)
+                indexed = puts.count
+                throw VaultError.conflict(title: entry.title, deleted: false)
+            }
+            indexedPuts[id] = puts.count
             puts.append(entry)
+            indexed = puts.count
         }
     }
 
@@ -107,7 +143,8 @@ public final class VaultTransaction {
         if let base, base != now { throw VaultError.conflict(title: vault.entry(id: id)?.title ?? id, deleted: false) }
         if let at = putIndex.removeValue(forKey: id) {
             puts.remove(at: at)
-            putIndex = Dictionary(uniqueKeysWithValues: puts.enumerated().map { ($1.id, $0) })
+            indexedPuts = Dictionary(uniqueKeysWithValues: puts.enumerated().map { ($1.id, $0) })
+            indexed = puts.count
         }
         deletes.append(id)
     }
@@ -163,10 +200,13 @@ extension VaultTransaction {
     /// sealed in this change, each attachment's placeholder replaced by the
     /// vault's name for its bytes; entries without files are returned as they are.
     public func storeImportedFiles(_ incoming: [Entry], from files: [String: [UInt8]]) throws -> [Entry] {
+        // Most imports carry no files: their entries are handed back, not copied one by one.
+        let placeholder = { (entry: Entry) in entry.attachments.contains(where: { $0.blob.hasPrefix(ImportFiles.prefix) }) }
+        guard incoming.contains(where: placeholder) else { return incoming }
         var held: [String: Int64] = [:]
         if !files.isEmpty { for other in entries { for file in other.attachments { held[file.blob] = file.size } } }
         return try incoming.map { entry in
-            guard entry.attachments.contains(where: { $0.blob.hasPrefix(ImportFiles.prefix) }) else { return entry }
+            guard placeholder(entry) else { return entry }
             var stored = entry
             // A placeholder whose bytes never came is no file at all: never a reference to nothing.
             stored.attachments.removeAll { $0.blob.hasPrefix(ImportFiles.prefix) && files[$0.blob] == nil }

@@ -38,6 +38,44 @@ import Testing
         }
     }
 
+    /// Strings are passed eight bytes at a time: a quote, a backslash, a
+    /// control character or a multi-byte letter at every place of the
+    /// first three words is still found there, and numbers (checked
+    /// without being made) are taken and refused as the reader takes them.
+    @Test func everyPlaceInAStringAndEveryNumberReadsAsTheReaderReadsIt() throws {
+        var texts: [String] = []
+        for length in 0..<24 {
+            for at in 0..<max(length, 1) {
+                for special in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "é", "\u{1}", "\u{1F}", "\u{7F}", " ", "~"] {
+                    var letters = Array(repeating: "a", count: length)
+                    if length > 0 { letters[at] = special }
+                    texts.append("[\"" + letters.joined() + "\",1]")
+                }
+            }
+        }
+        texts.append(#"["unterminated"#)
+        for number in ["0", "-0", "7", "-12", "1.5", "-0.25e+3", "2E9", "1e-7", "123456789012345678901234", "01", "-", "1.", ".5", "1e", "1e+", "--1", "+1", "0x1", "1.5e3.2", "-01.0"] {
+            texts.append("[" + number + "]")
+            texts.append(#"{"n":"# + number + "}")
+        }
+        for text in texts {
+            var readerMessage: String?, readerValue: Any?
+            do { readerValue = try JSONStream.parse(Data(text.utf8)) } catch let failure as JSONStream.Failure { readerMessage = failure.message } catch {}
+            let bytes = [UInt8](text.utf8)
+            let (tapeMessage, tapeString): (String?, String?) = bytes.withUnsafeBufferPointer { buffer in
+                var tape = JSONTape()
+                do {
+                    try tape.read(buffer)
+                    return (nil, tape.kind(tape.root) == .array ? tape.elements(tape.root).first.flatMap { tape.string($0) } : nil)
+                } catch let failure as JSONStream.Failure {
+                    return (failure.message == "unexpected text after the value" ? "unexpected text after the document" : failure.message, nil)
+                } catch { return ("\(error)", nil) }
+            }
+            #expect(tapeMessage == readerMessage, "\(text)")
+            if let array = readerValue as? [Any], let first = array.first as? String { #expect(tapeString == first, "\(text)") }
+        }
+    }
+
     @Test func integersOutOfRangeAreNone() throws {
         try withTape(#"[9223372036854775807,9223372036854775808,-5,1e3]"#) { tape in
             #expect(tape.elements(tape.root).map { tape.integer($0) } == [Int.max, nil, -5, nil])

@@ -31,4 +31,20 @@ import Testing
         let shuffled = base.applying(put: ["e", "a", "c"], delete: [], version: 2)
         #expect(sorted == shuffled && sorted.count == 5 && sorted.newest == 2)
     }
+
+    /// A large write's ids, handed over as bytes in the file's order, make
+    /// the listing the Strings do; out of order or repeated, they take the
+    /// general way and still do.
+    @Test func idsHandedOverAsBytesMakeTheSameListing() {
+        var base = Listing()
+        for id in ["b", "d", "f"] { Array(id.utf8).withUnsafeBytes { base.append(id: $0, version: 1) } }
+        for put in [["a", "c", "d", "é"], ["Z", "b"], ["é", "a", "c"], ["c", "c", "a"], ["g"]] {
+            let bytes = base.applying(sortedPut: RowIDs(put), version: 4)
+            #expect(bytes == base.applying(put: put, delete: [], version: 4), "\(put)")
+        }
+        let rewritten = base.applying(sortedPut: RowIDs(["b", "c"]), version: 4)
+        #expect(rewritten.count == 4 && rewritten.newest == 4)
+        #expect(base.applying(sortedPut: RowIDs([String]()), version: 4) == base)
+        #expect(RowIDs(["ab", "", "c"]).strings == ["ab", "", "c"])
+    }
 }

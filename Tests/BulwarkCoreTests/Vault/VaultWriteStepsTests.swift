@@ -6,12 +6,55 @@ import Testing
 /// written in one block or through the sealing pipeline, the counter, and
 /// a transaction whose later step reads its earlier ones.
 @Suite struct VaultWriteStepsTests {
-    @Test func rowsGoInIdOrderPastAFewAndAsTheyComeBelow() {
+    @Test func rowsGoInIdOrderPastAFewAndAsTheyComeBelow() throws {
         let few = ["c", "a", "b"].map { Entry(id: $0, title: $0) }
-        #expect(Vault.rowOrder(few) == [0, 1, 2])
+        #expect(try Vault.rowOrder(few) == [0, 1, 2])
         let many = (0..<100).map { Entry(id: String(format: "%03d", (37 * $0) % 100), title: "x") }
-        let order = Vault.rowOrder(many)
+        let order = try Vault.rowOrder(many)
         #expect(order.map { many[$0].id } == many.map(\.id).sorted() && Set(order).count == 100)
+        // Ids sharing their first eight bytes are told apart by the rest.
+        let long = (0..<100).map { Entry(id: "prefix00-" + String(format: "%03d", (37 * $0) % 100), title: "x") }
+        #expect(try Vault.rowOrder(long).map { long[$0].id } == long.map(\.id).sorted())
+    }
+
+    /// The same id twice among many would leave one row for two entries: refused, named.
+    @Test func theSameIdTwiceAmongManyIsRefused() {
+        var many = (0..<100).map { Entry(id: "prefix00-" + String(format: "%03d", $0), title: "Entry \($0)") }
+        many[70] = Entry(id: many[20].id, title: "Twin")
+        #expect(throws: VaultError.conflict(title: "Twin", deleted: false)) { try Vault.rowOrder(many) }
+    }
+
+    /// Many new entries into a change with none are indexed only when one is
+    /// looked up: then found, saved over and removed as any put is; the same
+    /// id twice among them writes nothing.
+    @Test func aLargeInsertIsFoundWhenLookedUpAndRefusedWhenAnIdRepeats() throws {
+        let dir = TemporaryDirectory()
+        let vault = try Vault.create(at: dir.file("v.db"), masterPassword: "m", parameters: testParameters)
+        let existing = Entry(title: "Held")
+        try vault.insertNew([existing])
+        let many = (0..<200).map { Entry(title: "Entry \($0)", username: "u\($0)") }
+        try vault.transaction { change in
+            try change.insert(many)
+            #expect(change.entry(id: many[150].id)?.title == "Entry 150")
+            var edited = many[150]
+            edited.title = "Edited"
+            try change.save(edited, basedOn: nil)
+            try change.insert([Entry(title: "One more")])
+            #expect(throws: VaultError.self) { try change.insert([many[3]]) }
+            #expect(change.entries.count == 202)
+        }
+        #expect(vault.entries.count == 202 && vault.entry(id: many[150].id)?.title == "Edited")
+
+        var twins = (0..<100).map { Entry(title: "New \($0)") }
+        twins[99] = Entry(id: twins[10].id, title: "Twin")
+        #expect(throws: VaultError.conflict(title: "Twin", deleted: false)) {
+            try vault.transaction { change in try change.insert(twins) }
+        }
+        #expect(throws: VaultError.conflict(title: "Held", deleted: false)) {
+            try vault.transaction { change in try change.insert(twins.prefix(98) + [existing]) }
+        }
+        let reopened = try Vault.open(at: dir.file("v.db"), masterPassword: "m")
+        #expect(reopened.entries.count == 202)
     }
 
     /// 20,000 rows take the pipeline (three blocks of 8,192): each reads
