@@ -31,4 +31,26 @@ import Testing
     func categoryIsGuessedFromTitleAndHost(title: String, urls: [String], expected: AccountCategory) {
         #expect(CategoryGuess.guess(title: title, urls: urls) == expected)
     }
+
+    /// The guess read in one pass finds what searching each category's
+    /// keywords in turn finds, on titles and sites made of keywords, their
+    /// pieces, letters outside ASCII and mixed case.
+    @Test func theOnePassGuessIsTheSearchInTurn() {
+        func inTurn(_ title: String, _ urls: [String]) -> AccountCategory {
+            let haystack = Array(([title] + urls.map(Domain.normalize)).joined(separator: " ").lowercased().utf8)
+            for (category, words) in CategoryGuess.keywords where words.contains(where: { ByteSearch.contains(haystack, Array($0.utf8)) }) {
+                return category
+            }
+            return .other
+        }
+        let pieces = CategoryGuess.keywords.flatMap(\.1) + ["BANK", "Pa", "y", "ID", "Å", "İ", "\u{212A}", "é", " ", ".", "-", "x", "Mail", "ſ"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4000 {
+            let title = (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let hosts = (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+                "https://" + (0..<Int.random(in: 1...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined() + ".example/p"
+            }
+            #expect(CategoryGuess.guess(title: title, urls: hosts) == inTurn(title, hosts), "\(title) \(hosts)")
+        }
+    }
 }

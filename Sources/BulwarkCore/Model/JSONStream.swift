@@ -99,7 +99,16 @@ public struct JSONStream {
         // Exporters indent: most of a pretty-printed document's bytes are runs of spaces, passed eight at a time.
         let base = UnsafeRawPointer(bytes.baseAddress!)
         while true {
-            while at + 8 <= bytes.count, base.loadUnaligned(fromByteOffset: at, as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
+            // Up to the first byte that is not a space, eight at a time (the
+            // run's last few counted from the word, not passed one by one).
+            while at + 8 <= bytes.count {
+                let others = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                if others != 0 {
+                    at += others.trailingZeroBitCount / 8
+                    break
+                }
+                at += 8
+            }
             guard at < bytes.count else { return }
             let byte = bytes[at]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }

@@ -54,6 +54,10 @@ import Testing
             }
         }
         texts.append(#"["unterminated"#)
+        for run in 0..<20 {
+            let spaces = String(repeating: " ", count: run)
+            texts += ["[" + spaces + "\"a\"\n" + spaces + ",\t" + spaces + "2" + spaces + "]", spaces + "[\r\n" + spaces + "\"b\"" + spaces + "x]"]
+        }
         for number in ["0", "-0", "7", "-12", "1.5", "-0.25e+3", "2E9", "1e-7", "123456789012345678901234", "01", "-", "1.", ".5", "1e", "1e+", "--1", "+1", "0x1", "1.5e3.2", "-01.0"] {
             texts.append("[" + number + "]")
             texts.append(#"{"n":"# + number + "}")
