@@ -10,7 +10,17 @@ import Testing
 
     @Test func aGzipBombStopsAtItsLimit() throws {
         #expect(throws: Gzip.Failure.self) { try Gzip.inflate(Self.bomb, limit: 64 << 10) }
-        #expect(try Gzip.inflate(Self.bomb, limit: 2 << 20).count == 1 << 20)
+        let inflated = try Gzip.inflate(Self.bomb, limit: 2 << 20)
+        #expect(inflated.count == 1 << 20 && inflated.allSatisfy { $0 == 0 })
+        // Inflated into room of the trailer's size: exactly at the limit is taken, a byte under is refused.
+        #expect(try Gzip.inflate(Self.bomb, limit: 1 << 20).count == 1 << 20)
+        #expect(throws: Gzip.Failure.self) { try Gzip.inflate(Self.bomb, limit: (1 << 20) - 1) }
+        // A trailer that claims less (64 KiB of 1 MiB): inflated past the room it gave, then refused by zlib's length check.
+        var understated = Self.bomb
+        #expect(Array(understated.suffix(4)) == [0, 0, 0x10, 0])
+        understated[understated.count - 2] = 0x01
+        let refused = #expect(throws: Gzip.Failure.self) { _ = try Gzip.inflate(understated, limit: 2 << 20).count }
+        #expect(refused?.description == "the compressed content is damaged (zlib: -3)")
         var damaged = Self.bomb
         damaged[20] ^= 0xFF
         #expect(throws: Gzip.Failure.self) { try Gzip.inflate(damaged, limit: 2 << 20) }

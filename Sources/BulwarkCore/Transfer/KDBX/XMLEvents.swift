@@ -118,7 +118,7 @@ enum XMLEvents {
     /// The handler, reachable from libxml2's context pointer.
     private final class Box {
         let handler: XMLEventHandler
-        var parser: xmlParserCtxtPtr?
+        @exclusivity(unchecked) var parser: xmlParserCtxtPtr?  // set once, before the parse starts
         init(_ handler: XMLEventHandler) { self.handler = handler }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A first pass over XML before FoundationXML's parser sees it: every tag
 /// closed in order, names and attributes well-formed, nothing but elements,
 /// attributes and text after an optional XML declaration (KeePass writes
@@ -65,8 +67,20 @@ enum XMLShape {
             (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2E || b == 0x3A || b >= 0x80
         }
         while i < n {
-            guard bytes[i] == 0x3C else { i += 1; continue }  // '<'
-            if starts("<?xml ", at: i) && bytes[0..<i].allSatisfy({ [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            // To the next '<' (memchr: text between tags was a byte at a time).
+            guard bytes[i] == 0x3C else {
+                guard let next = memchr(bytes.baseAddress! + i, 0x3C, n - i) else { break }
+                i = bytes.baseAddress!.distance(to: next.assumingMemoryBound(to: UInt8.self))
+                continue
+            }
+            // A tag's second byte decides (the four patterns tried at every tag were a tenth of the check).
+            let second = i + 1 < n ? bytes[i + 1] : 0
+            if second == UInt8(ascii: "?") || second == UInt8(ascii: "!") {
+                guard starts("<?xml ", at: i) && bytes[0..<i].allSatisfy({ [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+                    if starts("<?", at: i) { return "a processing instruction" }
+                    if starts("<!--", at: i) { return "a comment" }
+                    return "a DTD, CDATA or other declaration"
+                }
                 // version="1.0" encoding="utf-8" standalone="yes": nothing else
                 // (libxml2 reads a malformed declaration as a processing instruction).
                 guard let end = find("?>", from: i + 6), end - i < 200,
@@ -74,13 +88,9 @@ enum XMLShape {
                     return "a malformed XML declaration"
                 }
                 i = end + 2
-            } else if starts("<?", at: i) {
-                return "a processing instruction"
-            } else if starts("<!--", at: i) {
-                return "a comment"
-            } else if starts("<!", at: i) {
-                return "a DTD, CDATA or other declaration"
-            } else {
+                continue
+            }
+            do {  // an element's start or end tag
                 let closing = i + 1 < n && bytes[i + 1] == 0x2F
                 var j = i + (closing ? 2 : 1)
                 let nameStart = j
@@ -121,7 +131,10 @@ enum XMLShape {
                 guard j < n else { return "an unterminated tag" }
                 let selfClosing = bytes[j - 1] == 0x2F
                 if closing {
-                    guard let open = stack.popLast(), open.elementsEqual(name) else { return "an end tag that does not close the open element" }
+                    guard let open = stack.popLast(), open.count == name.count,
+                          memcmp(bytes.baseAddress! + open.startIndex, bytes.baseAddress! + name.startIndex, name.count) == 0 else {
+                        return "an end tag that does not close the open element"
+                    }
                 } else if !selfClosing {
                     stack.append(name)
                     if stack.count > depthLimit { return "nesting deeper than \(depthLimit) levels" }
