@@ -102,11 +102,6 @@ public final class VaultTransaction {
 
     /// New entries; an id the vault holds already is a conflict.
     public func insert(_ fresh: [Entry]) throws {
-        // Room made once for many (an import's 100,000 grew the index a dozen
-        // times, rehashing each time), at least doubled, so that one at a
-        // time (a sync's new entries) stays amortised rather than reallocating each.
-        let needed = puts.count + fresh.count
-        if needed > puts.capacity { puts.reserveCapacity(max(needed, puts.capacity * 2)) }
         // Many into a change with none: checked against the vault only, and
         // indexed when first looked up (the same id twice among them is
         // refused by the write, which sorts them: `Vault.rowOrder`).
@@ -118,6 +113,11 @@ public final class VaultTransaction {
             indexed = 0
             return
         }
+        // Room made once for many (an import's 100,000 grew the index a dozen
+        // times, rehashing each time), at least doubled, so that one at a
+        // time (a sync's new entries) stays amortised rather than reallocating each.
+        let needed = puts.count + fresh.count
+        if needed > puts.capacity { puts.reserveCapacity(max(needed, puts.capacity * 2)) }
         catchUpIndex()
         if needed > indexedPuts.capacity { indexedPuts.reserveCapacity(max(needed, indexedPuts.capacity * 2)) }
         // Checked and added in one walk (each entry read once: at 100,000, each
