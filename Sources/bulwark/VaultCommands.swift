@@ -70,6 +70,9 @@ enum VaultCommands {
         case .failure(let exit): return exit.code
         case .success(let (vault, master)):
             defer { vault.close() }
+            // The command ends with this vault: its entries are left to the
+            // process's end, not freed one by one as it closes (80 ms at 100,000).
+            defer { KeptUntilExit.keep(vault.rows) }
             // A watched vault's list follows its passwords (nothing is done for one that is not watched).
             defer {
                 let watch = WatchStore.standard()

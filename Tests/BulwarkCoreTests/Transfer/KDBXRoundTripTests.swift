@@ -25,6 +25,25 @@ import Testing
         #expect(throws: ImportError.self) { try KDBXImport.read(data, password: "not pw", keyFile: nil, now: Date()) }
     }
 
+    /// Twenty fields of one name (past the short list the writer keeps
+    /// names in) come back numbered in order, and an entry's id is its
+    /// KeePass UUID whichever way the id's hex is written.
+    @Test func manyFieldsOfOneNameAndTheEntrysUUID() throws {
+        var entry = Entry(title: "Many")
+        entry.fields = (1...20).map { CustomField(name: "PIN", value: "\($0)") } + [CustomField(name: "PIN (3)", value: "x")]
+        let data = try KDBXExport.write([entry], password: "pw", settings: Self.cheap)
+        let back = try #require(try KDBXImport.read(data, password: "pw", keyFile: nil, now: Date()).entries.first)
+        #expect(back.fields.map(\.name) == ["PIN"] + (2...20).map { "PIN (\($0))" } + ["PIN (3) (2)"])
+        #expect(back.fields.map(\.value) == (1...20).map { "\($0)" } + ["x"])
+        for id in (0..<200).map({ _ in EntryID.random() }) + ["6BA7B810-9DAD-11D1-80B4-00C04FD430C8", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"] {
+            let foundation = try #require(UUID(uuidString: id))
+            #expect(KDBXXMLWriter.uuidBytes(id) == withUnsafeBytes(of: foundation.uuid) { Array($0) }, "\(id)")
+        }
+        for other in ["", "6ba7b810-9dad-11d1-80b4-00c04fd430c", "6ba7b810x9dad-11d1-80b4-00c04fd430c8", "6ba7b810-9dad-11d1-80b4-00c04fd430cg", "not a uuid at all, 36 chars long...."] {
+            #expect(KDBXXMLWriter.uuidBytes(other) == nil, "\(other)")
+        }
+    }
+
     /// An expiry is KeePass's own; tags holding ; or , and a group holding / come back as they were.
     @Test func expiryOddTagsAndSlashedGroupsRoundTrip() throws {
         var entry = Entry(title: "Bank", username: "jane", password: "pw", tags: ["Money/Banks", "a;b", "c, d", "plain"])

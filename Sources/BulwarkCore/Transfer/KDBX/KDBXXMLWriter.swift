@@ -51,7 +51,7 @@ struct KDBXXMLWriter {
             + "<RecycleBinEnabled>False</RecycleBinEnabled></Meta><Root>").utf8)
         func write(_ group: Group, name: String) {
             xml.append(contentsOf: "<Group><UUID>\(Self.uuid(nil))</UUID><Name>\(escaped(name))</Name>".utf8)
-            for entry in group.entries { xml.append(contentsOf: self.entry(entry).utf8) }
+            for entry in group.entries { self.entry(entry, into: &xml) }
             for child in group.order { write(group.children[child]!, name: child) }
             xml.append(contentsOf: "</Group>".utf8)
         }
@@ -60,12 +60,14 @@ struct KDBXXMLWriter {
         return xml
     }
 
-    func entry(_ e: Entry) -> String {
-        var xml = "<Entry><UUID>\(Self.uuid(e.id))</UUID>"
+    /// An entry's XML appended to `xml` as bytes (each piece a String
+    /// added to a String, then copied on as bytes, was most of an export).
+    func entry(_ e: Entry, into xml: inout [UInt8]) {
+        put("<Entry><UUID>", Self.uuid(e.id), "</UUID>", into: &xml)
         let plainTags = e.tags.dropFirst().filter { !$0.contains(";") && !$0.contains(",") }
         let otherTags = e.tags.dropFirst().filter { $0.contains(";") || $0.contains(",") }
-        if !plainTags.isEmpty { xml += "<Tags>\(escaped(plainTags.joined(separator: ";")))</Tags>" }
-        xml += times(created: e.created, modified: e.modified, expires: e.expires)
+        if !plainTags.isEmpty { put("<Tags>", escaped(plainTags.joined(separator: ";")), "</Tags>", into: &xml) }
+        times(created: e.created, modified: e.modified, expires: e.expires, into: &xml)
         var strings: [(String, String, Bool)] = [("Title", e.title, false), ("UserName", e.username, false), ("Password", e.password ?? "", true),
                                                  ("URL", e.urls.first ?? "", false), ("Notes", e.notes, false)]
         for (index, url) in e.urls.dropFirst().enumerated() { strings.append((index == 0 ? "KP2A_URL" : "KP2A_URL_\(index)", url, false)) }
@@ -76,11 +78,11 @@ struct KDBXXMLWriter {
         if e.categoryIsManual { strings.append((Self.categoryField, e.category.rawValue, false)) }
         if !otherTags.isEmpty { strings.append((Self.tagsField, otherTags.joined(separator: "\n"), false)) }
         if e.password != nil { strings.append((Self.passwordChangedField, ISODate.string(e.passwordChanged), false)) }
-        xml += uniqueStrings(strings)
+        uniqueStrings(strings, into: &xml)
         // Files, each a reference into the inner header's list.
         for attachment in e.attachments {
             guard let ref = binaryRefs[attachment.blob] else { continue }
-            xml += "<Binary><Key>\(escaped(attachment.name))</Key><Value Ref=\"\(ref)\"/></Binary>"
+            put("<Binary><Key>", escaped(attachment.name), "</Key><Value Ref=\"\(ref)\"/></Binary>", into: &xml)
         }
         // History, oldest first as KeePass keeps it: each earlier version kept whole, and each old
         // password as the entry with that password (what KeePass's own history of a password change holds).
@@ -92,47 +94,67 @@ struct KDBXXMLWriter {
             versions.append((old.changedAt, withoutDate.map { $0.0 == "Password" ? ($0.0, old.password, true) : $0 } + [(Self.reasonField, old.reason, false)]))
         }
         if !versions.isEmpty {
-            xml += "<History>"
+            put("<History>", into: &xml)
             for version in versions.sorted(by: { $0.at < $1.at }) {
-                xml += "<Entry><UUID>\(Self.uuid(e.id))</UUID>" + times(created: e.created, modified: version.at) + uniqueStrings(version.strings) + "</Entry>"
+                put("<Entry><UUID>", Self.uuid(e.id), "</UUID>", into: &xml)
+                times(created: e.created, modified: version.at, into: &xml)
+                uniqueStrings(version.strings, into: &xml)
+                put("</Entry>", into: &xml)
             }
-            xml += "</History>"
+            put("</History>", into: &xml)
         }
-        return xml + "</Entry>"
+        put("</Entry>", into: &xml)
+    }
+
+    /// Texts appended as UTF-8.
+    private func put(_ texts: String..., into xml: inout [UInt8]) {
+        for text in texts { xml.append(contentsOf: text.utf8) }
     }
 
     /// Strings, each key once: KeePass needs that, so a repeated name (two
     /// "PIN" fields, a field called "Notes") is written as "PIN (2)".
-    func uniqueStrings(_ strings: [(String, String, Bool)]) -> String {
-        var xml = ""
-        var used: Set<String> = []
+    func uniqueStrings(_ strings: [(String, String, Bool)], into xml: inout [UInt8]) {
+        // The names used so far in a list while they are few (an entry has
+        // a handful: a set made and hashed per entry was a fifth of a
+        // 100,000-entry export), in a set past that.
+        var few: [String] = [], many: Set<String>?
+        func isUsed(_ name: String) -> Bool { many?.contains(name) ?? few.contains(name) }
         for (key, value, protected) in strings {
             var unique = Self.xmlSafeKey(key), n = 2
-            while used.contains(unique) {
+            while isUsed(unique) {
                 unique = "\(Self.xmlSafeKey(key)) (\(n))"
                 n += 1
             }
-            used.insert(unique)
-            xml += string(unique, value, protected: protected)
+            if many != nil {
+                many!.insert(unique)
+            } else {
+                few.append(unique)
+                if few.count > 16 { many = Set(few) }
+            }
+            string(unique, value, protected: protected, into: &xml)
         }
-        return xml
     }
 
     /// A protected value (and any value XML 1.0 cannot carry) is XORed with
     /// the inner stream and base64-encoded, so every character survives.
-    func string(_ key: String, _ value: String, protected: Bool) -> String {
+    func string(_ key: String, _ value: String, protected: Bool, into xml: inout [UInt8]) {
         let mustProtect = protected || !Self.isXMLSafe(value)
-        guard mustProtect else { return "<String><Key>\(escaped(key))</Key><Value>\(escaped(value))</Value></String>" }
+        guard mustProtect else {
+            put("<String><Key>", escaped(key), "</Key><Value>", escaped(value), "</Value></String>", into: &xml)
+            return
+        }
         let masked = Data(stream.xor(Array(value.utf8))).base64EncodedString()
-        return "<String><Key>\(escaped(key))</Key><Value Protected=\"True\">\(masked)</Value></String>"
+        put("<String><Key>", escaped(key), "</Key><Value Protected=\"True\">", masked, "</Value></String>", into: &xml)
     }
 
     /// KeePass's times; an expiry is its ExpiryTime with Expires set.
-    func times(created: Date, modified: Date, expires: Date? = nil) -> String {
-        "<Times><CreationTime>\(Self.time(created))</CreationTime><LastModificationTime>\(Self.time(modified))</LastModificationTime>"
-            + "<LastAccessTime>\(Self.time(modified))</LastAccessTime><ExpiryTime>\(Self.time(expires ?? modified))</ExpiryTime>"
-            + "<Expires>\(expires == nil ? "False" : "True")</Expires>"
-            + "<UsageCount>0</UsageCount><LocationChanged>\(Self.time(modified))</LocationChanged></Times>"
+    func times(created: Date, modified: Date, expires: Date? = nil, into xml: inout [UInt8]) {
+        // The modification time written four times, made once.
+        let changed = Self.time(modified)
+        put("<Times><CreationTime>", Self.time(created), "</CreationTime><LastModificationTime>", changed, "</LastModificationTime>",
+            "<LastAccessTime>", changed, "</LastAccessTime><ExpiryTime>", expires.map(Self.time) ?? changed, "</ExpiryTime>",
+            "<Expires>", expires == nil ? "False" : "True", "</Expires>",
+            "<UsageCount>0</UsageCount><LocationChanged>", changed, "</LocationChanged></Times>", into: &xml)
     }
 
     static func time(_ date: Date) -> String {
@@ -142,8 +164,37 @@ struct KDBXXMLWriter {
 
     /// The entry's id as KeePass's 16-byte UUID when it is one, else a new one.
     static func uuid(_ id: String?) -> String {
-        if let id, let uuid = UUID(uuidString: id) { return withUnsafeBytes(of: uuid.uuid) { Data($0).base64EncodedString() } }
+        if let id, let bytes = uuidBytes(id) ?? UUID(uuidString: id).map({ uuid in withUnsafeBytes(of: uuid.uuid) { Array($0) } }) {
+            return Data(bytes).base64EncodedString()
+        }
         return Data(SecureRandom.bytes(16)).base64EncodedString()
+    }
+
+    /// A UUID's 16 bytes when `id` is written as bulwark writes its ids
+    /// (8-4-4-4-12 hex digits); nil for anything else, which Foundation's
+    /// `UUID(uuidString:)` then reads as it does (it parses with sscanf: a
+    /// tenth of a 100,000-entry export).
+    static func uuidBytes(_ id: String) -> [UInt8]? {
+        let text = Array(id.utf8)
+        guard text.count == 36, text[8] == 0x2D, text[13] == 0x2D, text[18] == 0x2D, text[23] == 0x2D else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var at = 0
+        while at < 36 {
+            if at == 8 || at == 13 || at == 18 || at == 23 { at += 1; continue }
+            guard let high = nibble(text[at]), let low = nibble(text[at + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            at += 2
+        }
+        return bytes
     }
 
     /// Characters XML 1.0 allows: tab, line feed, carriage return, and from U+0020 on (less the surrogates and U+FFFE/F).
