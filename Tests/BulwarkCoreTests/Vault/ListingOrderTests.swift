@@ -2,14 +2,14 @@
 import Testing
 
 /// A write's rows put in the file's order (SQLite's byte order of ids)
-/// before they are merged into the listing: taken as given when they
-/// already come that way, sorted otherwise, a put winning over a delete.
+/// before they are merged into the listing: sorted, a put winning over a
+/// delete; ids handed over as bytes already in order are merged as given.
 @Suite struct ListingOrderTests {
     static func plain(_ changes: [(id: String, version: Int64?)]) -> [String] {
         changes.map { $0.id + "=" + ($0.version.map(String.init) ?? "gone") }
     }
 
-    @Test func putsInByteOrderAreTakenAsTheyCome() {
+    @Test func putsInByteOrderStayInThatOrder() {
         #expect(Self.plain(Listing.inFileOrder(put: ["A", "B", "a", "é"], delete: [], version: 7)) == ["A=7", "B=7", "a=7", "é=7"])
     }
 

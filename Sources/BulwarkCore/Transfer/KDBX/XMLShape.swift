@@ -90,57 +90,56 @@ enum XMLShape {
                 i = end + 2
                 continue
             }
-            do {  // an element's start or end tag
-                let closing = i + 1 < n && bytes[i + 1] == 0x2F
-                var j = i + (closing ? 2 : 1)
-                let nameStart = j
-                while j < n, isNameByte(bytes[j]) { j += 1 }
-                guard j > nameStart, !(bytes[nameStart] >= 0x30 && bytes[nameStart] <= 0x39) else { return "a tag without a valid name" }
-                let name = bytes[nameStart..<j]
-                // Attributes, strictly: (space+ name space* = space* "value" or 'value')*, then space*, then > or />.
-                func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-                var attributes = 0
-                while true {
-                    var k = j
-                    while k < n, isSpace(bytes[k]) { k += 1 }
-                    guard k < n else { return "an unterminated tag" }
-                    if bytes[k] == 0x3E || (bytes[k] == 0x2F && k + 1 < n && bytes[k + 1] == 0x3E && !closing) {
-                        j = bytes[k] == 0x3E ? k : k + 1
-                        break
-                    }
-                    guard !closing, k > j else { return "a malformed tag" }
-                    let attributeStart = k
-                    while k < n, isNameByte(bytes[k]) { k += 1 }
-                    guard k > attributeStart else { return "a malformed attribute" }
-                    attributes += 1
-                    if attributes > attributeLimit { return "an element with more than \(attributeLimit) attributes" }
-                    while k < n, isSpace(bytes[k]) { k += 1 }
-                    guard k < n, bytes[k] == 0x3D else { return "an attribute without a value" }
-                    k += 1
-                    while k < n, isSpace(bytes[k]) { k += 1 }
-                    guard k < n, bytes[k] == 0x22 || bytes[k] == 0x27 else { return "an unquoted attribute value" }
-                    let quote = bytes[k]
-                    k += 1
-                    while k < n, bytes[k] != quote {
-                        if bytes[k] == 0x3C { return "a '<' inside an attribute value" }
-                        k += 1
-                    }
-                    guard k < n else { return "an unterminated attribute value" }
-                    j = k + 1
+            // An element's start or end tag.
+            let closing = i + 1 < n && bytes[i + 1] == 0x2F
+            var j = i + (closing ? 2 : 1)
+            let nameStart = j
+            while j < n, isNameByte(bytes[j]) { j += 1 }
+            guard j > nameStart, !(bytes[nameStart] >= 0x30 && bytes[nameStart] <= 0x39) else { return "a tag without a valid name" }
+            let name = bytes[nameStart..<j]
+            // Attributes, strictly: (space+ name space* = space* "value" or 'value')*, then space*, then > or />.
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+            var attributes = 0
+            while true {
+                var k = j
+                while k < n, isSpace(bytes[k]) { k += 1 }
+                guard k < n else { return "an unterminated tag" }
+                if bytes[k] == 0x3E || (bytes[k] == 0x2F && k + 1 < n && bytes[k + 1] == 0x3E && !closing) {
+                    j = bytes[k] == 0x3E ? k : k + 1
+                    break
                 }
-                guard j < n else { return "an unterminated tag" }
-                let selfClosing = bytes[j - 1] == 0x2F
-                if closing {
-                    guard let open = stack.popLast(), open.count == name.count,
-                          memcmp(bytes.baseAddress! + open.startIndex, bytes.baseAddress! + name.startIndex, name.count) == 0 else {
-                        return "an end tag that does not close the open element"
-                    }
-                } else if !selfClosing {
-                    stack.append(name)
-                    if stack.count > depthLimit { return "nesting deeper than \(depthLimit) levels" }
+                guard !closing, k > j else { return "a malformed tag" }
+                let attributeStart = k
+                while k < n, isNameByte(bytes[k]) { k += 1 }
+                guard k > attributeStart else { return "a malformed attribute" }
+                attributes += 1
+                if attributes > attributeLimit { return "an element with more than \(attributeLimit) attributes" }
+                while k < n, isSpace(bytes[k]) { k += 1 }
+                guard k < n, bytes[k] == 0x3D else { return "an attribute without a value" }
+                k += 1
+                while k < n, isSpace(bytes[k]) { k += 1 }
+                guard k < n, bytes[k] == 0x22 || bytes[k] == 0x27 else { return "an unquoted attribute value" }
+                let quote = bytes[k]
+                k += 1
+                while k < n, bytes[k] != quote {
+                    if bytes[k] == 0x3C { return "a '<' inside an attribute value" }
+                    k += 1
                 }
-                i = j + 1
+                guard k < n else { return "an unterminated attribute value" }
+                j = k + 1
             }
+            guard j < n else { return "an unterminated tag" }
+            let selfClosing = bytes[j - 1] == 0x2F
+            if closing {
+                guard let open = stack.popLast(), open.count == name.count,
+                      memcmp(bytes.baseAddress! + open.startIndex, bytes.baseAddress! + name.startIndex, name.count) == 0 else {
+                    return "an end tag that does not close the open element"
+                }
+            } else if !selfClosing {
+                stack.append(name)
+                if stack.count > depthLimit { return "nesting deeper than \(depthLimit) levels" }
+            }
+            i = j + 1
         }
         return stack.isEmpty ? nil : "an element that is never closed"
     }
