@@ -10,6 +10,8 @@ import Foundation
 /// Bitwarden has no place for (a second tag, the category) travels as
 /// custom fields named `bulwark:…`, read back on import.
 enum BitwardenJSON {
+    static let itemsPath: JSONStream.Path = ["items"]
+
     static let itemTypes: [Int: EntryKind] = [1: .login, 2: .secureNote, 3: .card, 4: .identity, 5: .sshKey]
 
     /// The fields of a card, an identity and an SSH key, in Bitwarden's
@@ -47,8 +49,8 @@ enum BitwardenJSON {
 
     /// Read in two passes of bulwark's own JSON reader (`JSONStream`): the
     /// document without its items (folders, collections, the encryption's
-    /// members), then each item as it streams past, so an export of 100,000
-    /// items is never one tree of objects (Foundation's `JSONSerialization`
+    /// members) and where each item lies, then the items on every core, so
+    /// an export of 100,000 items is never one tree of objects (Foundation's `JSONSerialization`
     /// took 6.8 s and 1.1 GB for one of 82 MB).
     /// Bitwarden's export with attachments: a ZIP of `data.json` (the plain
     /// JSON export) and `attachments/ITEM-ID/FILE-NAME`, as its clients write it.
@@ -72,9 +74,16 @@ enum BitwardenJSON {
     }
 
     /// `files`: each item's attachments in the archive (by item id), when read from one.
+    /// `index`: the items' index when it was made ahead (`ImportPreparation`).
     static func read(_ data: Data, now: Date, skipBadRows: Bool = false, password: String? = nil,
-                     files: [String: [String]] = [:]) throws(ImportError) -> ImportRead {
-        guard let root = try shell(data) else { throw ImportError(line: nil, message: "expected a JSON object with an \"items\" list") }
+                     files: [String: [String]] = [:], index: JSONItemIndex? = nil) throws(ImportError) -> ImportRead {
+        // The items are found first, the document read without them (folders,
+        // collections, the encryption's members), then the items read and
+        // made into entries on every core; their notes are taken in order.
+        let index = if let index { index } else {
+            try JSONItemIndex.make(data, paths: [itemsPath], notAnObject: ImportError(line: nil, message: "expected a JSON object with an \"items\" list"))
+        }
+        let root = index.root
         if root["encrypted"] as? Bool == true {
             guard root["passwordProtected"] as? Bool != true || password != nil else {
                 throw ImportError(line: nil, message: "this Bitwarden export is password protected: its password is needed to read it")
@@ -94,13 +103,15 @@ enum BitwardenJSON {
         }
         var read = ImportRead()
         var unheld = Unheld()
-        // Items wait in batches and are made into entries on every core; their notes are taken in order.
-        var batch: [(position: Int, item: JSONObject)] = []
-        var position = 0
-        func flush() throws {
-            let folders = groups
-            let outcomes = try Concurrently.map(batch, chunk: 256) { position, item in Self.made(item, position: position, groups: folders, now: now) }
-            for ((_, item), outcome) in zip(batch, outcomes) {
+        let folders = groups
+        // Each item's object is let go on the core that read it: only what the summary counts comes back.
+        try index.map(data, { position, value in
+            let item = value as? JSONObject ?? JSONObject()
+            let made = Self.made(item, position: position, groups: folders, now: now)
+            guard case .made(let entry, _, _) = made else { return (made, String?.none, Unheld.Seen()) }
+            return (made, item["id"] as? String, Unheld.seen(item, title: entry.title))
+        }, take: { batch in
+            for (outcome, id, seen) in batch {
                 switch outcome {
                 case .unknownType(let problem):
                     guard skipBadRows else { throw ImportError(line: nil, message: problem + "; --skip-bad-rows imports the rest") }
@@ -108,29 +119,16 @@ enum BitwardenJSON {
                 case .inTrash: read.inTrash += 1  // Bitwarden's trash: not a live item
                 case .failed(let error): throw error
                 case .made(var entry, let keptAside, let notHeld):
-                    if let id = item["id"] as? String, let paths = files[id] {
+                    if let id, let paths = files[id] {
                         entry.attachments = paths.map { ImportFiles.pending(name: String($0.split(separator: "/").last ?? ""), key: $0, created: entry.created) }
                     }
-                    unheld.count(item, title: entry.title)
+                    unheld.count(seen)
                     read.keptAside += keptAside
                     read.notHeld += notHeld
                     read.entries.append(entry)
                 }
             }
-            batch.removeAll(keepingCapacity: true)
-        }
-        do {
-            _ = try JSONStream.parse(data, streaming: [["items"]]) { _, value in
-                batch.append((position, value as? JSONObject ?? JSONObject()))
-                position += 1
-                if batch.count == 2048 { try flush() }
-            }
-            try flush()
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(line: nil, message: "\(error)")
-        }
+        })
         read.notHeld += unheld.lines
         return read
     }
@@ -252,14 +250,29 @@ enum BitwardenJSON {
         static let matches = ["base domain", "host", "starts with", "exact", "regular expression", "never"]
         var match: [String: Int] = [:], linked: [String] = [], reprompt = 0
 
-        mutating func count(_ item: JSONObject, title: String) {
+        /// What one item has that bulwark does not hold: found on the core that read it, counted in order.
+        struct Seen: Sendable {
+            var matches: [Int] = []
+            var linked: [String] = []
+            var reprompt = false
+        }
+
+        static func seen(_ item: JSONObject, title: String) -> Seen {
+            var seen = Seen()
             for case let uri as JSONObject in (item["login"] as? JSONObject)?["uris"] as? [Any] ?? [] {
-                if let setting = Importer.jsonInteger(uri["match"]), Self.matches.indices.contains(setting) { match[Self.matches[setting], default: 0] += 1 }
+                if let setting = Importer.jsonInteger(uri["match"]), matches.indices.contains(setting) { seen.matches.append(setting) }
             }
             for case let field as JSONObject in item["fields"] as? [Any] ?? [] where Importer.jsonInteger(field["type"]) == 3 {
-                linked.append("\(field["name"] as? String ?? "") of \(title)")
+                seen.linked.append("\(field["name"] as? String ?? "") of \(title)")
             }
-            if (Importer.jsonInteger(item["reprompt"]) ?? 0) != 0 { reprompt += 1 }
+            seen.reprompt = (Importer.jsonInteger(item["reprompt"]) ?? 0) != 0
+            return seen
+        }
+
+        mutating func count(_ seen: Seen) {
+            for setting in seen.matches { match[Self.matches[setting], default: 0] += 1 }
+            linked += seen.linked
+            if seen.reprompt { reprompt += 1 }
         }
 
         var lines: [String] {

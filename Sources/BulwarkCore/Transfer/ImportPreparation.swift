@@ -2,18 +2,29 @@ import Foundation
 
 /// What `import` reads of an export before the vault is unlocked, on
 /// another core while the master password's KDF runs: a large JSON
-/// export's index of items (Enpass's), so that only the items' own
+/// export's index of items (Enpass's, CXF's, Bitwarden's), so that only the items' own
 /// reading, shared across the cores, is left for after the unlock.
 public struct ImportPreparation: Sendable {
     let items: JSONItemIndex?
 
     /// Whether `format` has anything to prepare.
-    public static func helps(_ format: ImportFormat) -> Bool { format == .enpassJSON }
+    public static func helps(_ format: ImportFormat) -> Bool { paths(format) != nil }
+
+    /// Where `format`'s items are.
+    static func paths(_ format: ImportFormat) -> [JSONStream.Path]? {
+        switch format {
+        case .enpassJSON: [EnpassJSON.itemsPath]
+        case .cxf: CXFImport.itemPaths
+        case .bitwardenJSON: [BitwardenJSON.itemsPath]
+        default: nil
+        }
+    }
 
     /// The preparation of `data`, or nil when there is none to make (a
-    /// document that is not valid JSON is left to `Importer.parse`, which names where).
+    /// document that is not valid JSON, a ZIP archive, is left to
+    /// `Importer.parse`, which reads it or names where it fails).
     public static func make(_ data: Data, format: ImportFormat) -> ImportPreparation? {
-        guard format == .enpassJSON, let index = try? JSONItemIndex.make(data, paths: [EnpassJSON.itemsPath]) else { return nil }
+        guard let paths = paths(format), !ZipArchive.looksLikeZip(data), let index = try? JSONItemIndex.make(data, paths: paths) else { return nil }
         return ImportPreparation(items: index)
     }
 }

@@ -83,8 +83,8 @@ public enum Importer {
         case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
         case .bitwardenJSON where ZipArchive.looksLikeZip(data):
             read = try BitwardenJSON.readArchive(data, now: now, skipBadRows: skipBadRows, password: filePassword)
-        case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword)
-        case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows)
+        case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword, index: prepared?.items)
+        case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows, index: prepared?.items)
         case .keepassXML: read = try KDBXImport.readXML(data, now: now)
         case .keepassxXML: read = try KeePassXXML.read(data, now: now)
         case .enpassJSON: read = try EnpassJSON.read(data, now: now, index: prepared?.items)

@@ -217,7 +217,7 @@ import Testing
         ("name,url,username,password,note\n\"unclosed,x,y,z,w\n", ImportFormat.chromeCSV, ImportError(line: 2, message: "a quoted field is never closed")),
         ("Title,URL,Username,Password\n", .chromeCSV, ImportError(line: 1, message: "no 'name' column: this is not a chrome-csv file (its header is Title,URL,Username,Password)")),
         ("", .appleCSV, ImportError(line: 1, message: "the file is empty")),
-        ("{\"items\": [\n{\"type\": 1,,}\n]}", .bitwardenJSON, ImportError(line: 2, message: "not valid JSON")),
+        ("{\"items\": [\n{\"type\": 1,,}\n]}", .bitwardenJSON, ImportError(line: 2, message: "not valid JSON (expected a member's name)")),
         ("{\"encrypted\": true, \"items\": []}", .bitwardenJSON, ImportError(line: nil, message: "this is an account-restricted Bitwarden export: only the Bitwarden account that made it can open it. In Bitwarden, export again as \"Password protected\" (or unencrypted) to import it")),
         ("[1, 2]", .bitwardenJSON, ImportError(line: nil, message: "expected a JSON object with an \"items\" list")),
     ])

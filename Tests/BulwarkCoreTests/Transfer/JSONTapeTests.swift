@@ -125,6 +125,38 @@ import Testing
         #expect(entry.username == "jane" && entry.password == "pw1" && entry.tags == ["Work"])
         #expect(entry.fields.map { "\($0.name)=\($0.value) \($0.hidden)" } == ["PIN=1234 true"])
         #expect(ahead.result.inTrash == 1 && once.result.inTrash == 1)
-        #expect(ImportPreparation.make(data, format: .bitwardenJSON) == nil && ImportPreparation.make(Data("{".utf8), format: .enpassJSON) == nil)
+        #expect(ImportPreparation.make(data, format: .chromeCSV) == nil && ImportPreparation.make(Data("{".utf8), format: .enpassJSON) == nil)
+    }
+
+    /// CXF (a Header of accounts with collections, a bare Account) and
+    /// Bitwarden JSON (plain and password-protected) read with their
+    /// index made ahead are the same reads as in one go.
+    @Test func aPreparedCXFOrBitwardenReadIsTheSameRead() throws {
+        let plain = BitwardenJSON.write([
+            Entry(title: "Mail", urls: ["https://mail.example"], username: "jane", password: "pw1", tags: ["Work"]),
+            Entry(title: "Bank", username: "j", password: "pw2", tags: ["Money", "Favorites"], kind: .login),
+            Entry(title: "Memo", notes: "n", kind: .secureNote),
+        ])
+        let files: [(Data, ImportFormat, [String])] = [
+            (try ProtectedAndZippedImportTests.fixture("cxf-keepassxc.json"), .cxf, ["Forum", "Router"]),
+            (try ProtectedAndZippedImportTests.fixture("cxf-bitwarden.json"), .cxf, []),
+            (plain, .bitwardenJSON, ["Mail", "Bank", "Memo"]),
+            (try ProtectedAndZippedImportTests.fixture("bitwarden-pbkdf2.json"), .bitwardenJSON, []),
+        ]
+        let now = Date(timeIntervalSince1970: 1)
+        func seen(_ parsed: Importer.Parsed) -> [String] {
+            parsed.candidates.map { "\($0.title) \($0.username) \($0.password ?? "-") \($0.tags) \($0.fields.map(\.name)) \($0.passkeys.count) \($0.kind)" }
+                + parsed.result.rowNotes + parsed.result.notHeld + parsed.result.keptAside + ["trash \(parsed.result.inTrash)"]
+        }
+        for (data, format, titles) in files {
+            let prepared = try #require(ImportPreparation.make(data, format: format))
+            let password = format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(data) ? "correct horse battery staple" : nil
+            let once = try Importer.parse(data, format: format, now: now, filePassword: password)
+            let ahead = try Importer.parse(data, format: format, now: now, filePassword: password, prepared: prepared)
+            #expect(!once.candidates.isEmpty && seen(once) == seen(ahead))
+            if !titles.isEmpty { #expect(ahead.candidates.map(\.title) == titles) }
+        }
+        // A ZIP archive (CXF's or Bitwarden's with attachments) is read as it always was, after the unlock.
+        #expect(ImportPreparation.make(try ProtectedAndZippedImportTests.fixture("cxf-archive.zip"), format: .cxf) == nil)
     }
 }

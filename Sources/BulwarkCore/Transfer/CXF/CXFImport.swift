@@ -24,10 +24,11 @@ enum CXFImport {
         return (first as? JSONObject)?["credentials"] is [Any]
     }
 
-    static func read(_ data: Data, now: Date, skipBadRows: Bool) throws(ImportError) -> ImportRead {
+    /// `index`: a bare document's items' index when it was made ahead (`ImportPreparation`).
+    static func read(_ data: Data, now: Date, skipBadRows: Bool, index: JSONItemIndex? = nil) throws(ImportError) -> ImportRead {
         guard ZipArchive.looksLikeZip(data) else {
             // A bare document carries no file's bytes: its file credentials are named.
-            var read = try read(json: data, now: now)
+            var read = try read(json: data, now: now, index: index)
             ImportFiles.fill(&read) { _ in nil }
             return read
         }
@@ -67,54 +68,53 @@ enum CXFImport {
 
     static let notADocument = "not a Credential Exchange Format document: expected a Header (\"exporterRpId\", \"accounts\") or an Account (\"items\" of credentials)"
 
-    /// The items are read one at a time as the document streams past
-    /// (`JSONStream`); collections, accounts' names and item references,
-    /// which may come before or after them, are applied at the end.
-    static func read(json data: Data, now: Date) throws(ImportError) -> ImportRead {
+    /// Where a document's items are: a bare Account's, and each of a Header's accounts'.
+    static let itemPaths: [JSONStream.Path] = [["items"], ["accounts", "*", "items"]]
+
+    /// One item read on any core: its entry and what the summary says of
+    /// it, its id (for collections and references); nil when it is not an
+    /// object with credentials.
+    struct Made: Sendable {
+        var entry: Entry
+        var notes: ImportRead
+        var undated: Bool
+        var id: String?
+    }
+
+    /// The items are found first (`JSONItemIndex`; in `import`, while the
+    /// master password's KDF runs), then read and made into entries on
+    /// every core, in order; collections, accounts' names and item
+    /// references, which may come before or after them, are applied at the end.
+    /// `index`: the items' index when it was made ahead (`ImportPreparation`).
+    static func read(json data: Data, now: Date, index: JSONItemIndex? = nil) throws(ImportError) -> ImportRead {
         var read = ImportRead()
+        let index = if let index { index } else { try JSONItemIndex.make(data, paths: itemPaths, notAnObject: ImportError(line: nil, message: notADocument)) }
         var items: [(account: Int, id: String?)] = []
-        // Items wait in batches and are made into entries on every core, in order.
-        var batch: [JSONObject] = []
-        func flush() throws {
-            let made = try Concurrently.map(batch) { item in
-                var notes = ImportRead()
-                let entry = CXFCredentials.entry(item, now: now, read: &notes)
-                return (entry, notes, item["creationAt"] == nil && item["modifiedAt"] == nil)
-            }
-            for (entry, notes, undated) in made {
-                read.entries.append(entry)
-                read.rowNotes += notes.rowNotes
-                read.keptAside += notes.keptAside
-                read.notHeld += notes.notHeld
-                if undated { read.undated.insert(entry.id) }
-            }
-            batch.removeAll(keepingCapacity: true)
-        }
-        let root: Any
         var position = 0
-        do {
-            root = try JSONStream.parse(data, streaming: [["items"], ["accounts", "*", "items"]]) { path, value in
+        try index.map(data, { _, value -> Made? in
+            guard let item = value as? JSONObject, item["credentials"] is [Any] else { return nil }
+            var notes = ImportRead()
+            let entry = CXFCredentials.entry(item, now: now, read: &notes)
+            return Made(entry: entry, notes: notes, undated: item["creationAt"] == nil && item["modifiedAt"] == nil, id: item["id"] as? String)
+        }, take: { made in
+            for one in made {
                 position += 1
-                guard let item = value as? JSONObject, item["credentials"] is [Any] else {
+                guard let one else {
                     // The first item says whose "items" these are (Bitwarden's have a numeric type, not credentials).
                     if items.isEmpty { throw ImportError(line: nil, message: notADocument) }
-                    try flush()
                     read.rowNotes.append("item \(position) is not an object with credentials, skipped")
-                    return
+                    continue
                 }
-                batch.append(item)
-                items.append((path.count > 2 ? Int(path[1]) ?? 0 : 0, item["id"] as? String))
-                if batch.count == 2048 { try flush() }
+                read.entries.append(one.entry)
+                read.rowNotes += one.notes.rowNotes
+                read.keptAside += one.notes.keptAside
+                read.notHeld += one.notes.notHeld
+                if one.undated { read.undated.insert(one.entry.id) }
+                items.append((index.items[position - 1].outer, one.id))
             }
-            try flush()
-        } catch let failure as JSONStream.Failure {
-            throw ImportError(line: failure.line(in: data), message: "not valid JSON (\(failure.message))")
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(line: nil, message: "\(error)")
-        }
-        guard let object = root as? JSONObject, isDocument(object) || !read.entries.isEmpty else { throw ImportError(line: nil, message: notADocument) }
+        })
+        let object = index.root
+        guard isDocument(object) || !read.entries.isEmpty else { throw ImportError(line: nil, message: notADocument) }
         if let version = object["version"] as? JSONObject, let major = Importer.jsonInteger(version["major"]), major > 1 {
             throw ImportError(line: nil, message: "this is Credential Exchange Format \(major).\(Importer.jsonInteger(version["minor"]) ?? 0); bulwark reads 1.x")
         }

@@ -7,30 +7,91 @@ import Foundation
 /// own bytes (`JSONTape`): a one-pass reader could share out only the
 /// making of entries, not the reading.
 public struct JSONItemIndex: Sendable {
+    /// Where an item was found and lies.
+    struct Item: Sendable {
+        /// Which of the paths it was found at.
+        var path: Int
+        /// The element it is under where its path has a `*` (a CXF account's number), else 0.
+        var outer: Int
+        /// Its bytes in the document.
+        var range: Range<Int>
+    }
+
     /// The document with the streamed arrays left empty.
     let root: JSONObject
-    /// Each item: which of the paths it was found at, and its bytes in the document.
-    let items: [(path: Int, range: Range<Int>)]
+    let items: [Item]
     let paths: [JSONStream.Path]
 
-    static func make(_ data: Data, paths: [JSONStream.Path]) throws(ImportError) -> JSONItemIndex {
-        var items: [(path: Int, range: Range<Int>)] = []
+    /// `notAnObject`: what is said when the document is JSON but not an object.
+    static func make(_ data: Data, paths: [JSONStream.Path],
+                     notAnObject: ImportError = ImportError(line: 1, message: "the document is not a JSON object")) throws(ImportError) -> JSONItemIndex {
+        var items: [Item] = []
         let root: Any
         do {
             root = try JSONStream.parse(data, skipping: paths) { path, range in
-                items.append((paths.firstIndex { Self.matches($0, path) } ?? 0, range))
+                let which = paths.firstIndex { Self.matches($0, path) } ?? 0
+                let star = paths[which].firstIndex(of: "*")
+                items.append(Item(path: which, outer: star.flatMap { Int(path[$0]) } ?? 0, range: range))
             }
         } catch let failure as JSONStream.Failure {
             throw ImportError(line: failure.line(in: data), message: "not valid JSON (\(failure.message))")
         } catch {
             throw ImportError(line: nil, message: "\(error)")
         }
-        guard let object = root as? JSONObject else { throw ImportError(line: 1, message: "the document is not a JSON object") }
+        guard let object = root as? JSONObject else { throw notAnObject }
         return JSONItemIndex(root: object, items: items, paths: paths)
     }
 
     private static func matches(_ wanted: JSONStream.Path, _ path: JSONStream.Path) -> Bool {
         wanted.count == path.count && zip(wanted, path).allSatisfy { $0 == "*" || $0 == $1 }
+    }
+
+    /// The items read from `data` (the bytes the index was made from) on
+    /// every core, a batch at a time: `read` gets a core's share of items
+    /// (their places in `items`) and the document's bytes, `take` each
+    /// batch's results in order. The mapping's pages behind a batch are
+    /// given back. `line` turns a reading failure's offset into the line named.
+    func inBatches<T>(_ data: Data, read: @escaping @Sendable (Range<Int>, UnsafeBufferPointer<UInt8>) throws -> [T],
+                      take: ([T]) throws -> Void) throws(ImportError) {
+        let batch = 8192, chunk = 512
+        do {
+            try data.withUnsafeBytes { raw in
+                nonisolated(unsafe) let bytes = raw.bindMemory(to: UInt8.self)
+                for first in stride(from: 0, to: items.count, by: batch) {
+                    let end = min(first + batch, items.count)
+                    let chunks = stride(from: first, to: end, by: chunk).map { $0..<min($0 + chunk, end) }
+                    var results: [T] = []
+                    results.reserveCapacity(end - first)
+                    for part in try Concurrently.map(chunks, chunk: 1, { range in try read(range, bytes) }) { results += part }
+                    // Read once: the mapping's pages behind the batch are given back.
+                    if let base = bytes.baseAddress { MappedExport.passed(base + items[end - 1].range.upperBound) }
+                    try take(results)
+                }
+            }
+        } catch let failure as JSONStream.Failure {
+            throw ImportError(line: failure.line(in: data), message: "not valid JSON (\(failure.message))")
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(line: nil, message: "\(error)")
+        }
+    }
+
+    /// Each item read as `JSONStream` reads a value (`JSONObject`, `[Any]`,
+    /// …) on every core, made by `make` (its place in `items`, its value)
+    /// there, the results handed to `take` a batch at a time in order.
+    func map<T>(_ data: Data, _ make: @escaping @Sendable (Int, Any) -> T, take: ([T]) throws -> Void) throws(ImportError) {
+        let items = self.items
+        try inBatches(data, read: { places, bytes in
+            var made: [T] = []
+            made.reserveCapacity(places.count)
+            var place = places.lowerBound
+            try JSONStream.values(bytes, at: items[places].lazy.map(\.range)) { value in
+                made.append(make(place, value))
+                place += 1
+            }
+            return made
+        }, take: take)
     }
 }
 
@@ -41,42 +102,21 @@ extension JSONItems {
     /// (its index in the index's paths), its tape and the tape's root.
     static func read(_ data: Data, index: JSONItemIndex, into read: inout ImportRead,
                      make: @escaping @Sendable (Int, JSONTape, Int) -> Made) throws(ImportError) {
-        let batch = 8192, chunk = 512
-        var made: [Made] = []
-        made.reserveCapacity(index.items.count)
-        do {
-            try data.withUnsafeBytes { raw in
-                nonisolated(unsafe) let bytes = raw.bindMemory(to: UInt8.self)
-                for first in stride(from: 0, to: index.items.count, by: batch) {
-                    let items = index.items[first..<min(first + batch, index.items.count)]
-                    let chunks = stride(from: items.startIndex, to: items.endIndex, by: chunk).map { $0..<min($0 + chunk, items.endIndex) }
-                    for part in try Concurrently.map(chunks, chunk: 1, { range in try Self.make(index.items[range], in: bytes, make) }) {
-                        made += part
-                    }
-                    // Read once: the mapping's pages behind the batch are given back.
-                    if let last = items.last, let base = bytes.baseAddress { MappedExport.passed(base + last.range.upperBound) }
-                }
-            }
-        } catch let failure as JSONStream.Failure {
-            throw ImportError(line: failure.line(in: data), message: "not valid JSON (\(failure.message))")
-        } catch {
-            throw ImportError(line: nil, message: "\(error)")
-        }
-        add(made, to: &read)
-    }
-
-    /// One core's share: each item laid out on one reused tape and made.
-    private static func make(_ items: ArraySlice<(path: Int, range: Range<Int>)>, in bytes: UnsafeBufferPointer<UInt8>,
-                             _ make: (Int, JSONTape, Int) -> Made) throws(JSONStream.Failure) -> [Made] {
-        var tape = JSONTape()
+        let items = index.items
         var made: [Made] = []
         made.reserveCapacity(items.count)
-        for item in items {
-            do { try tape.read(UnsafeBufferPointer(rebasing: bytes[item.range])) } catch {
-                throw JSONStream.Failure(offset: item.range.lowerBound + error.offset, message: error.message)
+        try index.inBatches(data, read: { places, bytes in
+            var tape = JSONTape()
+            var made: [Made] = []
+            made.reserveCapacity(places.count)
+            for item in items[places] {
+                do throws(JSONStream.Failure) { try tape.read(UnsafeBufferPointer(rebasing: bytes[item.range])) } catch {
+                    throw JSONStream.Failure(offset: item.range.lowerBound + error.offset, message: error.message)
+                }
+                made.append(make(item.path, tape, tape.root))
             }
-            made.append(make(item.path, tape, tape.root))
-        }
-        return made
+            return made
+        }, take: { made += $0 })
+        add(made, to: &read)
     }
 }
