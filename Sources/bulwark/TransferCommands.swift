@@ -42,7 +42,6 @@ enum TransferCommands {
             }
         }
         let skipBadRows = parsed.flag("--skip-bad-rows")
-        let needsPassword = format.needsFilePassword || (format == .bitwardenJSON && BitwardenEncryption.isPasswordProtected(held.bytes))
         var keyFile: [UInt8]?
         if let path = parsed.value("--key-file") {
             guard format == .kdbx else { Output.error("--key-file is for KeePass databases (--format kdbx)."); return 2 }
@@ -56,8 +55,11 @@ enum TransferCommands {
         // mapping's pages given back behind the look); anything else is
         // read after it: scrypt's 128 MiB and a 100,000-row file at once would pass 200 MB.
         let preparing = held.isMapped && ImportPreparation.helps(format) ? Preparing(held.bytes, format: format) : nil
+        // Whether the file has a password of its own: from the preparation's look when there is one.
+        let protected = format == .bitwardenJSON && preparing == nil && BitwardenEncryption.isPasswordProtected(held.bytes)
         if preparing == nil { held.release() }
         return store(parsed, file: file) { input in
+            let needsPassword = format.needsFilePassword || protected || preparing?.wait()?.isPasswordProtected == true
             let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
             defer { held.release() }
             return try Importer.parse(try held.reread(), format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,

@@ -60,6 +60,14 @@ struct JSONTape {
         }
     }
 
+    /// The members of `object` named in `names`, in their order there (nil:
+    /// absent; all nil when `object` is not one), found in one look along it.
+    func members(_ object: Int?, _ names: Names) -> [Int?] {
+        var found = [Int?](repeating: nil, count: names.utf8.count)
+        if let object { members(object, names) { which, value in found[which] = value } }
+        return found
+    }
+
     /// An object's member (the last one when a name repeats); nil when absent or not an object.
     func member(_ object: Int, _ name: String) -> Int? {
         var value: Int?
@@ -138,6 +146,23 @@ struct JSONTape {
         default: return ""
         }
     }
+
+    /// A string, or a number as the text it was written as (a numeric
+    /// password is still that password), and which; nil for anything else.
+    func scalarText(_ node: Int?) -> (text: String, wasNumber: Bool)? {
+        guard let node else { return nil }
+        switch tokens[node].kind {
+        case .string, .escapedString: return string(node).map { ($0, false) }
+        case .number: return (text(node), true)
+        default: return nil
+        }
+    }
+
+    /// Whether `node` is the literal `true`.
+    func isTrue(_ node: Int?) -> Bool { node.map { tokens[$0].kind == .true } ?? false }
+
+    /// Whether `node` is there and is not `null`.
+    func isSet(_ node: Int?) -> Bool { node.map { tokens[$0].kind != .null } ?? false }
 
     /// A member as text ("" when absent).
     func text(_ object: Int, _ name: String) -> String { text(member(object, name)) }

@@ -102,27 +102,24 @@ enum BitwardenJSON {
             }
         }
         var read = ImportRead()
-        var unheld = Unheld()
+        var unheld = BitwardenItem.Unheld()
         let folders = groups
-        // Each item's object is let go on the core that read it: only what the summary counts comes back.
-        try index.map(data, { position, value in
-            let item = value as? JSONObject ?? JSONObject()
-            let made = Self.made(item, position: position, groups: folders, now: now)
-            guard case .made(let entry, _, _) = made else { return (made, String?.none, Unheld.Seen()) }
-            return (made, item["id"] as? String, Unheld.seen(item, title: entry.title))
+        // Each item read in place on the core that has it: only the entry and what the summary counts come back.
+        try index.mapTapes(data, { position, tape, item in
+            BitwardenItem.read(tape, item, position: position, groups: folders, now: now)
         }, take: { batch in
-            for (outcome, id, seen) in batch {
-                switch outcome {
+            for item in batch {
+                switch item.made {
                 case .unknownType(let problem):
                     guard skipBadRows else { throw ImportError(line: nil, message: problem + "; --skip-bad-rows imports the rest") }
                     read.rowNotes.append(problem + ", skipped")
                 case .inTrash: read.inTrash += 1  // Bitwarden's trash: not a live item
                 case .failed(let error): throw error
                 case .made(var entry, let keptAside, let notHeld):
-                    if let id, let paths = files[id] {
+                    if let id = item.id, let paths = files[id] {
                         entry.attachments = paths.map { ImportFiles.pending(name: String($0.split(separator: "/").last ?? ""), key: $0, created: entry.created) }
                     }
-                    unheld.count(seen)
+                    unheld.count(item.seen)
                     read.keptAside += keptAside
                     read.notHeld += notHeld
                     read.entries.append(entry)
@@ -133,32 +130,6 @@ enum BitwardenJSON {
         return read
     }
 
-    /// One item made into an entry, or why not.
-    enum Made {
-        case made(Entry, keptAside: [String], notHeld: [String])
-        case unknownType(String), inTrash, failed(ImportError)
-    }
-
-    static func made(_ item: JSONObject, position: Int, groups: [String: String], now: Date) -> Made {
-        guard let type = Importer.jsonInteger(item["type"]), let kind = itemTypes[type] else {
-            return .unknownType("item \(position + 1) has an unknown \"type\" (the numbers 1 to 5 are login, note, card, identity and SSH key)")
-        }
-        if let deleted = item["deletedDate"], !(deleted is NSNull) { return .inTrash }
-        var keptAside: [String] = []
-        do {
-            var entry = try entry(item, kind: kind, position: position, groups: groups, now: now, keptAside: &keptAside)
-            var notHeld: [String] = []
-            if let login = item["login"] as? JSONObject {
-                let (passkeys, notRead) = BitwardenPasskeys.read(login, title: entry.title)
-                entry.passkeys = passkeys
-                notHeld = notRead
-            }
-            return .made(entry, keptAside: keptAside, notHeld: notHeld)
-        } catch {
-            return .failed(error)
-        }
-    }
-
     /// The document without its items; nil when it is not a JSON object.
     static func shell(_ data: Data) throws(ImportError) -> JSONObject? {
         do {
@@ -167,121 +138,6 @@ enum BitwardenJSON {
             throw ImportError(line: failure.line(in: data), message: "not valid JSON")
         } catch {
             throw ImportError(line: nil, message: "not valid JSON")
-        }
-    }
-
-    static func entry(_ item: JSONObject, kind: EntryKind, position: Int, groups: [String: String], now: Date,
-                      keptAside: inout [String]) throws(ImportError) -> Entry {
-        let login = item["login"] as? JSONObject ?? JSONObject()
-        if kind == .login && item["login"] == nil {
-            throw ImportError(line: nil, message: "item \(position + 1) is a login without a \"login\" object")
-        }
-        let urls = (login["uris"] as? [Any] ?? []).compactMap { ($0 as? JSONObject)?["uri"] as? String }
-        let name = item["name"] as? String ?? ""
-        let title = name.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : name
-        var password: String?
-        if let value = login["password"], !(value is NSNull) {
-            guard let read = Importer.jsonText(value) else {
-                throw ImportError(line: nil, message: "item \(position + 1) (\(title)) has a password that is neither text nor a number")
-            }
-            password = read.text
-            if read.wasNumber { keptAside.append("the password of \(title) was a JSON number in the file; it was read as the text of that number") }
-        }
-        var tags: [String] = []
-        if let folder = item["folderId"] as? String, let group = groups[folder] { tags.append(group) }
-        for case let collection as String in item["collectionIds"] as? [Any] ?? [] { if let group = groups[collection] { tags.append(group) } }
-        var fields: [CustomField] = []
-        if let (object, known) = kindFields[kind], let values = item[object] as? JSONObject {
-            for field in known {
-                guard let value = Importer.jsonText(values[field.key])?.text, !value.isEmpty else { continue }
-                fields.append(CustomField(name: field.label, value: value, hidden: field.hidden))
-            }
-        }
-        var category: AccountCategory?
-        var expires: Date?
-        var snapshots: [EntrySnapshot] = []
-        var kind = kind
-        for case let field as JSONObject in item["fields"] as? [Any] ?? [] {
-            let fieldName = field["name"] as? String ?? ""
-            let value = Importer.jsonText(field["value"])?.text ?? (field["value"] as? Bool).map { $0 ? "true" : "false" } ?? ""
-            if fieldName == tagsField {
-                tags += value.split(separator: "\n").map(String.init).filter { !tags.contains($0) }
-                continue
-            }
-            if fieldName == categoryField, let known = AccountCategory(rawValue: value) {
-                category = known
-                continue
-            }
-            if fieldName == snapshotField, let snapshot = EntrySnapshot(json: value) {
-                snapshots.append(snapshot)
-                continue
-            }
-            if fieldName == expiresField, let day = ISODate.parse(value) {
-                expires = day
-                continue
-            }
-            if fieldName == kindField, let known = EntryKind(rawValue: value) {
-                kind = known
-                continue
-            }
-            // A linked field (type 3) is another of the item's values under a second name: named, not copied.
-            if Importer.jsonInteger(field["type"]) == 3 { continue }
-            fields.append(CustomField(name: fieldName, value: value, hidden: Importer.jsonInteger(field["type"]) == 1))
-        }
-        if item["favorite"] as? Bool == true, !tags.contains("Favorites") { tags.append("Favorites") }
-        let created = date(item["creationDate"]) ?? now
-        var entry = Entry(title: title, urls: urls, username: Importer.jsonText(login["username"])?.text ?? "",
-                          password: kind.holdsPassword ? (password ?? "") : password, notes: item["notes"] as? String ?? "",
-                          totpURI: login["totp"] as? String, tags: tags, category: category, created: created, kind: kind, fields: fields)
-        entry.history = (item["passwordHistory"] as? [Any] ?? []).compactMap { $0 as? JSONObject }.compactMap { old in
-            guard let value = Importer.jsonText(old["password"])?.text else { return nil }
-            return PasswordHistoryItem(password: value, changedAt: date(old["lastUsedDate"]) ?? created, reason: "from Bitwarden")
-        }
-        entry.expires = expires
-        entry.snapshots = snapshots
-        entry.modified = date(item["revisionDate"]) ?? created
-        entry.passwordChanged = date(login["passwordRevisionDate"]) ?? created
-        return entry
-    }
-
-    /// What Bitwarden's items set that bulwark has no place for, counted
-    /// for the summary: URL match settings, linked fields, the re-prompt.
-    struct Unheld {
-        static let matches = ["base domain", "host", "starts with", "exact", "regular expression", "never"]
-        var match: [String: Int] = [:], linked: [String] = [], reprompt = 0
-
-        /// What one item has that bulwark does not hold: found on the core that read it, counted in order.
-        struct Seen: Sendable {
-            var matches: [Int] = []
-            var linked: [String] = []
-            var reprompt = false
-        }
-
-        static func seen(_ item: JSONObject, title: String) -> Seen {
-            var seen = Seen()
-            for case let uri as JSONObject in (item["login"] as? JSONObject)?["uris"] as? [Any] ?? [] {
-                if let setting = Importer.jsonInteger(uri["match"]), matches.indices.contains(setting) { seen.matches.append(setting) }
-            }
-            for case let field as JSONObject in item["fields"] as? [Any] ?? [] where Importer.jsonInteger(field["type"]) == 3 {
-                seen.linked.append("\(field["name"] as? String ?? "") of \(title)")
-            }
-            seen.reprompt = (Importer.jsonInteger(item["reprompt"]) ?? 0) != 0
-            return seen
-        }
-
-        mutating func count(_ seen: Seen) {
-            for setting in seen.matches { match[Self.matches[setting], default: 0] += 1 }
-            linked += seen.linked
-            if seen.reprompt { reprompt += 1 }
-        }
-
-        var lines: [String] {
-            var lines = match.sorted { $0.key < $1.key }.map { setting, count in
-                "the URL match setting \"\(setting)\" of \(count) address\(count == 1 ? "" : "es") (bulwark matches an address by its site)"
-            }
-            lines += linked.map { "the linked field \($0) (Bitwarden shows another of the item's values under it)" }
-            if reprompt > 0 { lines.append("the master-password re-prompt of \(reprompt) item\(reprompt == 1 ? "" : "s") (bulwark asks for it when the vault opens)") }
-            return lines
         }
     }
 

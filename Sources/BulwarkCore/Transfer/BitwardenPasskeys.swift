@@ -6,29 +6,35 @@ import Foundation
 /// discoverable flag as strings, and the credential id either a GUID (a
 /// 16-byte id in order) or `b64.` and its base64url.
 enum BitwardenPasskeys {
-    /// The passkeys of an item, and what could not be read of them (named in the summary).
-    static func read(_ login: JSONObject, title: String) -> (passkeys: [Passkey], notRead: [String]) {
+    private static let names = JSONTape.Names(["keyAlgorithm", "keyCurve", "credentialId", "rpId", "keyValue", "userHandle", "counter",
+                                               "userName", "userDisplayName", "creationDate"])
+
+    /// The passkeys of an item (its login's `fido2Credentials`, read in
+    /// place), and what could not be read of them (named in the summary).
+    static func read(_ tape: JSONTape, _ list: Int?, title: String) -> (passkeys: [Passkey], notRead: [String]) {
         var passkeys: [Passkey] = [], notRead: [String] = []
-        for (index, value) in (login["fido2Credentials"] as? [Any] ?? []).enumerated() {
+        let credentials: [Int] = list.map { tape.elements($0) } ?? []
+        for (index, credential) in credentials.enumerated() {
             let which = "the passkey \(index + 1) of \(title)"
-            guard let credential = value as? JSONObject else { notRead.append("\(which) (not an object)"); continue }
-            guard credential["keyAlgorithm"] as? String ?? "ECDSA" == "ECDSA", credential["keyCurve"] as? String ?? "P-256" == "P-256" else {
-                notRead.append("\(which) (\(credential["keyAlgorithm"] as? String ?? "?") on \(credential["keyCurve"] as? String ?? "?"): bulwark holds ES256 keys on P-256)")
+            guard tape.kind(credential) == .object else { notRead.append("\(which) (not an object)"); continue }
+            let member = tape.members(credential, names)
+            func text(_ at: Int) -> String? { member[at].flatMap(tape.string) }
+            guard text(0) ?? "ECDSA" == "ECDSA", text(1) ?? "P-256" == "P-256" else {
+                notRead.append("\(which) (\(text(0) ?? "?") on \(text(1) ?? "?"): bulwark holds ES256 keys on P-256)")
                 continue
             }
-            guard let id = (credential["credentialId"] as? String).flatMap(credentialID), let rpID = credential["rpId"] as? String, !rpID.isEmpty,
-                  let keyText = credential["keyValue"] as? String, let pkcs8 = Base64URL.decode(keyText),
-                  (try? P256PrivateKey(pkcs8: pkcs8)) != nil else {
+            guard let id = text(2).flatMap(credentialID), let rpID = text(3), !rpID.isEmpty,
+                  let pkcs8 = text(4).flatMap(Base64URL.decode), (try? P256PrivateKey(pkcs8: pkcs8)) != nil else {
                 notRead.append("\(which) (its id, relying party or key is not one bulwark can read)")
                 continue
             }
             // The same credential twice in one item (its id in both of Bitwarden's spellings) is one passkey.
             if passkeys.contains(where: { $0.credentialID == id && $0.privateKey == pkcs8 }) { continue }
-            let handle = (credential["userHandle"] as? String).flatMap(Base64URL.decode) ?? []
-            let counter = (credential["counter"] as? String).flatMap { UInt32($0) } ?? Importer.jsonInteger(credential["counter"]).flatMap { UInt32(exactly: $0) } ?? 0
-            passkeys.append(Passkey(credentialID: id, rpID: rpID.lowercased(), userHandle: handle, userName: credential["userName"] as? String ?? "",
-                                    userDisplayName: credential["userDisplayName"] as? String ?? "", privateKey: pkcs8,
-                                    created: BitwardenJSON.date(credential["creationDate"]) ?? Date(), signCount: counter))
+            let handle = text(5).flatMap(Base64URL.decode) ?? []
+            let counter = text(6).flatMap { UInt32($0) } ?? member[6].flatMap(tape.integer).flatMap { UInt32(exactly: $0) } ?? 0
+            passkeys.append(Passkey(credentialID: id, rpID: rpID.lowercased(), userHandle: handle, userName: text(7) ?? "",
+                                    userDisplayName: text(8) ?? "", privateKey: pkcs8,
+                                    created: BitwardenItem.date(tape, member[9]) ?? Date(), signCount: counter))
         }
         return (passkeys, notRead)
     }

@@ -95,6 +95,28 @@ public struct JSONItemIndex: Sendable {
     }
 }
 
+extension JSONItemIndex {
+    /// Each item laid out on a tape (`JSONTape`, one reused per core's
+    /// share) and made by `make` there (its place in `items`, the tape, the
+    /// tape's root), the results handed to `take` a batch at a time in order.
+    func mapTapes<T>(_ data: Data, _ make: @escaping @Sendable (Int, JSONTape, Int) -> T, take: ([T]) throws -> Void) throws(ImportError) {
+        let items = self.items
+        try inBatches(data, read: { places, bytes in
+            var tape = JSONTape()
+            var made: [T] = []
+            made.reserveCapacity(places.count)
+            for place in places {
+                let range = items[place].range
+                do throws(JSONStream.Failure) { try tape.read(UnsafeBufferPointer(rebasing: bytes[range])) } catch {
+                    throw JSONStream.Failure(offset: range.lowerBound + error.offset, message: error.message)
+                }
+                made.append(make(place, tape, tape.root))
+            }
+            return made
+        }, take: take)
+    }
+}
+
 extension JSONItems {
     /// The items of `index` read from `data` (the same bytes it was made
     /// from) on every core, in batches whose pages are given back behind
@@ -105,18 +127,7 @@ extension JSONItems {
         let items = index.items
         var made: [Made] = []
         made.reserveCapacity(items.count)
-        try index.inBatches(data, read: { places, bytes in
-            var tape = JSONTape()
-            var made: [Made] = []
-            made.reserveCapacity(places.count)
-            for item in items[places] {
-                do throws(JSONStream.Failure) { try tape.read(UnsafeBufferPointer(rebasing: bytes[item.range])) } catch {
-                    throw JSONStream.Failure(offset: item.range.lowerBound + error.offset, message: error.message)
-                }
-                made.append(make(item.path, tape, tape.root))
-            }
-            return made
-        }, take: { made += $0 })
+        try index.mapTapes(data, { place, tape, root in make(items[place].path, tape, root) }, take: { made += $0 })
         add(made, to: &read)
     }
 }
