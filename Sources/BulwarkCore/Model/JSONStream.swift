@@ -80,6 +80,14 @@ public struct JSONStream {
         }
     }
 
+    /// The value at `offset` of `bytes` as native values (an item's rarer
+    /// parts, read off its tape: `JSONTape.value`).
+    static func value(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> Any {
+        var reader = JSONStream(bytes: bytes, streamed: [], each: nil)
+        reader.at = offset
+        return try reader.value()
+    }
+
     private static func parse(_ data: Data, streamed: [Path], each: ((Path, Any) throws -> Void)?,
                               skipped: ((Path, Range<Int>) -> Void)? = nil) throws -> Any {
         try data.withUnsafeBytes { raw in

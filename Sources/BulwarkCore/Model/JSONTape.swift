@@ -147,6 +147,10 @@ struct JSONTape {
         }
     }
 
+    /// `node` as `JSONStream`'s native values (`JSONObject`, `[Any]`, …):
+    /// for an item's rarer parts, which code written for those reads.
+    func value(_ node: Int) -> Any? { try? JSONStream.value(in: bytes, at: tokens[node].start) }
+
     /// A string, or a number as the text it was written as (a numeric
     /// password is still that password), and which; nil for anything else.
     func scalarText(_ node: Int?) -> (text: String, wasNumber: Bool)? {

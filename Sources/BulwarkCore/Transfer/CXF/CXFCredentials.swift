@@ -6,32 +6,59 @@ enum CXFCredentials {
     /// Marks an item reference's target id until the whole document is read (then its title replaces it).
     static let referenceMark = "\u{0}cxf-item:"
 
-    static func entry(_ item: JSONObject, now: Date, read: inout ImportRead) -> Entry {
-        let credentials = (item["credentials"] as? [Any] ?? []).compactMap { $0 as? JSONObject }
-        let types = credentials.compactMap { $0["type"] as? String }
-        let scope = item["scope"] as? JSONObject ?? JSONObject()
-        var urls = (scope["urls"] as? [Any] ?? []).compactMap { $0 as? String }.filter { !$0.isEmpty }
-        for case let app as JSONObject in scope["androidApps"] as? [Any] ?? [] {
-            if let bundle = app["bundleId"] as? String, !bundle.isEmpty { urls.append("androidapp://" + bundle) }  // Bitwarden's spelling
+    private static let itemNames = JSONTape.Names(["credentials", "scope", "title", "creationAt", "modifiedAt", "tags", "favorite", "subtitle", "extensions"])
+    private enum Item { static let credentials = 0, scope = 1, title = 2, created = 3, modified = 4, tags = 5, favorite = 6, subtitle = 7, extensions = 8 }
+    private static let scopeNames = JSONTape.Names(["urls", "androidApps"])
+    private static let credentialNames = JSONTape.Names(["type", "username", "password", "content"])
+    private enum Credential { static let type = 0, username = 1, password = 2, content = 3 }
+
+    /// One item read in place from its tape (`JSONTape`): the common
+    /// credentials (sign-ins, notes, generated passwords) straight from
+    /// it, the rarer ones as `JSONStream`'s values, which `add` reads.
+    static func entry(_ tape: JSONTape, _ item: Int, now: Date, read: inout ImportRead) -> Entry {
+        let member = tape.members(item, itemNames)
+        let credentials = (member[Item.credentials].map(tape.elements) ?? []).filter { tape.kind($0) == .object }
+        let parts = credentials.map { tape.members($0, credentialNames) }
+        let types = parts.compactMap { $0[Credential.type].flatMap(tape.string) }
+        let scope = tape.members(member[Item.scope], scopeNames)
+        var urls = (scope[0].map(tape.elements) ?? []).compactMap(tape.string).filter { !$0.isEmpty }
+        for app in scope[1].map(tape.elements) ?? [] {
+            if let bundle = tape.member(app, "bundleId").flatMap(tape.string), !bundle.isEmpty { urls.append("androidapp://" + bundle) }  // Bitwarden's spelling
         }
-        let kind = ownKind(credentials) ?? kind(of: types)
-        let title = (item["title"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? Importer.fallbackTitle(urls: urls, note: kind == .secureNote)
-        let created = CXFImport.date(item["creationAt"]) ?? now
-        var entry = Draft(title: title, urls: urls, tags: (item["tags"] as? [Any] ?? []).compactMap { $0 as? String })
-        if item["favorite"] as? Bool == true, !entry.tags.contains("Favorites") { entry.tags.append("Favorites") }
+        // bulwark's own group (a custom-fields credential) may say the kind.
+        let ownGroups = zip(credentials, types).compactMap { $1 == "custom-fields" ? tape.value($0) as? JSONObject : nil }
+        let kind = ownKind(ownGroups) ?? kind(of: types)
+        let title = member[Item.title].flatMap(tape.string).flatMap { $0.isEmpty ? nil : $0 } ?? Importer.fallbackTitle(urls: urls, note: kind == .secureNote)
+        let created = OnePasswordPUX.seconds(member[Item.created].flatMap(tape.integer)) ?? now
+        var entry = Draft(title: title, urls: urls, tags: (member[Item.tags].map(tape.elements) ?? []).compactMap(tape.string))
+        if tape.isTrue(member[Item.favorite]), !entry.tags.contains("Favorites") { entry.tags.append("Favorites") }
         var password: String?
         var context = Context(title: title, created: created)
-        for (index, credential) in credentials.enumerated() {
-            guard let type = credential["type"] as? String else {
+        for (index, (credential, part)) in zip(credentials, parts).enumerated() {
+            guard let type = part[Credential.type].flatMap(tape.string) else {
                 read.rowNotes.append("\(title): credential \(index + 1) names no type, skipped")
                 continue
             }
-            add(type, credential, to: &entry, password: &password, context: &context, read: &read)
+            switch type {
+            case "basic-auth":
+                addSignIn(user: field(tape, part[Credential.username])?.value ?? "", secret: field(tape, part[Credential.password])?.value,
+                          to: &entry, password: &password)
+            case "note":
+                let text = field(tape, part[Credential.content])?.value ?? ""
+                if !text.isEmpty { entry.notes = entry.notes.isEmpty ? text : entry.notes + "\n\n" + text }
+            case "generated-password":
+                guard let generated = part[Credential.password].flatMap(tape.string), !generated.isEmpty else { continue }
+                if password == nil || password == "" { password = generated } else {
+                    entry.fields.append(CustomField(name: "Generated password", value: generated, hidden: true))
+                }
+            default:
+                add(type, tape.value(credential) as? JSONObject ?? JSONObject(), to: &entry, password: &password, context: &context, read: &read)
+            }
         }
-        if let subtitle = item["subtitle"] as? String, !subtitle.isEmpty, subtitle != entry.username {
+        if let subtitle = member[Item.subtitle].flatMap(tape.string), !subtitle.isEmpty, subtitle != entry.username {
             entry.fields.insert(CustomField(name: "Subtitle", value: subtitle), at: 0)
         }
-        for case let extensionObject as JSONObject in item["extensions"] as? [Any] ?? [] {
+        for case let extensionObject as JSONObject in (member[Item.extensions].map(tape.elements) ?? []).compactMap(tape.value) {
             keepUnknown("extension", extensionObject["name"] as? String ?? "unnamed", extensionObject, title: title, entry: &entry, read: &read)
         }
         entry.history.sort { $0.changedAt > $1.changedAt }
@@ -51,7 +78,7 @@ enum CXFCredentials {
         var made = Entry(title: entry.title, urls: entry.urls, username: entry.username, password: kind.holdsPassword ? (password ?? "") : password,
                          notes: entry.notes, totpURI: entry.totpURI, tags: entry.tags, category: entry.category, created: created,
                          history: entry.history, kind: kind, fields: entry.fields)
-        made.modified = CXFImport.date(item["modifiedAt"]) ?? created
+        made.modified = OnePasswordPUX.seconds(member[Item.modified].flatMap(tape.integer)) ?? created
         made.passwordChanged = context.passwordChanged ?? made.modified
         if !entry.passkeys.isEmpty { made.passkeys = entry.passkeys }
         made.expires = context.expires
@@ -59,6 +86,35 @@ enum CXFCredentials {
         if !entry.attachments.isEmpty { made.attachments = entry.attachments }
         return made
     }
+
+    /// A sign-in (basic-auth): the entry's user name and password, or a
+    /// second one on one item kept beside the first.
+    static func addSignIn(user: String, secret: String?, to entry: inout Draft, password: inout String?) {
+        if entry.username.isEmpty, password == nil {
+            entry.username = user
+            password = secret
+        } else {
+            if !user.isEmpty { entry.fields.append(CustomField(name: "Username", value: user)) }
+            if let secret, !secret.isEmpty { entry.fields.append(CustomField(name: "Password", value: secret, hidden: true)) }
+        }
+    }
+
+    /// An `EditableField` read off a tape, as `CXFImport.field` reads one.
+    static func field(_ tape: JSONTape, _ node: Int?) -> (value: String, type: String, label: String?)? {
+        guard let node else { return nil }
+        if let (text, _) = tape.scalarText(node) { return (text, "string", nil) }
+        guard tape.kind(node) == .object else { return nil }
+        let parts = tape.members(node, fieldNames)
+        let text: String
+        if let (plain, _) = tape.scalarText(parts[1]) { text = plain } else if let value = parts[1], tape.kind(value) == .true || tape.kind(value) == .false {
+            text = tape.text(value)
+        } else {
+            return nil
+        }
+        return (text, parts[0].flatMap(tape.string) ?? "string", parts[2].flatMap(tape.string))
+    }
+
+    private static let fieldNames = JSONTape.Names(["fieldType", "value", "label"])
 
     /// An entry's parts while its credentials are read.
     struct Draft {
@@ -136,15 +192,8 @@ enum CXFCredentials {
                     read: inout ImportRead) {
         switch type {
         case "basic-auth":
-            let user = CXFImport.field(credential["username"])?.value ?? "", secret = CXFImport.field(credential["password"])?.value
-            if entry.username.isEmpty, password == nil {
-                entry.username = user
-                password = secret
-            } else {
-                // A second sign-in on one item: kept beside the first.
-                if !user.isEmpty { entry.fields.append(CustomField(name: "Username", value: user)) }
-                if let secret, !secret.isEmpty { entry.fields.append(CustomField(name: "Password", value: secret, hidden: true)) }
-            }
+            addSignIn(user: CXFImport.field(credential["username"])?.value ?? "", secret: CXFImport.field(credential["password"])?.value,
+                      to: &entry, password: &password)
         case "passkey": addPasskey(credential, to: &entry, context: context, read: &read)
         case "totp": addCode(credential, to: &entry, read: &read)
         case "note":
