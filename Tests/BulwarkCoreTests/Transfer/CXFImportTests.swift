@@ -124,3 +124,33 @@ extension CXFImportTests {
         }
     }
 }
+
+extension CXFImportTests {
+    /// The credentials read straight off an item's tape, each in its place:
+    /// a second sign-in kept beside the first, a generated password beside
+    /// the password, notes joined, a field's number or boolean as text, a
+    /// credential with no type named, scope URLs and Android apps.
+    @Test func commonCredentialsReadInPlace() throws {
+        let document = #"""
+        {"items":[{"id":"aQ","title":"Mail","favorite":true,"tags":["home",7],"creationAt":1700000000,
+          "scope":{"urls":["https://mail.example",""],"androidApps":[{"bundleId":"com.mail"},{"name":"x"}]},
+          "credentials":[{"type":"basic-auth","username":{"fieldType":"string","value":"jane"},"password":{"fieldType":"concealed-string","value":1234}},
+                         {"type":"basic-auth","username":"jane2","password":{"fieldType":"concealed-string","value":true}},
+                         {"type":"generated-password","password":"Gen-1"},
+                         {"type":"note","content":{"fieldType":"string","value":"one"}},
+                         {"type":"note","content":"two"},
+                         {"username":"no type"}, 5]},
+          {"id":"Yg","title":"Later","credentials":[{"type":"generated-password","password":"Only-1"}]}],
+         "username":"jane","collections":[]}
+        """#
+        let result = try Importer.read(Data(document.utf8), format: .cxf, existing: [], now: Self.now)
+        let mail = try #require(result.entries.first)
+        #expect(mail.username == "jane" && mail.password == "1234" && mail.notes == "one\n\ntwo")
+        #expect(mail.fields == [CustomField(name: "Username", value: "jane2"), CustomField(name: "Password", value: "true", hidden: true),
+                                CustomField(name: "Generated password", value: "Gen-1", hidden: true)])
+        #expect(mail.urls == ["https://mail.example", "androidapp://com.mail"] && mail.tags == ["home", "Favorites"])
+        #expect(mail.created == Date(timeIntervalSince1970: 1_700_000_000) && mail.modified == mail.created)
+        #expect(result.entries[1].password == "Only-1" && result.entries[1].created == Self.now)
+        #expect(result.rowNotes == ["Mail: credential 6 names no type, skipped"])
+    }
+}
