@@ -124,20 +124,27 @@ enum CXFImport {
         let accounts = (object["accounts"] as? [Any])?.map { $0 as? JSONObject ?? JSONObject() } ?? [object]
         // Item references name their target by its title, known once every item is read.
         var titles: [String: String] = [:]
-        if read.entries.contains(where: { $0.fields.contains { $0.value.hasPrefix(CXFCredentials.referenceMark) } }) {
+        let referring = read.entries.contains(where: { $0.fields.contains { $0.value.hasPrefix(CXFCredentials.referenceMark) } })
+        if referring {
             for (index, item) in items.enumerated() { if let id = item.id { titles[id] = read.entries[index].title } }
         }
         let tagsByAccount = accounts.map { collectionTags($0["collections"] as? [Any] ?? []) }
+        // With more than one account, each item is tagged with its account's name.
+        let names: [String?] = accounts.count < 2 ? [] : accounts.map { account in
+            [account["fullName"], account["username"], account["email"]].compactMap { $0 as? String }.first { !$0.isEmpty }
+        }
         for (index, (account, id)) in items.enumerated() where accounts.indices.contains(account) {
+            let tags = id.flatMap { tagsByAccount[account][$0] } ?? [], name = names.isEmpty ? nil : names[account]
+            // Most items have neither: they are left as made (a copy of each entry to change nothing was a tenth of the read).
+            guard referring || !tags.isEmpty || name != nil else { continue }
             var entry = read.entries[index]
             // An item reference names the item it points at by its title, known only now.
             for (at, field) in entry.fields.enumerated() where field.value.hasPrefix(CXFCredentials.referenceMark) {
                 let target = String(field.value.dropFirst(CXFCredentials.referenceMark.count))
                 entry.fields[at].value = titles[target].flatMap { $0.isEmpty ? nil : $0 } ?? target
             }
-            if let id { entry.tags += (tagsByAccount[account][id] ?? []).filter { !entry.tags.contains($0) } }
-            let name = [accounts[account]["fullName"], accounts[account]["username"], accounts[account]["email"]].compactMap { $0 as? String }.first { !$0.isEmpty }
-            if accounts.count > 1, let name, !entry.tags.contains(name) { entry.tags.append(name) }
+            entry.tags += tags.filter { !entry.tags.contains($0) }
+            if let name, !entry.tags.contains(name) { entry.tags.append(name) }
             read.entries[index] = entry
         }
         return read
