@@ -20,11 +20,6 @@
 #                           process of their own. The release build compiles each
 #                           module whole, one after another, on about one core: beside
 #                           the tests rather than before them, make test ends sooner.
-#   BULWARK_TEST_BUILD      a command that builds the tests (make test's build-tests
-#                           and test-deps), run once the release build has started:
-#                           the release build, the longest single thing make test does,
-#                           then shares the cores from the first minute (started after
-#                           the debug build, it was the last thing running by minutes).
 set -u
 cd "$(dirname "$0")/.."
 processes=${BULWARK_TEST_PROCESSES:-5}
@@ -34,23 +29,13 @@ rm -rf "$logs" && mkdir -p "$logs"
 # The test binary itself, not `swift test`: SwiftPM holds a lock on .build
 # for the whole run, so that two `swift test` at once run one after the other.
 tests=.build/debug/bulwarkPackageTests.xctest
-begun=$(date +%s)
+[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
 release_build=${BULWARK_RELEASE_BUILD:-}
 release_suites='InstallTests|DebianPackageTests'
 if [ -n "$release_build" ]; then
   bash -c "$release_build" >"$logs/release-build.log" 2>&1 &
   release_pid=$!
 fi
-test_build=${BULWARK_TEST_BUILD:-}
-if [ -n "$test_build" ]; then
-  if ! bash -c "$test_build"; then
-    echo "run-tests: the build failed ($test_build)"
-    [ -n "$release_build" ] && kill "$release_pid" 2>/dev/null
-    exit 1
-  fi
-  echo "the tests' build: $(( $(date +%s) - begun )) s" >"$logs/test-build.note"
-fi
-[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
 listing=$(swift test --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
 # The end-to-end suites, dealt round the processes left after the unit targets' two.
 e2e_groups=$((processes > 2 ? processes - 2 : 1))
@@ -86,7 +71,7 @@ for g in "${!filters[@]}"; do
 done
 if [ -n "$release_build" ]; then
   if wait "$release_pid"; then
-    echo "release build: done $(( $(date +%s) - begun )) s from the start, $(( $(date +%s) - start )) s into the tests" >"$logs/release-build.note"
+    echo "release build: done after $(( $(date +%s) - start )) s of the tests" >"$logs/release-build.note"
     launch "$last"
   else
     { echo "run-tests: the release build failed ($release_build):"; tail -40 "$logs/release-build.log"; } >"$logs/group-$last.log"
@@ -105,8 +90,7 @@ for g in "${!filters[@]}"; do
   cat "$logs/group-$g.log"
 done
 echo
-echo "=== make test: ${#filters[@]} processes, ${elapsed} s of tests, $(( $(date +%s) - begun )) s in all"
-[ -f "$logs/test-build.note" ] && echo "  $(cat "$logs/test-build.note")"
+echo "=== make test: ${#filters[@]} processes, ${elapsed} s"
 [ -f "$logs/release-build.note" ] && echo "  $(cat "$logs/release-build.note")"
 for g in "${!filters[@]}"; do
   line=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/group-$g.log" | grep -E "Test run with [0-9]+ tests" | tail -1)
