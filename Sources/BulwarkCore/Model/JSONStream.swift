@@ -67,19 +67,6 @@ public struct JSONStream {
         guard reader.at == bytes.count else { throw reader.fail("unexpected text after the value") }
     }
 
-    /// Each of `ranges` of `bytes` read as one value, on one reader whose
-    /// room for names and values is made once: the items `JSONItemIndex`
-    /// found, read on any core. A failure's offset is in `bytes`.
-    static func values(_ bytes: UnsafeBufferPointer<UInt8>, at ranges: some Sequence<Range<Int>>, each: (Any) throws -> Void) throws {
-        var reader = JSONStream(bytes: bytes, streamed: [], each: nil)
-        for range in ranges {
-            reader.at = range.lowerBound
-            let value = try reader.value()
-            guard reader.at == range.upperBound else { throw reader.fail("unexpected text after the value") }
-            try each(value)
-        }
-    }
-
     /// The value at `offset` of `bytes` as native values (an item's rarer
     /// parts, read off its tape: `JSONTape.value`).
     static func value(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> Any {

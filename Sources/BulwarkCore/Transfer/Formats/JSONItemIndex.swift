@@ -50,8 +50,8 @@ public struct JSONItemIndex: Sendable {
     /// every core, a batch at a time: `read` gets a core's share of items
     /// (their places in `items`) and the document's bytes, `take` each
     /// batch's results in order. The mapping's pages behind a batch are
-    /// given back. `line` turns a reading failure's offset into the line named.
-    func inBatches<T>(_ data: Data, read: @escaping @Sendable (Range<Int>, UnsafeBufferPointer<UInt8>) throws -> [T],
+    /// given back; a reading failure is named with its line in `data`.
+    private func inBatches<T>(_ data: Data, read: @escaping @Sendable (Range<Int>, UnsafeBufferPointer<UInt8>) throws -> [T],
                       take: ([T]) throws -> Void) throws(ImportError) {
         let batch = 8192, chunk = 512
         do {
@@ -77,25 +77,6 @@ public struct JSONItemIndex: Sendable {
         }
     }
 
-    /// Each item read as `JSONStream` reads a value (`JSONObject`, `[Any]`,
-    /// …) on every core, made by `make` (its place in `items`, its value)
-    /// there, the results handed to `take` a batch at a time in order.
-    func map<T>(_ data: Data, _ make: @escaping @Sendable (Int, Any) -> T, take: ([T]) throws -> Void) throws(ImportError) {
-        let items = self.items
-        try inBatches(data, read: { places, bytes in
-            var made: [T] = []
-            made.reserveCapacity(places.count)
-            var place = places.lowerBound
-            try JSONStream.values(bytes, at: items[places].lazy.map(\.range)) { value in
-                made.append(make(place, value))
-                place += 1
-            }
-            return made
-        }, take: take)
-    }
-}
-
-extension JSONItemIndex {
     /// Each item laid out on a tape (`JSONTape`, one reused per core's
     /// share) and made by `make` there (its place in `items`, the tape, the
     /// tape's root), the results handed to `take` a batch at a time in order.
