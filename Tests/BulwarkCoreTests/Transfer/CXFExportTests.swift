@@ -141,3 +141,16 @@ import Testing
         #expect(CXFExport.fits(value, type), "\(place): \(value) is not a \(type)")
     }
 }
+
+extension CXFExportTests {
+    /// Items are made on both cores a block of 8,192 at a time: across a
+    /// block's end the document is still one valid JSON array, in order.
+    @Test func itemsAcrossBlocksStayInOrder() throws {
+        let entries = (0..<8_200).map { Entry(title: "Item \($0)", username: "u\($0)", password: "p-\($0)") }
+        let data = Exporter.write(entries, format: .cxf)
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let items = try #require(((root["accounts"] as? [[String: Any]])?.first?["items"]) as? [[String: Any]])
+        #expect(items.compactMap { $0["title"] as? String } == entries.map(\.title))
+        #expect(data.last == UInt8(ascii: "\n"))
+    }
+}

@@ -34,14 +34,26 @@ enum CXFExport {
         json.key("email"); json.string("")
         json.key("collections"); json.beginArray(); json.endArray()
         json.key("items"); json.beginArray()
-        for entry in entries {
-            item(entry, files: files, into: &json)
-            json.move(to: sink)
-        }
-        json.endArray(); json.endObject(); json.endArray()
-        json.endObject()
-        json.raw("\n")
         json.move(to: sink)
+        // Each item's JSON made on both cores, a block at a time, and written
+        // in order (made on one core, the items were two thirds of the export).
+        for start in stride(from: 0, to: entries.count, by: 8192) {
+            let block = Array(entries[start..<min(entries.count, start + 8192)])
+            let items = (try? Concurrently.map(block, chunk: 256) { entry in item(entry, files: files) }) ?? block.map { item($0, files: files) }
+            for (offset, item) in items.enumerated() {
+                if start + offset > 0 { sink.write(",") }
+                sink.append(item)
+            }
+        }
+        // The items, the account, the accounts and the document closed (compact JSON: no space between).
+        sink.write("]}]}\n")
+    }
+
+    /// One item's compact JSON.
+    static func item(_ entry: Entry, files: [String: FileDocument]) -> [UInt8] {
+        var json = JSONWriter(terminalSafe: false, compact: true)
+        item(entry, files: files, into: &json)
+        return json.bytes
     }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
