@@ -53,10 +53,12 @@ import Glibc
             var pid: pid_t = 0
             guard posix_spawn(&pid, "/usr/bin/python3", nil, nil, &argv, environ) == 0 else { throw POSIXError(.ENOEXEC) }
             self.pid = pid
+            // The server says its port once ready (its gzip answers made first: seconds on a busy machine).
             var port = 0
-            for _ in 0..<100 where port == 0 {
+            let deadline = Date().addingTimeInterval(60)
+            while port == 0 && Date() < deadline {
                 port = Int((try? String(contentsOf: portFile, encoding: .utf8)) ?? "") ?? 0
-                if port == 0 { usleep(50_000) }
+                if port == 0 { usleep(20_000) }
             }
             self.port = port
         }

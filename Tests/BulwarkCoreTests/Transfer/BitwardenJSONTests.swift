@@ -137,3 +137,27 @@ import Testing
         #expect(back.tags == ["Work", "Servers", "Favorites"])
     }
 }
+
+extension BitwardenJSONTests {
+    /// A number where Bitwarden writes text is read as the text written in
+    /// the file (a password "1.50" stays "1.50", not 1.5), and said; a
+    /// boolean field's value is "true" or "false"; a field that is not an
+    /// object, and a history entry without a password, are passed over.
+    @Test func numbersAreReadAsTheyWereWritten() throws {
+        let json = #"""
+        {"encrypted": false, "folders": [], "items": [
+          {"type": 1, "name": "Lock", "notes": null,
+           "fields": [{"name": "PIN", "value": 0042.5e1, "type": 1}, {"name": "On", "value": false, "type": 2}, "stray"],
+           "passwordHistory": [{"password": 12, "lastUsedDate": "2024-01-02T03:04:05.000Z"}, {"lastUsedDate": null}],
+           "login": {"username": 7, "password": 1.50, "uris": [{"uri": "https://lock.example"}, 5]}}]}
+        """#
+        #expect(throws: ImportError.self) { try Importer.read(Data(json.utf8), format: .bitwardenJSON, existing: []) }
+        let valid = json.replacingOccurrences(of: "0042.5e1", with: "42.5e1")
+        let result = try Importer.read(Data(valid.utf8), format: .bitwardenJSON, existing: [])
+        let lock = try #require(result.entries.first)
+        #expect(lock.password == "1.50" && lock.username == "7" && lock.urls == ["https://lock.example"])
+        #expect(lock.fields == [CustomField(name: "PIN", value: "42.5e1", hidden: true), CustomField(name: "On", value: "false")])
+        #expect(lock.history.map(\.password) == ["12"])
+        #expect(result.keptAside.contains("the password of Lock was a JSON number in the file; it was read as the text of that number"))
+    }
+}
