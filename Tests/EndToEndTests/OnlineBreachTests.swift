@@ -44,22 +44,30 @@ import Glibc
             log = directory.appendingPathComponent("requests.log")
             let scriptFile = directory.appendingPathComponent("script.json")
             try JSONSerialization.data(withJSONObject: script).write(to: scriptFile)
-            let portFile = directory.appendingPathComponent("port")
             let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/range-server.py").path
-            let arguments: [String] = ["python3", server, portFile.path, log.path, scriptFile.path]
+            let arguments: [String] = ["python3", server, log.path, scriptFile.path]
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
             argv.append(nil)
             defer { argv.forEach { free($0) } }
+            // The server writes its port to a pipe once ready (its gzip answers
+            // made first: seconds on a busy machine); the read waits for it.
+            var pipeEnds: [Int32] = [0, 0]
+            guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
             var pid: pid_t = 0
-            guard posix_spawn(&pid, "/usr/bin/python3", nil, nil, &argv, environ) == 0 else { throw POSIXError(.ENOEXEC) }
+            let spawned = posix_spawn(&pid, "/usr/bin/python3", &actions, nil, &argv, environ)
+            close(pipeEnds[1])
+            defer { close(pipeEnds[0]) }
+            guard spawned == 0 else { throw POSIXError(.ENOEXEC) }
             self.pid = pid
-            // The server says its port once ready (its gzip answers made first: seconds on a busy machine).
-            var port = 0
-            let deadline = Date().addingTimeInterval(60)
-            while port == 0 && Date() < deadline {
-                port = Int((try? String(contentsOf: portFile, encoding: .utf8)) ?? "") ?? 0
-                if port == 0 { usleep(20_000) }
-            }
+            var said: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(pipeEnds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { said.append(byte) }
+            let port = Int(String(decoding: said, as: UTF8.self)) ?? 0
             self.port = port
         }
 

@@ -45,10 +45,12 @@ enum BitwardenItem {
         let login = tape.members(member[Item.login], loginNames)
         var keptAside: [String] = []
         do {
-            var entry = try entry(tape, item, member, login: login, kind: kind, position: position, groups: groups, now: now, keptAside: &keptAside)
+            // What the summary counts is noted as the entry is read (its URLs' match settings, its linked fields).
+            var seen = Unheld.Seen(reprompt: (member[Item.reprompt].flatMap(tape.integer) ?? 0) != 0)
+            var entry = try entry(tape, item, member, login: login, kind: kind, position: position, groups: groups, now: now,
+                                  keptAside: &keptAside, seen: &seen)
             let (passkeys, notHeld) = BitwardenPasskeys.read(tape, login[Login.passkeys], title: entry.title)
             entry.passkeys = passkeys
-            let seen = seen(tape, member, login: login, title: entry.title)
             return Read(made: .made(entry, keptAside: keptAside, notHeld: notHeld), id: member[Item.id].flatMap(tape.string), seen: seen)
         } catch {
             return Read(made: .failed(error))
@@ -56,11 +58,16 @@ enum BitwardenItem {
     }
 
     private static func entry(_ tape: JSONTape, _ item: Int, _ member: [Int?], login: [Int?], kind: EntryKind, position: Int,
-                              groups: [String: String], now: Date, keptAside: inout [String]) throws(ImportError) -> Entry {
+                              groups: [String: String], now: Date, keptAside: inout [String], seen: inout Unheld.Seen) throws(ImportError) -> Entry {
         if kind == .login && member[Item.login] == nil {
             throw ImportError(line: nil, message: "item \(position + 1) is a login without a \"login\" object")
         }
-        let urls = (login[Login.uris].map(tape.elements) ?? []).compactMap { tape.members($0, uriNames)[0].flatMap(tape.string) }
+        var urls: [String] = []
+        for uri in login[Login.uris].map(tape.elements) ?? [] {
+            let parts = tape.members(uri, uriNames)
+            if let address = parts[0].flatMap(tape.string) { urls.append(address) }
+            if let setting = parts[1].flatMap(tape.integer), Unheld.matches.indices.contains(setting) { seen.matches.append(setting) }
+        }
         let name = member[Item.name].flatMap(tape.string) ?? ""
         let title = name.isEmpty ? Importer.fallbackTitle(urls: urls, note: kind == .secureNote) : name
         var password: String?
@@ -92,25 +99,28 @@ enum BitwardenItem {
             let parts = tape.members(field, fieldNames)
             let fieldName = parts[0].flatMap(tape.string) ?? ""
             let value = tape.text(parts[1])
-            switch fieldName {
-            case BitwardenJSON.tagsField:
+            let type = parts[2].flatMap(tape.integer)
+            if type == 3 { seen.linked.append("\(fieldName) of \(title)") }
+            if fieldName == BitwardenJSON.tagsField {
                 tags += value.split(separator: "\n").map(String.init).filter { !tags.contains($0) }
                 continue
-            case BitwardenJSON.categoryField where AccountCategory(rawValue: value) != nil:
-                category = AccountCategory(rawValue: value)
-                continue
-            case BitwardenJSON.snapshotField where EntrySnapshot(json: value) != nil:
-                snapshots.append(EntrySnapshot(json: value)!)
-                continue
-            case BitwardenJSON.expiresField where ISODate.parse(value) != nil:
-                expires = ISODate.parse(value)
-                continue
-            case BitwardenJSON.kindField where EntryKind(rawValue: value) != nil:
-                kind = EntryKind(rawValue: value)!
-                continue
-            default: break
             }
-            let type = parts[2].flatMap(tape.integer)
+            if fieldName == BitwardenJSON.categoryField, let known = AccountCategory(rawValue: value) {
+                category = known
+                continue
+            }
+            if fieldName == BitwardenJSON.snapshotField, let snapshot = EntrySnapshot(json: value) {
+                snapshots.append(snapshot)
+                continue
+            }
+            if fieldName == BitwardenJSON.expiresField, let day = ISODate.parse(value) {
+                expires = day
+                continue
+            }
+            if fieldName == BitwardenJSON.kindField, let known = EntryKind(rawValue: value) {
+                kind = known
+                continue
+            }
             // A linked field (type 3) is another of the item's values under a second name: named, not copied.
             if type == 3 { continue }
             fields.append(CustomField(name: fieldName, value: value, hidden: type == 1))
@@ -134,19 +144,6 @@ enum BitwardenItem {
 
     /// An ISO 8601 date written as a string (`BitwardenJSON.date`).
     static func date(_ tape: JSONTape, _ node: Int?) -> Date? { node.flatMap(tape.string).flatMap(ISODate.parse) }
-
-    private static func seen(_ tape: JSONTape, _ member: [Int?], login: [Int?], title: String) -> Unheld.Seen {
-        var seen = Unheld.Seen()
-        for uri in login[Login.uris].map(tape.elements) ?? [] {
-            if let setting = tape.members(uri, uriNames)[1].flatMap(tape.integer), Unheld.matches.indices.contains(setting) { seen.matches.append(setting) }
-        }
-        for field in member[Item.fields].map(tape.elements) ?? [] {
-            let parts = tape.members(field, fieldNames)
-            if parts[2].flatMap(tape.integer) == 3 { seen.linked.append("\(parts[0].flatMap(tape.string) ?? "") of \(title)") }
-        }
-        seen.reprompt = (member[Item.reprompt].flatMap(tape.integer) ?? 0) != 0
-        return seen
-    }
 
     /// What Bitwarden's items set that bulwark has no place for, counted
     /// for the summary: URL match settings, linked fields, the re-prompt.

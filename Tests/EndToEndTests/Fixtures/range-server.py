@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A Pwned Passwords range API on loopback, for the online breach tests.
 
-Usage: range-server.py PORT_FILE LOG_FILE SCRIPT_FILE
+Usage: range-server.py LOG_FILE SCRIPT_FILE (the port is printed once ready)
 SCRIPT_FILE is JSON: {"PREFIX": [answer, ...]}; each request for PREFIX
 takes the next answer (the last one repeats). An answer is
 {"status": 200, "body": "...", "headers": {...}, "delay": seconds}, or a
@@ -13,19 +13,18 @@ request's Content-Length (none is expected), the client port and the time.
 """
 import gzip
 import json
-import os
 import select
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-port_file, log_file, script_file = sys.argv[1:4]
+log_file, script_file = sys.argv[1:3]
 with open(script_file) as f:
     script = json.load(f)
 served = {}
 lock = threading.Lock()
-# Each gzip answer compressed before the server says its port: made at the
+# Each gzip answer compressed before the server prints its port: made at the
 # request, 64 MiB at level 9 took past the client's 3 s on a busy machine,
 # and the answer was cut off for its time instead of its size.
 compressed = {size: gzip.compress(b"0" * size, compresslevel=9)
@@ -98,7 +97,5 @@ class Handler(BaseHTTPRequestHandler):
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
-with open(port_file + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-os.rename(port_file + ".tmp", port_file)
+print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -6,8 +6,9 @@ enum CXFCredentials {
     /// Marks an item reference's target id until the whole document is read (then its title replaces it).
     static let referenceMark = "\u{0}cxf-item:"
 
-    private static let itemNames = JSONTape.Names(["credentials", "scope", "title", "creationAt", "modifiedAt", "tags", "favorite", "subtitle", "extensions"])
-    private enum Item { static let credentials = 0, scope = 1, title = 2, created = 3, modified = 4, tags = 5, favorite = 6, subtitle = 7, extensions = 8 }
+    private static let itemNames = JSONTape.Names(["credentials", "scope", "title", "creationAt", "modifiedAt", "tags", "favorite", "subtitle",
+                                                   "extensions", "id"])
+    private enum Item { static let credentials = 0, scope = 1, title = 2, created = 3, modified = 4, tags = 5, favorite = 6, subtitle = 7, extensions = 8, id = 9 }
     private static let scopeNames = JSONTape.Names(["urls", "androidApps"])
     private static let credentialNames = JSONTape.Names(["type", "username", "password", "content"])
     private enum Credential { static let type = 0, username = 1, password = 2, content = 3 }
@@ -15,9 +16,12 @@ enum CXFCredentials {
     /// One item read in place from its tape (`JSONTape`): the common
     /// credentials (sign-ins, notes, generated passwords) straight from
     /// it, the rarer ones as `JSONStream`'s values, which `add` reads.
-    static func entry(_ tape: JSONTape, _ item: Int, now: Date, read: inout ImportRead) -> Entry {
+    /// nil when the item is not an object with a list of credentials; else
+    /// its entry, its id, and whether it said neither of its dates.
+    static func entry(_ tape: JSONTape, _ item: Int, now: Date, read: inout ImportRead) -> (entry: Entry, id: String?, undated: Bool)? {
         let member = tape.members(item, itemNames)
-        let credentials = (member[Item.credentials].map(tape.elements) ?? []).filter { tape.kind($0) == .object }
+        guard let list = member[Item.credentials], tape.kind(list) == .array else { return nil }
+        let credentials = tape.elements(list).filter { tape.kind($0) == .object }
         let parts = credentials.map { tape.members($0, credentialNames) }
         let types = parts.compactMap { $0[Credential.type].flatMap(tape.string) }
         let scope = tape.members(member[Item.scope], scopeNames)
@@ -84,7 +88,7 @@ enum CXFCredentials {
         made.expires = context.expires
         made.snapshots = context.snapshots
         if !entry.attachments.isEmpty { made.attachments = entry.attachments }
-        return made
+        return (made, member[Item.id].flatMap(tape.string), member[Item.created] == nil && member[Item.modified] == nil)
     }
 
     /// A sign-in (basic-auth): the entry's user name and password, or a

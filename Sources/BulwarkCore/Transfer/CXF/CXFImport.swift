@@ -71,8 +71,6 @@ enum CXFImport {
     /// Where a document's items are: a bare Account's, and each of a Header's accounts'.
     static let itemPaths: [JSONStream.Path] = [["items"], ["accounts", "*", "items"]]
 
-    private static let itemNames = JSONTape.Names(["credentials", "creationAt", "modifiedAt", "id"])
-
     /// One item read on any core: its entry and what the summary says of
     /// it, its id (for collections and references); nil when it is not an
     /// object with credentials.
@@ -94,11 +92,9 @@ enum CXFImport {
         var items: [(account: Int, id: String?)] = []
         var position = 0
         try index.mapTapes(data, { _, tape, item -> Made? in
-            let member = tape.members(item, itemNames)
-            guard let credentials = member[0], tape.kind(credentials) == .array else { return nil }
             var notes = ImportRead()
-            let entry = CXFCredentials.entry(tape, item, now: now, read: &notes)
-            return Made(entry: entry, notes: notes, undated: member[1] == nil && member[2] == nil, id: member[3].flatMap(tape.string))
+            guard let (entry, id, undated) = CXFCredentials.entry(tape, item, now: now, read: &notes) else { return nil }
+            return Made(entry: entry, notes: notes, undated: undated, id: id)
         }, take: { made in
             for one in made {
                 position += 1

@@ -20,7 +20,6 @@ public struct JSONItemIndex: Sendable {
     /// The document with the streamed arrays left empty.
     let root: JSONObject
     let items: [Item]
-    let paths: [JSONStream.Path]
 
     /// `notAnObject`: what is said when the document is JSON but not an object.
     static func make(_ data: Data, paths: [JSONStream.Path],
@@ -39,7 +38,7 @@ public struct JSONItemIndex: Sendable {
             throw ImportError(line: nil, message: "\(error)")
         }
         guard let object = root as? JSONObject else { throw notAnObject }
-        return JSONItemIndex(root: object, items: items, paths: paths)
+        return JSONItemIndex(root: object, items: items)
     }
 
     private static func matches(_ wanted: JSONStream.Path, _ path: JSONStream.Path) -> Bool {
