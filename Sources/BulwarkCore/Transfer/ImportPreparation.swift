@@ -2,10 +2,13 @@ import Foundation
 
 /// What `import` reads of an export before the vault is unlocked, on
 /// another core while the master password's KDF runs: a large JSON
-/// export's index of items (Enpass's, CXF's, Bitwarden's), so that only the items' own
-/// reading, shared across the cores, is left for after the unlock.
+/// export's index of items (Enpass's, CXF's, Bitwarden's), or a KeePass XML
+/// export's parse, so that only the items' own reading, shared across the
+/// cores, is left for after the unlock.
 public struct ImportPreparation: Sendable {
     let items: JSONItemIndex?
+    /// A KeePass XML export's items, parsed and packed.
+    var keepassXML: KDBXPreparedXML?
 
     /// Whether the document is a password-protected Bitwarden export (read
     /// from the look already made: a second look at 82 MB, before the
@@ -16,7 +19,7 @@ public struct ImportPreparation: Sendable {
     }
 
     /// Whether `format` has anything to prepare.
-    public static func helps(_ format: ImportFormat) -> Bool { paths(format) != nil }
+    public static func helps(_ format: ImportFormat) -> Bool { format == .keepassXML || paths(format) != nil }
 
     /// Where `format`'s items are.
     static func paths(_ format: ImportFormat) -> [JSONStream.Path]? {
@@ -32,6 +35,7 @@ public struct ImportPreparation: Sendable {
     /// document that is not valid JSON, a ZIP archive, is left to
     /// `Importer.parse`, which reads it or names where it fails).
     public static func make(_ data: Data, format: ImportFormat) -> ImportPreparation? {
+        if format == .keepassXML { return ImportPreparation(items: nil, keepassXML: KDBXPreparedXML(data)) }
         guard let paths = paths(format), !ZipArchive.looksLikeZip(data), let index = try? JSONItemIndex.make(data, paths: paths) else { return nil }
         return ImportPreparation(items: index)
     }

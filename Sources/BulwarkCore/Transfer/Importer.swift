@@ -85,7 +85,8 @@ public enum Importer {
             read = try BitwardenJSON.readArchive(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword, index: prepared?.items)
         case .cxf: read = try CXFImport.read(data, now: now, skipBadRows: skipBadRows, index: prepared?.items)
-        case .keepassXML: read = try KDBXImport.readXML(data, now: now)
+        case .keepassXML:
+            if let prepared = prepared?.keepassXML { read = try prepared.read(now: now) } else { read = try KDBXImport.readXML(data, now: now) }
         case .keepassxXML: read = try KeePassXXML.read(data, now: now)
         case .enpassJSON: read = try EnpassJSON.read(data, now: now, index: prepared?.items)
         case .dashlaneJSON: read = try DashlaneJSON.read(data, now: now)

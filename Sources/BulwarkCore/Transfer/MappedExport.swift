@@ -40,8 +40,9 @@ public final class MappedExport: @unchecked Sendable {
     }
 
     private static let regions = Mutex<[Region]>([])
-    /// Given back in steps of this many bytes (whole pages), not at every item.
-    static let step = 4 << 20
+    /// Given back in steps of this many bytes (whole pages), not at every
+    /// item: a few dozen calls for a 56 MB export, and at most two steps held.
+    static let step = 1 << 20
 
     /// A reader is at `pointer` and will not look behind it again: the
     /// mapping's pages before it are given back, if it is one of ours.

@@ -112,6 +112,8 @@ enum XMLEvents {
                 throw Failure(line: line > 0 ? line : nil, code: xmlCtxtGetLastError(context)?.pointee.code ?? status)
             }
             offset += size
+            // libxml2 holds its own copy of what it has not finished with: a mapped export's pages behind are given back.
+            if let base = bytes.baseAddress { MappedExport.passed(base + offset) }
         } while offset < bytes.count
     }
 

@@ -24,7 +24,12 @@ enum XMLShape {
         guard let base = bytes.baseAddress else { return true }
         let n = bytes.count
         var i = 0
+        var mark = MappedExport.step
         while i < n {
+            if i >= mark {
+                MappedExport.passed(base + i)  // a mapped export's pages behind are given back
+                mark += MappedExport.step
+            }
             if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i += 8
                 continue
@@ -66,7 +71,12 @@ enum XMLShape {
         func isNameByte(_ b: UInt8) -> Bool {
             (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2E || b == 0x3A || b >= 0x80
         }
+        var mark = MappedExport.step
         while i < n {
+            if i >= mark, let base = bytes.baseAddress {
+                MappedExport.passed(base + i)  // a mapped export's pages behind are given back (names behind are read again if compared)
+                mark += MappedExport.step
+            }
             // To the next '<' (memchr: text between tags was a byte at a time).
             guard bytes[i] == 0x3C else {
                 guard let next = memchr(bytes.baseAddress! + i, 0x3C, n - i) else { break }
