@@ -15,7 +15,8 @@ public enum StreamCiphers {
         private let context: OpaquePointer?
         private let salsa: (key: [UInt8], nonce: [UInt8])?
         private var salsaOffset: UInt64 = 0
-        private var salsaPending: [UInt8] = []
+        /// How many bytes of the stream have been used.
+        public private(set) var consumed = 0
 
         /// ChaCha20 with a 32-byte key and a 12-byte nonce, counter from 0.
         public init(chacha20 key: [UInt8], nonce: [UInt8]) throws(Failure) {
@@ -39,10 +40,45 @@ public enum StreamCiphers {
             salsa = (key, nonce)
         }
 
+        private init(context: OpaquePointer?, salsa: (key: [UInt8], nonce: [UInt8])?, offset: UInt64, consumed: Int) {
+            self.context = context
+            self.salsa = salsa
+            salsaOffset = offset
+            self.consumed = consumed
+        }
+
         deinit { if let context { EVP_CIPHER_CTX_free(context) } }
+
+        /// A second stream where this one stands, going on by itself.
+        public func copy() throws(Failure) -> KeyStream {
+            guard let context else { return KeyStream(context: nil, salsa: salsa, offset: salsaOffset, consumed: consumed) }
+            guard let copied = EVP_CIPHER_CTX_new() else { throw Failure(description: "ChaCha20 copy failed") }
+            guard EVP_CIPHER_CTX_copy(copied, context) == 1 else {
+                EVP_CIPHER_CTX_free(copied)
+                throw Failure(description: "ChaCha20 copy failed")
+            }
+            return KeyStream(context: copied, salsa: nil, offset: 0, consumed: consumed)
+        }
+
+        /// The next `count` bytes passed over, as if `xor` had used them.
+        public func skip(_ count: Int) {
+            guard count > 0 else { return }
+            guard context != nil else {
+                salsaOffset += UInt64(count)
+                consumed += count
+                return
+            }
+            let piece = 1 << 16
+            var left = count
+            while left > 0 {
+                _ = xor([UInt8](repeating: 0, count: min(piece, left)))
+                left -= piece
+            }
+        }
 
         public func xor(_ data: [UInt8]) -> [UInt8] {
             guard !data.isEmpty else { return [] }
+            consumed += data.count
             if let context {
                 var out = [UInt8](repeating: 0, count: data.count)
                 var length: Int32 = 0

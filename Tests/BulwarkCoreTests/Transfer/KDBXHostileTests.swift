@@ -26,6 +26,20 @@ import Testing
         #expect(throws: Gzip.Failure.self) { try Gzip.inflate(damaged, limit: 2 << 20) }
     }
 
+    /// Output of 24 MB, inflated a step at a time with its pages made ready
+    /// on another core, comes out whole; a trailer that claims three times
+    /// as much is taken for what the content holds.
+    @Test func aLargeOutputIsInflatedWholeInSteps() throws {
+        let original = (0..<(24 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) & 0x3F }
+        let compressed = try KDBXExport.deflate([original])
+        #expect(try Gzip.inflate(compressed, limit: 64 << 20) == original)
+        var overstated = compressed
+        let claim = UInt32(120 << 20)
+        for (index, byte) in withUnsafeBytes(of: claim.littleEndian, Array.init).enumerated() { overstated[overstated.count - 4 + index] = byte }
+        #expect(throws: Gzip.Failure.self) { try Gzip.inflate(overstated, limit: 128 << 20) }  // zlib's length check: 24 MB is not 120
+        #expect(throws: Gzip.Failure.self) { try Gzip.inflate(compressed, limit: 23 << 20) }
+    }
+
     static func stream() throws -> StreamCiphers.KeyStream { try StreamCiphers.KeyStream(chacha20: [UInt8](repeating: 1, count: 32), nonce: [UInt8](repeating: 2, count: 12)) }
 
     @Test func aDTDOrEntitiesAreRefusedBeforeParsing() throws {

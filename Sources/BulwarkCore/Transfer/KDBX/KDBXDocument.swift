@@ -44,28 +44,52 @@ final class KDBXDocument: XMLEventHandler {
     /// The document read from `xml` as it is: a plain XML export of
     /// 100,000 entries is not copied (each copy was another 56 MB).
     static func read(_ xml: some ContiguousBytes, stream: StreamCiphers.KeyStream?, batches: (([Item]) -> Void)? = nil) throws(ImportError) -> KDBXDocument {
+        _ = try check(xml, findingSplit: false)
+        var outcome: Result<KDBXDocument, ImportError> = .failure(ImportError(line: nil, message: "the database's XML is empty"))
+        xml.withUnsafeBytes { bytes in
+            do throws(ImportError) { outcome = .success(try parse([bytes], stream: stream, batches: batches)) } catch { outcome = .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    /// What is checked before any parse: no DTD or entities, UTF-8, the
+    /// shape (`XMLShape`); with `findingSplit`, where a large document can
+    /// be cut in two (`XMLSplit`), if anywhere.
+    static func check(_ xml: some ContiguousBytes, findingSplit: Bool) throws(ImportError) -> XMLSplit? {
         let head = xml.withUnsafeBytes { String(decoding: $0.prefix(4096), as: UTF8.self) }.uppercased()
         guard !head.contains("<!DOCTYPE"), !head.contains("<!ENTITY") else {
             throw ImportError(line: nil, message: "the database's XML declares a DTD or entities, which KeePass never writes; refused")
         }
-        // FoundationXML crashes on an element name that is not valid UTF-8
+        // A second part, which has no declaration of its own, is read as UTF-8: a document declaring another encoding is read in one go.
+        let declaresOtherEncoding = head.contains("ENCODING=") && !head.contains("ENCODING=\"UTF-8\"") && !head.contains("ENCODING='UTF-8'")
+        // FoundationXML crashed on an element name that is not valid UTF-8
         // (found by the kdbx-xml fuzzer): KeePass writes only UTF-8, so any
         // other byte sequence is refused before the parser sees it.
-        let problem: String? = xml.withUnsafeBytes { raw in
+        let (problem, split): (String?, XMLSplit?) = xml.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard XMLShape.isUTF8(bytes) else { return "not UTF-8" }
-            return XMLShape.check(bytes, depthLimit: depthLimit)
+            var finder = findingSplit && bytes.count >= XMLSplit.threshold && !declaresOtherEncoding ? XMLSplit.Finder(bytes) : nil
+            guard finder != nil else {
+                guard XMLShape.isUTF8(bytes) else { return ("not UTF-8", nil) }
+                return (XMLShape.check(bytes, depthLimit: depthLimit, finding: &finder), nil)
+            }
+            // A large document read on both cores is checked on both: its encoding beside its shape (which reads bytes, whatever they encode), its shape in halves.
+            nonisolated(unsafe) var isUTF8 = false
+            nonisolated(unsafe) let shared = bytes
+            let shape = XMLShape.checkOnTwoCores(bytes, depthLimit: depthLimit, finding: &finder) { isUTF8 = XMLShape.isUTF8(shared) }
+            return isUTF8 ? (shape, finder?.found) : ("not UTF-8", nil)
         }
         if problem == "not UTF-8" { throw ImportError(line: nil, message: "the database's XML is not valid UTF-8") }
         if let problem { throw ImportError(line: nil, message: "the database's XML is malformed (\(problem))") }
+        return split
+    }
+
+    /// The document from `parts` in turn (whole, or one part of a cut one),
+    /// after `check`; entries go to `batches` as they close, if given.
+    static func parse(_ parts: [UnsafeRawBufferPointer], stream: StreamCiphers.KeyStream?, batches: (([Item]) -> Void)?) throws(ImportError) -> KDBXDocument {
         let document = KDBXDocument(stream: stream)
         document.state.batches = batches
-        let malformed: XMLEvents.Failure? = xml.withUnsafeBytes { bytes in
-            do throws(XMLEvents.Failure) {
-                try XMLEvents.parse(bytes, into: document)
-                return nil
-            } catch { return error }
-        }
+        var malformed: XMLEvents.Failure?
+        do throws(XMLEvents.Failure) { try XMLEvents.parse(parts, into: document) } catch { malformed = error }
         if let failure = document.failure { throw ImportError(line: nil, message: failure) }
         if let malformed {
             throw ImportError(line: malformed.line, message: "the database's XML is malformed (libxml2 error \(malformed.code))")

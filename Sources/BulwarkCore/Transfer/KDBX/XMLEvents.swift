@@ -66,6 +66,12 @@ enum XMLEvents {
     }
 
     static func parse(_ bytes: UnsafeRawBufferPointer, into handler: XMLEventHandler) throws(Failure) {
+        try parse([bytes], into: handler)
+    }
+
+    /// One document from `parts` in turn (a document cut in two, each part
+    /// closed or opened by a few tags of its own: `XMLSplit`), none copied.
+    static func parse(_ parts: [UnsafeRawBufferPointer], into handler: XMLEventHandler) throws(Failure) {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
@@ -101,20 +107,22 @@ enum XMLEvents {
         // libxml2 holds the box's address only: it lives until the parse ends.
         defer { withExtendedLifetime(box) {} }
         let chunk = 1 << 16
-        var offset = 0
-        repeat {
-            let size = min(chunk, bytes.count - offset)
-            let last = offset + size >= bytes.count
-            let status = xmlParseChunk(context, bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }, Int32(size), last ? 1 : 0)
-            if handler.failure != nil { return }
-            if status != 0 || context.pointee.wellFormed == 0 {
-                let line = Int(xmlSAX2GetLineNumber(context))
-                throw Failure(line: line > 0 ? line : nil, code: xmlCtxtGetLastError(context)?.pointee.code ?? status)
-            }
-            offset += size
-            // libxml2 holds its own copy of what it has not finished with: a mapped export's pages behind are given back.
-            if let base = bytes.baseAddress { MappedExport.passed(base + offset) }
-        } while offset < bytes.count
+        for (index, bytes) in parts.enumerated() {
+            var offset = 0
+            repeat {
+                let size = min(chunk, bytes.count - offset)
+                let last = index == parts.count - 1 && offset + size >= bytes.count
+                let status = xmlParseChunk(context, bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }, Int32(size), last ? 1 : 0)
+                if handler.failure != nil { return }
+                if status != 0 || context.pointee.wellFormed == 0 {
+                    let line = Int(xmlSAX2GetLineNumber(context))
+                    throw Failure(line: line > 0 ? line : nil, code: xmlCtxtGetLastError(context)?.pointee.code ?? status)
+                }
+                offset += size
+                // libxml2 holds its own copy of what it has not finished with: a mapped export's pages behind are given back.
+                if let base = bytes.baseAddress { MappedExport.passed(base + offset) }
+            } while offset < bytes.count
+        }
     }
 
     /// The handler, reachable from libxml2's context pointer.

@@ -48,9 +48,93 @@ enum XMLShape {
     }
 
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) -> String? {
+        var none: XMLSplit.Finder?
+        return check(bytes, depthLimit: depthLimit, finding: &none)
+    }
+
+    /// The check, with `split` told of every tag (`XMLSplit.Finder`).
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int, finding split: inout XMLSplit.Finder?) -> String? {
+        var part = Part(unmatched: nil, givesBack: true)
+        if let problem = scan(bytes, 0..<bytes.count, depthLimit: depthLimit, part: &part, finding: &split) { return problem }
+        return part.stack.isEmpty ? nil : "an element that is never closed"
+    }
+
+    /// What a scan of part of a document leaves: the elements still open,
+    /// and (the second part's) the end tags of elements the part before opened.
+    struct Part {
         var stack: [Slice<UnsafeBufferPointer<UInt8>>] = []
-        var i = 0
+        /// Nil: every end tag must close an element the part opened.
+        var unmatched: [Slice<UnsafeBufferPointer<UInt8>>]?
+        /// The deepest it went below where it began.
+        var deepest = 0
+        /// Whether a mapped export's pages behind are given back as it goes.
+        let givesBack: Bool
+    }
+
+    /// Bytes from this size on are checked in two parts at once (`checkOnTwoCores`).
+    static let twoCoresFrom = 1 << 20
+
+    /// The check, its two halves on two cores (the second half begins at a
+    /// '<', which outside a comment or CDATA, refused anyway, is always a
+    /// tag), joined where the first half's open elements are the ones the
+    /// second half closes. Any problem in either, or a join that does not
+    /// fit, is named by the check in one go (the same message as ever).
+    /// `alongside` is done as a third part of the same work (one call
+    /// across the cores: a second inside it found them taken, and ran on one).
+    static func checkOnTwoCores(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int, finding split: inout XMLSplit.Finder?,
+                                alongside: @escaping @Sendable () -> Void = {}) -> String? {
+        var joined = false
+        return checkOnTwoCores(bytes, depthLimit: depthLimit, finding: &split, joined: &joined, alongside: alongside)
+    }
+
+    /// The same, saying whether the halves were joined (rather than the document checked again in one go).
+    static func checkOnTwoCores(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int, finding split: inout XMLSplit.Finder?, joined: inout Bool,
+                                alongside: @escaping @Sendable () -> Void = {}) -> String? {
         let n = bytes.count
+        // A little past the middle: the cut (`XMLSplit`), found in the first half, is the first entry after it.
+        guard n >= twoCoresFrom, let base = bytes.baseAddress, let tag = memchr(base + n * 11 / 20, 0x3C, n - n * 11 / 20) else {
+            alongside()
+            return check(bytes, depthLimit: depthLimit, finding: &split)
+        }
+        let middle = base.distance(to: tag.assumingMemoryBound(to: UInt8.self))
+        var first = Part(unmatched: nil, givesBack: false), second = Part(unmatched: [], givesBack: false)
+        var problems: [String?] = [nil, nil]
+        var finder = split
+        withUnsafeMutablePointer(to: &first) { first in
+            withUnsafeMutablePointer(to: &second) { second in
+                withUnsafeMutablePointer(to: &finder) { finder in
+                    problems.withUnsafeMutableBufferPointer { problems in
+                        nonisolated(unsafe) let (first, second, finder, problems, bytes) = (first, second, finder, problems, bytes)
+                        DispatchQueue.concurrentPerform(iterations: 3) { index in
+                            if index == 2 {
+                                alongside()
+                            } else if index == 0 {
+                                problems[0] = scan(bytes, 0..<middle, depthLimit: depthLimit, part: &first.pointee, finding: &finder.pointee)
+                            } else {
+                                var none: XMLSplit.Finder?
+                                problems[1] = scan(bytes, middle..<n, depthLimit: depthLimit, part: &second.pointee, finding: &none)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let closes = second.unmatched ?? []
+        let joins = problems == [nil, nil] && second.stack.isEmpty && closes.count == first.stack.count
+            && first.stack.count + second.deepest <= depthLimit
+            && zip(first.stack.reversed(), closes).allSatisfy { $0.elementsEqual($1) }
+        guard joins else { return check(bytes, depthLimit: depthLimit, finding: &split) }
+        split = finder
+        joined = true
+        return nil
+    }
+
+    /// The tags in `range` of `bytes`, checked; what is left open (and
+    /// closed from before) in `part`.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, depthLimit: Int, part: inout Part,
+                             finding split: inout XMLSplit.Finder?) -> String? {
+        var i = range.lowerBound
+        let n = range.upperBound
         // Compared in place: a copy of each pattern and of the bytes at every '<' was a fifth of a 100,000-entry import.
         func matches(_ pattern: StaticString, at index: Int) -> Bool {
             let count = pattern.utf8CodeUnitCount
@@ -71,7 +155,7 @@ enum XMLShape {
         func isNameByte(_ b: UInt8) -> Bool {
             (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2E || b == 0x3A || b >= 0x80
         }
-        var mark = MappedExport.step
+        var mark = part.givesBack ? MappedExport.step : Int.max
         while i < n {
             if i >= mark, let base = bytes.baseAddress {
                 MappedExport.passed(base + i)  // a mapped export's pages behind are given back (names behind are read again if compared)
@@ -141,16 +225,25 @@ enum XMLShape {
             guard j < n else { return "an unterminated tag" }
             let selfClosing = bytes[j - 1] == 0x2F
             if closing {
-                guard let open = stack.popLast(), open.count == name.count,
-                      memcmp(bytes.baseAddress! + open.startIndex, bytes.baseAddress! + name.startIndex, name.count) == 0 else {
-                    return "an end tag that does not close the open element"
+                if part.stack.isEmpty, part.unmatched != nil {
+                    part.unmatched!.append(name)  // an element the part before opened: matched when the two are joined
+                } else {
+                    guard let open = part.stack.popLast(), open.count == name.count,
+                          memcmp(bytes.baseAddress! + open.startIndex, bytes.baseAddress! + name.startIndex, name.count) == 0 else {
+                        return "an end tag that does not close the open element"
+                    }
                 }
-            } else if !selfClosing {
-                stack.append(name)
-                if stack.count > depthLimit { return "nesting deeper than \(depthLimit) levels" }
+                split?.ended(end: j)
+            } else {
+                split?.started(name: name.startIndex..<name.endIndex, start: i, end: j, selfClosing: selfClosing)
+                if !selfClosing {
+                    part.stack.append(name)
+                    if part.stack.count > depthLimit { return "nesting deeper than \(depthLimit) levels" }
+                    if let unmatched = part.unmatched { part.deepest = max(part.deepest, part.stack.count - unmatched.count) }
+                }
             }
             i = j + 1
         }
-        return stack.isEmpty ? nil : "an element that is never closed"
+        return nil
     }
 }
