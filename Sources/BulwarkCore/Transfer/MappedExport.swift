@@ -50,7 +50,10 @@ public final class MappedExport: @unchecked Sendable {
         let address = UInt(bitPattern: pointer)
         regions.withLock { regions in
             guard let index = regions.firstIndex(where: { address >= $0.start && address < $0.start + UInt($0.count) }) else { return }
-            let offset = Int(address - regions[index].start) / step * step
+            // A step behind the reader: a page given back and touched again (the name of an element
+            // that began just before, compared at its end) is mapped again as the whole huge page
+            // holding it, and was then never given back: nearly all of a 56 MB export stayed mapped.
+            let offset = max(0, Int(address - regions[index].start) / step - 1) * step
             // Behind what was given back: a second pass from the start (Enpass's folders, then its items).
             if offset < regions[index].released { regions[index].released = 0 }
             guard offset > regions[index].released else { return }

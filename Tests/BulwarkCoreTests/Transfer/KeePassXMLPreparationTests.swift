@@ -103,4 +103,40 @@ import Testing
         let read = try Importer.parse(data, format: .keepassXML, prepared: prepared)
         #expect(read.candidates.count == 10_000 && read.candidates.last?.notes == note + "9999")
     }
+
+    /// How much of the mapping holding `address` is in memory (its `Rss` in /proc/self/smaps), in KiB.
+    static func resident(_ address: UnsafeRawPointer) -> Int? {
+        // Read to its end (a file of /proc says it is empty, and a read by its size gets nothing).
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps"), let bytes = try? handle.readToEnd() else { return nil }
+        let smaps = String(decoding: bytes, as: UTF8.self)
+        let target = UInt(bitPattern: address)
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            let range = line.split(separator: " ").first?.split(separator: "-")
+            if let range, range.count == 2, let low = UInt(range[0], radix: 16), let high = UInt(range[1], radix: 16) {
+                inside = (low..<high).contains(target)
+            } else if inside, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+            }
+        }
+        return nil
+    }
+
+    /// The shape check goes back to names just behind it: given back a step
+    /// behind, the pages it touches again are not kept. (Given back at once,
+    /// each such touch mapped again the whole huge page holding it, which
+    /// a file written in one go is kept in, and half the file stayed in memory.)
+    @Test func theShapeCheckHoldsAFewStepsOfAMappedExport() throws {
+        let note = String(repeating: "a note to fill the pages ", count: 48)
+        let entries = (0..<20_000).map { "<Entry><String><Key>Title</Key><Value>E\($0)</Value></String><String><Key>Notes</Key><Value>\(note)</Value></String></Entry>" }
+        let url = try MappedExportTests.file(Array(("<KeePassFile><Root><Group><Name>Root</Name>" + entries.joined() + "</Group></Root></KeePassFile>").utf8))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let data = try #require(MappedExport(path: url.path)).data
+        #expect(data.count > 24 * MappedExport.step)
+        let kept = try data.withUnsafeBytes { raw in
+            #expect(XMLShape.check(raw.bindMemory(to: UInt8.self), depthLimit: KDBXDocument.depthLimit) == nil)
+            return try #require(Self.resident(raw.baseAddress!))
+        }
+        #expect(kept <= 6 * MappedExport.step / 1024, "\(kept) KiB of \(data.count / 1024) KiB kept")
+    }
 }

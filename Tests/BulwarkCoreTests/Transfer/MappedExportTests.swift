@@ -21,9 +21,9 @@ import Testing
         copy.withUnsafeBytes { raw in
             // Twice through, as Proton Pass's and Enpass's readers may go: the second pass starts again behind the first.
             for _ in 0..<2 {
-                #expect(MappedExport.givenBack(raw.baseAddress!) == 0 || MappedExport.givenBack(raw.baseAddress!) == 3 * MappedExport.step)
+                #expect(MappedExport.givenBack(raw.baseAddress!) == 0 || MappedExport.givenBack(raw.baseAddress!) == 2 * MappedExport.step)
                 for offset in stride(from: 0, to: raw.count, by: 65_536) { MappedExport.passed(raw.baseAddress! + offset) }
-                #expect(MappedExport.givenBack(raw.baseAddress!) == 3 * MappedExport.step)  // whole steps, the last part kept
+                #expect(MappedExport.givenBack(raw.baseAddress!) == 2 * MappedExport.step)  // whole steps, a step behind the reader
             }
         }
         #expect(Array(copy) == bytes)
