@@ -90,12 +90,19 @@ import Testing
 
     /// Read beside the KDF, a mapped export's pages are given back behind
     /// the parse (scrypt's 128 MiB and a whole 56 MB export would pass 200 MB).
-    @Test func aMappedExportIsGivenBackBehindTheParse() throws {
-        let note = String(repeating: "a note to fill the pages ", count: 48)
-        let entries = (0..<10_000).map { "<Entry><String><Key>Title</Key><Value>E\($0)</Value></String><String><Key>Notes</Key><Value>\(note)\($0)</Value></String></Entry>" }
+    static let note = String(repeating: "a note to fill the pages ", count: 48)
+
+    /// A file of `count` entries with long notes (numbered), in one write, and its mapping.
+    static func mapped(_ count: Int) throws -> (URL, Data) {
+        let entries = (0..<count).map { "<Entry><String><Key>Title</Key><Value>E\($0)</Value></String><String><Key>Notes</Key><Value>\(note)\($0)</Value></String></Entry>" }
         let url = try MappedExportTests.file(Array(("<KeePassFile><Root><Group><Name>Root</Name>" + entries.joined() + "</Group></Root></KeePassFile>").utf8))
+        return (url, try #require(MappedExport(path: url.path)).data)
+    }
+
+    @Test func aMappedExportIsGivenBackBehindTheParse() throws {
+        let (url, data) = try Self.mapped(10_000)
         defer { try? FileManager.default.removeItem(at: url) }
-        let data = try #require(MappedExport(path: url.path)).data
+        let note = Self.note
         #expect(data.count > 2 * MappedExport.step)
         let prepared = try #require(ImportPreparation.make(data, format: .keepassXML))
         let givenBack = data.withUnsafeBytes { MappedExport.givenBack($0.baseAddress!) } ?? 0
@@ -127,11 +134,8 @@ import Testing
     /// each such touch mapped again the whole huge page holding it, which
     /// a file written in one go is kept in, and half the file stayed in memory.)
     @Test func theShapeCheckHoldsAFewStepsOfAMappedExport() throws {
-        let note = String(repeating: "a note to fill the pages ", count: 48)
-        let entries = (0..<20_000).map { "<Entry><String><Key>Title</Key><Value>E\($0)</Value></String><String><Key>Notes</Key><Value>\(note)</Value></String></Entry>" }
-        let url = try MappedExportTests.file(Array(("<KeePassFile><Root><Group><Name>Root</Name>" + entries.joined() + "</Group></Root></KeePassFile>").utf8))
+        let (url, data) = try Self.mapped(20_000)
         defer { try? FileManager.default.removeItem(at: url) }
-        let data = try #require(MappedExport(path: url.path)).data
         #expect(data.count > 24 * MappedExport.step)
         let kept = try data.withUnsafeBytes { raw in
             #expect(XMLShape.check(raw.bindMemory(to: UInt8.self), depthLimit: KDBXDocument.depthLimit) == nil)
