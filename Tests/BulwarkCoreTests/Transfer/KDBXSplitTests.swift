@@ -79,6 +79,21 @@ import Testing
         #expect(read.entries[0].tags == ["G0"] && read.entries[19_999].tags == ["G1"])
     }
 
+    /// A plain XML export (no stream: values written as they are) is cut
+    /// and read in two parts too, each value where it was.
+    @Test func aPlainExportIsReadInTwoPartsToo() throws {
+        let xml = String(decoding: try Self.masked(20_000, odd: nil, binAfter: true), as: UTF8.self)
+            .replacingOccurrences(of: #"<Value Protected="True">"#, with: #"<Value ProtectInMemory="True">"#)
+        let bytes = Array(xml.utf8)
+        let split = try #require(try KDBXDocument.check(bytes, findingSplit: true))
+        #expect(split.streamOffset == 0)
+        let inTwo = try #require(bytes.withUnsafeBytes { KDBXSplitRead.read($0, split: split, stream: nil, now: Date()) }).0
+        let inOne = KDBXImport.read(try KDBXDocument.read(bytes, stream: nil), now: Date())
+        #expect(inTwo.entries.count == 20_000 && inTwo.inTrash == 1 && inOne.inTrash == 1)
+        #expect(Self.difference(Self.seen(inTwo.entries), Self.seen(inOne.entries)) == nil)
+        #expect(try KDBXImport.readXML(Data(bytes), now: Date()).entries.count == 20_000)
+    }
+
     @Test func aCutTheFirstPartDoesNotConfirmIsReadInOneGo() throws {
         let xml = try Self.masked(20_000, odd: 5, binAfter: false)
         let split = try #require(try KDBXDocument.check(xml, findingSplit: true))

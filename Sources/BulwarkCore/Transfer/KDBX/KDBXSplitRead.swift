@@ -18,6 +18,7 @@ enum KDBXSplitRead {
         }
         let start = stream?.consumed ?? 0
         let parts = Parts()
+        XMLEvents.prepareForThreads()
         split.closing.withUnsafeBytes { closing in
             split.opening.withUnsafeBytes { opening in
                 nonisolated(unsafe) let pieces = [[UnsafeRawBufferPointer(rebasing: xml[..<split.at]), closing],

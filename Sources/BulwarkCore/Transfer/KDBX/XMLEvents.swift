@@ -69,6 +69,10 @@ enum XMLEvents {
         try parse([bytes], into: handler)
     }
 
+    /// libxml2's global set-up, made before two parsers start at once
+    /// (2.9's first parser makes it, and two at once could race in it).
+    static func prepareForThreads() { xmlInitParser() }
+
     /// One document from `parts` in turn (a document cut in two, each part
     /// closed or opened by a few tags of its own: `XMLSplit`), none copied.
     static func parse(_ parts: [UnsafeRawBufferPointer], into handler: XMLEventHandler) throws(Failure) {
