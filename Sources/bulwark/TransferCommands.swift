@@ -51,8 +51,9 @@ enum TransferCommands {
                 return 1
             }
         }
-        // A mapped JSON export's items are found beside the KDF (the
-        // mapping's pages given back behind the look); anything else is
+        // A mapped JSON export's items are found beside the KDF, and a
+        // KeePass XML export is parsed there, its items packed (the
+        // mapping's pages given back behind either); anything else is
         // read after it: scrypt's 128 MiB and a 100,000-row file at once would pass 200 MB.
         let preparing = held.isMapped && ImportPreparation.helps(format) ? Preparing(held.bytes, format: format) : nil
         // Whether the file has a password of its own: from the preparation's look when there is one.
