@@ -59,56 +59,21 @@ enum TransferCommands {
         // Whether the file has a password of its own: from the preparation's look when there is one.
         let protected = format == .bitwardenJSON && preparing == nil && BitwardenEncryption.isPasswordProtected(held.bytes)
         if preparing == nil { held.release() }
-        return store(parsed, file: file) { input in
+        let prompt = "Password of \(URL(fileURLWithPath: file).lastPathComponent)"
+        // A KeePass database's password is asked right after the master password, and its own KDF
+        // (AES-KDF rounds, or Argon2's second or so) runs beside scrypt on the other core.
+        var keyAhead: KeyAhead?
+        let afterMasterPassword: ((PasswordInput) throws -> Void)? = format != .kdbx ? nil : { input in
+            // No password there (the end of standard input): asked again after the unlock, which says first what is wrong with the master password.
+            guard let password = try? input.next(prompt: prompt) else { return }
+            keyAhead = KeyAhead(try held.reread(), password: password, keyFile: keyFile)
+        }
+        return store(parsed, file: file, afterMasterPassword: afterMasterPassword) { input in
             let needsPassword = format.needsFilePassword || protected || preparing?.wait()?.isPasswordProtected == true
-            let password = needsPassword ? try input.next(prompt: "Password of \(URL(fileURLWithPath: file).lastPathComponent)") : nil
+            let password = try keyAhead?.password ?? (needsPassword ? input.next(prompt: prompt) : nil)
             defer { held.release() }
             return try Importer.parse(try held.reread(), format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
-                                      rawCells: parsed.flag("--raw-cells"), prepared: preparing?.wait())
-        }
-    }
-
-    /// A file's bytes, held until `release` and read again by `reread`:
-    /// they are let go while the master password's KDF runs (its 128 MiB
-    /// and an 82 MB export at once passed 200 MB) and once they are entries.
-    final class HeldFile {
-        let path: String
-        private var data: Data?
-        /// Mapped, not copied into memory.
-        let isMapped: Bool
-        init?(path: String) {
-            let mapped = MappedExport(path: path)?.data
-            guard let data = mapped ?? FileManager.default.contents(atPath: path) else { return nil }
-            self.path = path
-            self.data = data
-            isMapped = mapped != nil
-        }
-
-        /// Mapped where it can be (a JSON reader gives its pages back as it
-        /// goes), else read: an empty file, a pipe or `/dev/stdin`.
-        static func read(_ path: String) -> Data? {
-            MappedExport(path: path)?.data ?? FileManager.default.contents(atPath: path)
-        }
-        var bytes: Data { data ?? Data() }
-        func release() { data = nil }
-        func reread() throws(ImportError) -> Data {
-            if let data { return data }
-            guard let again = Self.read(path) else { throw ImportError(line: nil, message: "it can no longer be read") }
-            data = again
-            return again
-        }
-    }
-
-    /// An export's preparation made on its own thread (`ImportPreparation`), waited for after the unlock.
-    final class Preparing: @unchecked Sendable {  // `made` is written before the work is done, read after its wait
-        private var made: ImportPreparation?
-        private var work: BackgroundWork?
-        init(_ data: Data, format: ImportFormat) {
-            work = BackgroundWork { [self] in made = ImportPreparation.make(data, format: format) }
-        }
-        func wait() -> ImportPreparation? {
-            try? work?.wait()
-            return made
+                                      rawCells: parsed.flag("--raw-cells"), prepared: keyAhead?.wait() ?? preparing?.wait())
         }
     }
 
@@ -126,8 +91,9 @@ enum TransferCommands {
     /// Reads the items (`read`, after the vault is unlocked), merges or keeps
     /// both where the vault holds the login, writes them in one transaction
     /// and prints the summary.
-    static func store(_ parsed: ParsedCommandLine, file: String, read: @escaping (PasswordInput) throws -> Importer.Parsed) -> Int32 {
-        VaultCommands.withVault(parsed) { vault, input in
+    static func store(_ parsed: ParsedCommandLine, file: String, afterMasterPassword: ((PasswordInput) throws -> Void)? = nil,
+                      read: @escaping (PasswordInput) throws -> Importer.Parsed) -> Int32 {
+        VaultCommands.withVault(parsed, afterMasterPassword: afterMasterPassword) { vault, input in
             let result: ImportResult
             do {
                 result = Importer.classify(try read(input), existing: vault.entries)

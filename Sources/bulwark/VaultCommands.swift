@@ -15,7 +15,11 @@ enum VaultCommands {
     /// `agent`: the key `bulwark agent` holds opens the vault without
     /// asking (not with --password-stdin: a given password is read, as a
     /// script's next lines follow it); with `agent = on`, a password unlock hands it the key.
-    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput, agent: Bool = true) -> Result<(Vault, String), ExitCode> {
+    /// `afterMasterPassword`: what the command asks next, asked before the
+    /// master password's KDF runs (so that work of its own can run beside
+    /// it); not asked when the agent holds the vault's key.
+    static func open(_ parsed: ParsedCommandLine, _ input: PasswordInput, agent: Bool = true,
+                     afterMasterPassword: ((PasswordInput) throws -> Void)? = nil) -> Result<(Vault, String), ExitCode> {
         let config: Configuration
         switch Output.configuration(parsed) {
         case .failure(let exit): return .failure(exit)
@@ -34,6 +38,7 @@ enum VaultCommands {
             let vault: Vault
             if let held { vault = held } else {
                 master = try input.next(prompt: "Master password")
+                try afterMasterPassword?(input)
                 vault = try Vault.open(at: path(parsed), masterPassword: master, freshness: .standard())
                 if agent && config.agent { AgentCommand.handOver(vault) }
             }
@@ -64,9 +69,10 @@ enum VaultCommands {
     }
 
     static func withVault(_ parsed: ParsedCommandLine, input given: PasswordInput? = nil, agent: Bool = true,
+                          afterMasterPassword: ((PasswordInput) throws -> Void)? = nil,
                           _ body: (Vault, PasswordInput) throws -> Int32) -> Int32 {
         let input = given ?? PasswordInput(fromStdin: parsed.globals.passwordStdin)
-        switch open(parsed, input, agent: agent) {
+        switch open(parsed, input, agent: agent, afterMasterPassword: afterMasterPassword) {
         case .failure(let exit): return exit.code
         case .success(let (vault, master)):
             defer { vault.close() }

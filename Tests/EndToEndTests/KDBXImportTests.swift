@@ -129,6 +129,12 @@ import Testing
         #expect(bytes[8..<12] == [0, 0, 4, 0])  // KDBX 4.0, as KeePassXC wrote it
         let wrong = try f.run(["import", target], stdin: "master\nnot-pw\n")
         #expect(wrong.status == 1 && wrong.stderr.hasSuffix("wrong password or key file (the header's HMAC does not match). Nothing was imported.\n"))
+        // The file's password is asked right after the master password (its KDF runs beside the vault's):
+        // a wrong master password is still what is said, given the file's password or not.
+        for stdin in ["not-master\npw\n", "not-master\n"] {
+            let wrongMaster = try f.run(["import", target], stdin: stdin)
+            #expect(wrongMaster.status == 1 && wrongMaster.stderr.hasSuffix("\nbulwark: wrong master password; nothing was changed.\n"), "\(wrongMaster.stderr)")
+        }
         let imported = try f.run(["import", target], stdin: "master\npw\n")
         #expect(imported.status == 0, "\(imported.stderr)")
         // The merged recycle bin is an ordinary group of the template's database.

@@ -9,6 +9,25 @@ public struct ImportPreparation: Sendable {
     let items: JSONItemIndex?
     /// A KeePass XML export's items, parsed and packed.
     var keepassXML: KDBXPreparedXML?
+    /// A KeePass database's key after its own KDF.
+    var kdbxKey: TransformedKey?
+
+    /// A secret key, wiped when the last holder lets it go.
+    final class TransformedKey: @unchecked Sendable {  // written once, at its making
+        var bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        deinit { bytes.wipe() }
+    }
+
+    /// A KeePass database's key after its own KDF (AES-KDF rounds, or
+    /// Argon2's second or so), worked out while the vault's scrypt runs on
+    /// the other core: the file's password is asked for right after the
+    /// master password. Nil when the header is refused: the read after the
+    /// unlock says why, as it would have.
+    public static func kdbxKey(_ data: Data, password: String, keyFile: [UInt8]?) -> ImportPreparation? {
+        guard let key = try? KDBXContainer.transformedKey(data, password: password, keyFile: keyFile) else { return nil }
+        return ImportPreparation(items: nil, kdbxKey: TransformedKey(key))
+    }
 
     /// Whether the document is a password-protected Bitwarden export (read
     /// from the look already made: a second look at 82 MB, before the

@@ -80,7 +80,7 @@ public enum Importer {
         var encodingNote: String?
         switch format {
         case .onePassword1PUX: read = try OnePasswordPUX.read(data, now: now, skipBadRows: skipBadRows)
-        case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now)
+        case .kdbx: read = try KDBXImport.read(data, password: filePassword ?? "", keyFile: keyFile, now: now, transformed: prepared?.kdbxKey?.bytes)
         case .bitwardenJSON where ZipArchive.looksLikeZip(data):
             read = try BitwardenJSON.readArchive(data, now: now, skipBadRows: skipBadRows, password: filePassword)
         case .bitwardenJSON: read = try BitwardenJSON.read(data, now: now, skipBadRows: skipBadRows, password: filePassword, index: prepared?.items)

@@ -161,4 +161,21 @@ import Testing
             #expect(once.hasPrefix("fine ") == fine, "\(name)")
         }
     }
+
+    /// A database's key worked out ahead (as `import` does beside the
+    /// vault's KDF) opens it as the password does; a key from another
+    /// password is refused as that password is; a file that is not a
+    /// database has no key ahead, and its read says why.
+    @Test func aKeyWorkedOutAheadOpensTheSameDatabase() throws {
+        let entries = (0..<20).map { Entry(title: "E\($0)", username: "u\($0)", password: "pw-\($0)") }
+        let data = try KDBXExport.write(entries, password: "pw", settings: KDBXRoundTripTests.cheap)
+        let ahead = try #require(ImportPreparation.kdbxKey(data, password: "pw", keyFile: nil))
+        let once = try Importer.parse(data, format: .kdbx, filePassword: "pw"), read = try Importer.parse(data, format: .kdbx, filePassword: "pw", prepared: ahead)
+        #expect(Self.seen(read.candidates) == Self.seen(once.candidates) && read.candidates.count == 20)
+        let other = try #require(ImportPreparation.kdbxKey(data, password: "not pw", keyFile: nil))
+        #expect(throws: ImportError(line: nil, message: "wrong password or key file (the header's HMAC does not match)")) {
+            try Importer.parse(data, format: .kdbx, filePassword: "not pw", prepared: other)
+        }
+        #expect(ImportPreparation.kdbxKey(Data("not a database".utf8), password: "pw", keyFile: nil) == nil)
+    }
 }

@@ -29,18 +29,33 @@ struct KDBXContainer {
     static let aesKDF3 = "c9d9f39a628a4460bf740d08c18a4fea", aesKDF4 = "7c02bb8279a74ac0927d114a00648238"
     static let argon2d = "ef636ddf8c29444b91f7a9a403e30a0c", argon2id = "9e298b1956db4773b23dfc3ec6f0a1e6"
 
-    static func open(_ data: Data, password: String, keyFile: [UInt8]?) throws(ImportError) -> KDBXContainer {
-        var reader = ByteReader(Array(data))
+    /// The file's key after its own KDF (AES-KDF or Argon2), which `import`
+    /// works out beside the vault's scrypt (`TransformedKey`), and the
+    /// header's problems before it, as `open` names them.
+    static func transformedKey(_ data: Data, password: String, keyFile: [UInt8]?) throws(ImportError) -> [UInt8] {
+        var reader = ByteReader(Array(data.prefix(1 << 20)))  // the outer header is at the start, well within a MiB
+        let (header, _, _, _) = try readHeader(&reader)
+        return try transform(compositeKey(password: password, keyFile: keyFile), header: header)
+    }
+
+    /// The signature, the version, the outer header, and a cipher bulwark can use (said before any key work).
+    private static func readHeader(_ reader: inout ByteReader) throws(ImportError) -> (Header, major: UInt16, minor: UInt16, cipherID: String) {
         guard try reader.take(4) == signature1, try reader.take(4) == signature2 else { throw failure("not a KeePass database (no KDBX signature)") }
         let minor = try reader.u16(), major = try reader.u16()
         guard major == 3 || major == 4 else { throw failure("KDBX version \(major).\(minor) is not supported (3.1 and 4.x are)") }
         let header = try Header.read(&reader, major: major)
-        let headerBytes = Array(reader.bytes[0..<reader.offset])
-        // Said before any key work: a cipher bulwark cannot use (Twofish, or unknown).
         let cipherID = try header.require(.cipherID, "cipher").hex
         if let problem = unsupported(cipher: cipherID) { throw problem }
-        let composite = compositeKey(password: password, keyFile: keyFile)
-        var transformed = try transform(composite, header: header)
+        return (header, major, minor, cipherID)
+    }
+
+    /// `transformed`: the file's key after its KDF, when `transformedKey` has worked it out already.
+    static func open(_ data: Data, password: String, keyFile: [UInt8]?, transformed known: [UInt8]? = nil) throws(ImportError) -> KDBXContainer {
+        var reader = ByteReader(Array(data))
+        let (header, major, minor, cipherID) = try readHeader(&reader)
+        let headerBytes = Array(reader.bytes[0..<reader.offset])
+        var transformed: [UInt8]
+        if let known { transformed = known } else { transformed = try transform(compositeKey(password: password, keyFile: keyFile), header: header) }
         defer { transformed.wipe() }
         let seed = try header.require(.masterSeed, "master seed")
         guard seed.count == 32 else { throw failure("the master seed is \(seed.count) bytes, not 32") }

@@ -7,8 +7,9 @@ import Foundation
 /// ones hidden; history entries' other passwords as history; the recycle
 /// bin's entries left out and counted; attachments kept (shared ones once).
 enum KDBXImport {
-    static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date) throws(ImportError) -> ImportRead {
-        let container = try KDBXContainer.open(data, password: password, keyFile: keyFile)
+    /// `transformed`: the file's key after its KDF, worked out already (`ImportPreparation.kdbxKey`).
+    static func read(_ data: Data, password: String, keyFile: [UInt8]?, now: Date, transformed: [UInt8]? = nil) throws(ImportError) -> ImportRead {
+        let container = try KDBXContainer.open(data, password: password, keyFile: keyFile, transformed: transformed)
         return try read(xml: container.xml, stream: container.innerStream, binaries: container.binaries, now: now)
     }
 
