@@ -54,8 +54,9 @@ extension TransferCommands {
         let password: String
         private var made: ImportPreparation?
         private var work: BackgroundWork?
-        init(_ data: Data, password: String, keyFile: [UInt8]?) {
+        init(_ data: Data?, password: String, keyFile: [UInt8]?) {
             self.password = password
+            guard let data else { return }
             work = BackgroundWork { [self] in made = ImportPreparation.kdbxKey(data, password: password, keyFile: keyFile) }
         }
         func wait() -> ImportPreparation? {

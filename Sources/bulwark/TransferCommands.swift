@@ -66,7 +66,8 @@ enum TransferCommands {
         let afterMasterPassword: ((PasswordInput) throws -> Void)? = format != .kdbx ? nil : { input in
             // No password there (the end of standard input): asked again after the unlock, which says first what is wrong with the master password.
             guard let password = try? input.next(prompt: prompt) else { return }
-            keyAhead = KeyAhead(try held.reread(), password: password, keyFile: keyFile)
+            // A file that can no longer be read is said so by the read after the unlock, by name.
+            keyAhead = KeyAhead(try? held.reread(), password: password, keyFile: keyFile)
         }
         return store(parsed, file: file, afterMasterPassword: afterMasterPassword) { input in
             let needsPassword = format.needsFilePassword || protected || preparing?.wait()?.isPasswordProtected == true
