@@ -10,7 +10,7 @@ import Foundation
 /// recycle bin) and the recycle bin's UUID. Protected values are unmasked
 /// in document order, so the second part's stream starts where the first
 /// part's protected values end (`streamOffset`), which the first part's
-/// own reading confirms before its entries are used (`KDBXImport`).
+/// own reading confirms before either part's entries are used (`KDBXSplitRead`).
 struct XMLSplit {
     /// The `<Entry` tag the second part starts with.
     let at: Int
@@ -31,7 +31,7 @@ struct XMLSplit {
         private(set) var found: XMLSplit?
         private var opens: [Open] = []
         private var protectedBytes = 0
-        /// Something before the cut that the second part could not be opened with (a protected value not in plain base64).
+        /// No cut can be made: a protected value before it holds an entity (the parser's to expand, not counted here), or what would open the second part holds one.
         private var blocked = false
         private var recycleBin: Range<Int>?
 
