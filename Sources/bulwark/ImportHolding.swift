@@ -2,8 +2,8 @@ import BulwarkCore
 import Foundation
 
 /// What `import` holds of a file around the vault's unlock: its bytes,
-/// let go and read again; the reading an export's items need, made beside
-/// the master password's KDF; a KeePass database's own key, the same.
+/// let go and read again; what is read of it beside the master password's
+/// KDF (an export's items, a KeePass database's own key).
 extension TransferCommands {
     /// A file's bytes, held until `release` and read again by `reread`:
     /// they are let go while the master password's KDF runs (its 128 MiB
@@ -36,28 +36,17 @@ extension TransferCommands {
         }
     }
 
-    /// An export's preparation made on its own thread (`ImportPreparation`), waited for after the unlock.
+    /// What is read of a file ahead (`ImportPreparation`: an export's items,
+    /// a KeePass database's key), made on its own thread while the master
+    /// password's KDF runs, waited for after the unlock.
     final class Preparing: @unchecked Sendable {  // `made` is written before the work is done, read after its wait
         private var made: ImportPreparation?
         private var work: BackgroundWork?
-        init(_ data: Data, format: ImportFormat) {
-            work = BackgroundWork { [self] in made = ImportPreparation.make(data, format: format) }
+        init(_ make: @escaping @Sendable () -> ImportPreparation?) {
+            work = BackgroundWork { [self] in made = make() }
         }
-        func wait() -> ImportPreparation? {
-            try? work?.wait()
-            return made
-        }
-    }
-
-    /// A KeePass database's key worked out on its own thread from the password just asked for, waited for after the unlock.
-    final class KeyAhead: @unchecked Sendable {  // `made` is written before the work is done, read after its wait
-        let password: String
-        private var made: ImportPreparation?
-        private var work: BackgroundWork?
-        init(_ data: Data?, password: String, keyFile: [UInt8]?) {
-            self.password = password
-            guard let data else { return }
-            work = BackgroundWork { [self] in made = ImportPreparation.kdbxKey(data, password: password, keyFile: keyFile) }
+        convenience init(_ data: Data, format: ImportFormat) {
+            self.init { ImportPreparation.make(data, format: format) }
         }
         func wait() -> ImportPreparation? {
             try? work?.wait()

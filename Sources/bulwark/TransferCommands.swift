@@ -55,26 +55,29 @@ enum TransferCommands {
         // KeePass XML export is parsed there, its items packed (the
         // mapping's pages given back behind either); anything else is
         // read after it: scrypt's 128 MiB and a 100,000-row file at once would pass 200 MB.
-        let preparing = held.isMapped && ImportPreparation.helps(format) ? Preparing(held.bytes, format: format) : nil
+        var preparing = held.isMapped && ImportPreparation.helps(format) ? Preparing(held.bytes, format: format) : nil
         // Whether the file has a password of its own: from the preparation's look when there is one.
         let protected = format == .bitwardenJSON && preparing == nil && BitwardenEncryption.isPasswordProtected(held.bytes)
         if preparing == nil { held.release() }
         let prompt = "Password of \(URL(fileURLWithPath: file).lastPathComponent)"
         // A KeePass database's password is asked right after the master password, and its own KDF
         // (AES-KDF rounds, or Argon2's second or so) runs beside scrypt on the other core.
-        var keyAhead: KeyAhead?
+        var askedAhead: String?
         let afterMasterPassword: ((PasswordInput) throws -> Void)? = format != .kdbx ? nil : { input in
             // No password there (the end of standard input): asked again after the unlock, which says first what is wrong with the master password.
             guard let password = try? input.next(prompt: prompt) else { return }
+            askedAhead = password
             // A file that can no longer be read is said so by the read after the unlock, by name.
-            keyAhead = KeyAhead(try? held.reread(), password: password, keyFile: keyFile)
+            guard let data = try? held.reread() else { return }
+            let key = keyFile
+            preparing = Preparing { ImportPreparation.kdbxKey(data, password: password, keyFile: key) }
         }
         return store(parsed, file: file, afterMasterPassword: afterMasterPassword) { input in
             let needsPassword = format.needsFilePassword || protected || preparing?.wait()?.isPasswordProtected == true
-            let password = try keyAhead?.password ?? (needsPassword ? input.next(prompt: prompt) : nil)
+            let password = try askedAhead ?? (needsPassword ? input.next(prompt: prompt) : nil)
             defer { held.release() }
             return try Importer.parse(try held.reread(), format: format, skipBadRows: skipBadRows, filePassword: password, keyFile: keyFile,
-                                      rawCells: parsed.flag("--raw-cells"), prepared: keyAhead?.wait() ?? preparing?.wait())
+                                      rawCells: parsed.flag("--raw-cells"), prepared: preparing?.wait())
         }
     }
 

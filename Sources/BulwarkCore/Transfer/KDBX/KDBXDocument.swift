@@ -45,11 +45,14 @@ final class KDBXDocument: XMLEventHandler {
     /// 100,000 entries is not copied (each copy was another 56 MB).
     static func read(_ xml: some ContiguousBytes, stream: StreamCiphers.KeyStream?, batches: (([Item]) -> Void)? = nil) throws(ImportError) -> KDBXDocument {
         _ = try check(xml, findingSplit: false)
-        var outcome: Result<KDBXDocument, ImportError> = .failure(ImportError(line: nil, message: "the database's XML is empty"))
-        xml.withUnsafeBytes { bytes in
-            do throws(ImportError) { outcome = .success(try parse([bytes], stream: stream, batches: batches)) } catch { outcome = .failure(error) }
-        }
-        return try outcome.get()
+        return try parse(xml, stream: stream, batches: batches)
+    }
+
+    /// The whole of `xml` parsed in one go, after `check`.
+    static func parse(_ xml: some ContiguousBytes, stream: StreamCiphers.KeyStream?, batches: (([Item]) -> Void)?) throws(ImportError) -> KDBXDocument {
+        try xml.withUnsafeBytes { bytes in
+            Result { () throws(ImportError) in try parse([bytes], stream: stream, batches: batches) }
+        }.get()
     }
 
     /// What is checked before any parse: no DTD or entities, UTF-8, the

@@ -30,10 +30,8 @@ enum KDBXImport {
             (read, byRef) = both
         } else {
             let mapper = BatchMapper(now: now)
-            var outcome: Result<KDBXDocument, ImportError> = .failure(ImportError(line: nil, message: "the database's XML is empty"))
-            xml.withUnsafeBytes { bytes in
-                do throws(ImportError) { outcome = .success(try KDBXDocument.parse([bytes], stream: stream) { mapper.add($0) }) } catch { outcome = .failure(error) }
-            }
+            // The mapping is waited for before a refusal is thrown.
+            let outcome = Result { () throws(ImportError) in try KDBXDocument.parse(xml, stream: stream) { mapper.add($0) } }
             read = mapper.finish()
             byRef = try outcome.get().binaries
         }

@@ -65,10 +65,6 @@ enum XMLEvents {
         let code: Int32
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, into handler: XMLEventHandler) throws(Failure) {
-        try parse([bytes], into: handler)
-    }
-
     /// libxml2's global set-up, made before two parsers start at once
     /// (2.9's first parser makes it, and two at once could race in it).
     static func prepareForThreads() { xmlInitParser() }

@@ -97,30 +97,27 @@ enum XMLShape {
             return check(bytes, depthLimit: depthLimit, finding: &split)
         }
         let middle = base.distance(to: tag.assumingMemoryBound(to: UInt8.self))
-        var first = Part(unmatched: nil, givesBack: false), second = Part(unmatched: [], givesBack: false)
-        var problems: [String?] = [nil, nil]
-        var finder = split
-        withUnsafeMutablePointer(to: &first) { first in
-            withUnsafeMutablePointer(to: &second) { second in
-                withUnsafeMutablePointer(to: &finder) { finder in
-                    problems.withUnsafeMutableBufferPointer { problems in
-                        nonisolated(unsafe) let (first, second, finder, problems, bytes) = (first, second, finder, problems, bytes)
-                        DispatchQueue.concurrentPerform(iterations: 3) { index in
-                            if index == 2 {
-                                alongside()
-                            } else if index == 0 {
-                                problems[0] = scan(bytes, 0..<middle, depthLimit: depthLimit, part: &first.pointee, finding: &finder.pointee)
-                            } else {
-                                var none: XMLSplit.Finder?
-                                problems[1] = scan(bytes, middle..<n, depthLimit: depthLimit, part: &second.pointee, finding: &none)
-                            }
-                        }
-                    }
-                }
+        // Each half writes only its own fields (a class, so the closure across the cores shares them).
+        final class Halves: @unchecked Sendable {
+            var first = Part(unmatched: nil, givesBack: false), second = Part(unmatched: [], givesBack: false)
+            var firstProblem: String?, secondProblem: String?
+            var finder: XMLSplit.Finder?
+            init(finder: XMLSplit.Finder?) { self.finder = finder }
+        }
+        let halves = Halves(finder: split)
+        nonisolated(unsafe) let shared = bytes
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            switch index {
+            case 0: halves.firstProblem = scan(shared, 0..<middle, depthLimit: depthLimit, part: &halves.first, finding: &halves.finder)
+            case 1:
+                var none: XMLSplit.Finder?
+                halves.secondProblem = scan(shared, middle..<n, depthLimit: depthLimit, part: &halves.second, finding: &none)
+            default: alongside()
             }
         }
+        let (first, second, finder) = (halves.first, halves.second, halves.finder)
         let closes = second.unmatched ?? []
-        let joins = problems == [nil, nil] && second.stack.isEmpty && closes.count == first.stack.count
+        let joins = halves.firstProblem == nil && halves.secondProblem == nil && second.stack.isEmpty && closes.count == first.stack.count
             && first.stack.count + second.deepest <= depthLimit
             && zip(first.stack.reversed(), closes).allSatisfy { $0.elementsEqual($1) }
         guard joins else { return check(bytes, depthLimit: depthLimit, finding: &split) }
