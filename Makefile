@@ -102,14 +102,15 @@ demo-artifacts: build
 # Every test: unit, golden, headless flows, the real binary under tmux,
 # the install and the Debian package of the release binary, and the layer
 # check; the tests in several processes at once (Tests/run-tests.sh says why).
-# The debug build and the test tools at once (apt is the network's), then
-# the tests with the release build beside them: it keeps about one core busy
-# (it compiles each module whole, one after another), and the suites that
-# test the installed binary wait for it (Tests/run-tests.sh).
+# The release build starts first and runs beside everything else: it keeps
+# about one core busy for minutes (it compiles each module whole, one after
+# another). Beside it, at a lower priority, the debug build and the test
+# tools at once (apt is the network's), then the tests; the suites that
+# test the installed binary wait for the release build (Tests/run-tests.sh).
 test: deps check-layers
-	$(MAKE) --no-print-directory -j2 --output-sync=target build-tests test-deps
 	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) \
-	  BULWARK_RELEASE_BUILD="$(MAKE) --no-print-directory release" bash Tests/run-tests.sh
+	  BULWARK_RELEASE_BUILD="$(MAKE) --no-print-directory release" \
+	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target build-tests test-deps" bash Tests/run-tests.sh
 
 # The debug build with its tests.
 build-tests: deps

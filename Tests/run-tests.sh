@@ -5,48 +5,81 @@
 # one thread per core, and most end-to-end tests wait on a program they
 # started (waitpid, a tmux screen polled): each holds a thread while the
 # core sits idle, so on two cores only two tests were ever under way.
-# Several processes each get their own pool. The unit tests take one
-# process each per target; the end-to-end suites are dealt round the rest.
+# Several processes each get their own pool. The unit tests of the core
+# and the upgrades are dealt round two processes by suite, the screens'
+# take one, and the end-to-end suites are dealt round the rest.
 #
 # Each process's whole output goes to a log, printed in turn when all are
 # done (never interleaved); the summary names every group, its result,
 # and every test skipped and why. Exit status: 0 only when every group passed.
 #
-#   BULWARK_TEST_PROCESSES  how many processes (default 5: three of end-to-end suites)
+#   BULWARK_TEST_PROCESSES  how many processes (default 6: three of end-to-end suites)
 #   BULWARK_TEST_LOGS       where the logs go (default .build/test-logs)
+#   BULWARK_TESTS_BUILD     a command that builds the tests (make test's `make build-tests
+#                           test-deps`), run here after the release build has started
 #   BULWARK_RELEASE_BUILD   a command that builds the release binary (make test's
-#                           `make release`): run beside the tests, the suites that
-#                           test that binary (install, package) waiting for it in a
-#                           process of their own. The release build compiles each
-#                           module whole, one after another, on about one core: beside
-#                           the tests rather than before them, make test ends sooner.
+#                           `make release`): started first and run beside everything
+#                           else, the suites that test that binary (install, package)
+#                           waiting for it in a process of their own.
+#
+# Why that order: the release build compiles each module whole, one after
+# another, so it keeps about one core busy for minutes whatever else runs;
+# it is the longest chain of work in make test. Beside the tests at the
+# same priority it got a sixth of the machine and finished last of all
+# (801 s of 899 at 71f0c2e in a working copy whose debug build was
+# current). So it starts first, and what runs beside it (the debug build,
+# the tests) runs at a lower priority (nice 10): the release build keeps
+# its core, the rest fills the other core and what the release build
+# leaves idle.
 set -u
 cd "$(dirname "$0")/.."
-processes=${BULWARK_TEST_PROCESSES:-5}
+processes=${BULWARK_TEST_PROCESSES:-6}
 logs=${BULWARK_TEST_LOGS:-.build/test-logs}
 rm -rf "$logs" && mkdir -p "$logs"
+
+release_build=${BULWARK_RELEASE_BUILD:-}
+tests_build=${BULWARK_TESTS_BUILD:-}
+release_suites='InstallTests|DebianPackageTests'
+# What runs beside the release build yields to it (see above).
+beside=()
+if [ -n "$release_build" ]; then
+  bash -c "$release_build" >"$logs/release-build.log" 2>&1 &
+  release_pid=$!
+  beside=(nice -n 10)
+fi
+if [ -n "$tests_build" ]; then
+  "${beside[@]}" bash -c "$tests_build" || {
+    echo "run-tests: the tests could not be built ($tests_build)"
+    [ -n "$release_build" ] && kill "$release_pid" 2>/dev/null
+    exit 1
+  }
+fi
 
 # The test binary itself, not `swift test`: SwiftPM holds a lock on .build
 # for the whole run, so that two `swift test` at once run one after the other.
 tests=.build/debug/bulwarkPackageTests.xctest
 [ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
-release_build=${BULWARK_RELEASE_BUILD:-}
-release_suites='InstallTests|DebianPackageTests'
-if [ -n "$release_build" ]; then
-  bash -c "$release_build" >"$logs/release-build.log" 2>&1 &
-  release_pid=$!
-fi
 listing=$(swift test --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
-# The end-to-end suites, dealt round the processes left after the unit targets' two.
-e2e_groups=$((processes > 2 ? processes - 2 : 1))
-mapfile -t e2e_suites < <(printf '%s\n' "$listing" | sed -n 's|^EndToEndTests\.\([A-Za-z0-9_]*\)/.*|\1|p' | sort -u |
-  if [ -n "$release_build" ]; then grep -Ev "^($release_suites)$"; else cat; fi)
-declare -a filters=('^(BulwarkCoreTests|BulwarkUpgradesTests)\.' '^BulwarkTUITests\.')
-for ((g = 0; g < e2e_groups; g++)); do
-  names=()
-  for ((i = g; i < ${#e2e_suites[@]}; i += e2e_groups)); do names+=("${e2e_suites[i]}"); done
-  filters+=("^EndToEndTests\\.($(IFS='|'; echo "${names[*]}"))/")
-done
+# $1 suites (Target.Suite, one a line) dealt round $2 processes: a filter each.
+deal() {
+  local -a suites
+  mapfile -t suites <<<"$1"
+  local g i names
+  for ((g = 0; g < $2; g++)); do
+    names=()
+    for ((i = g; i < ${#suites[@]}; i += $2)); do names+=("${suites[i]//./\\.}"); done
+    filters+=("^($(IFS='|'; echo "${names[*]}"))/")
+  done
+}
+declare -a filters=()
+# The core's and the upgrades' unit tests in two processes (some of their
+# suites run for half a minute), the screens' in one, the end-to-end suites
+# dealt round the processes left.
+deal "$(printf '%s\n' "$listing" | sed -n -E 's/^((BulwarkCoreTests|BulwarkUpgradesTests)\.[A-Za-z0-9_]*)\/.*/\1/p' | sort -u)" 2
+filters+=('^BulwarkTUITests\.')
+e2e_groups=$((processes > 3 ? processes - 3 : 1))
+deal "$(printf '%s\n' "$listing" | sed -n 's|^\(EndToEndTests\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u |
+  if [ -n "$release_build" ]; then grep -Ev "^EndToEndTests\.($release_suites)$"; else cat; fi)" "$e2e_groups"
 # The release binary's suites last, in a process started once it is built.
 [ -n "$release_build" ] && filters+=("^EndToEndTests\\.($release_suites)/")
 # A test no group's filter takes would never run: say so and stop (a new test target needs a group).
@@ -62,7 +95,10 @@ start=$(date +%s)
 pids=()
 last=$(( ${#filters[@]} - 1 ))
 launch() {
-  "$tests" --testing-library swift-testing --filter "${filters[$1]}" >"$logs/group-$1.log" 2>&1 &
+  local run=("$tests")
+  # Beside a release build still under way, at its lower priority.
+  if [ -n "$release_build" ] && [ "$1" != "$last" ]; then run=("${beside[@]}" "$tests"); fi
+  "${run[@]}" --testing-library swift-testing --filter "${filters[$1]}" >"$logs/group-$1.log" 2>&1 &
   pids[$1]=$!
 }
 for g in "${!filters[@]}"; do

@@ -26,8 +26,8 @@ import Testing
 
     func stored(_ f: VaultCommandTests.Fixture) throws -> (rows: Int, blobs: Int) {
         let list = try f.run(["attachment", "list", "Mail"])
-        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").prefix(3).joined(separator: " ") }
-                == ["codes.bin \(Self.codes.count) application/octet-stream", "recovery.txt \(Self.note.count) text/plain"])
+        let listed: [String] = list.stdout.split(separator: "\n").map { $0.split(separator: "\t").prefix(3).joined(separator: " ") }
+        #expect(listed == ["codes.bin \(Self.codes.count) application/octet-stream", "recovery.txt \(Self.note.count) text/plain"])
         for (entry, name, bytes) in [("Mail", "codes.bin", Self.codes), ("Mail", "recovery.txt", Self.note), ("Bank", "shared.bin", Self.codes)] {
             let out = f.dir.appendingPathComponent("out-\(name)").path
             #expect(try f.run(["attachment", "get", entry, name, "--out", out]).status == 0)

@@ -83,8 +83,8 @@ import Glibc
         let s = try Served()
         let listed = try s.tool("/usr/bin/ssh-add", ["-l"])
         #expect(listed.status == 0)
-        #expect(listed.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
-                == ["Build box (ECDSA)", "Old server (RSA)", "Work laptop (ED25519)"], "\(listed.stdout)")
+        let comments: [String] = listed.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+        #expect(comments == ["Build box (ECDSA)", "Old server (RSA)", "Work laptop (ED25519)"], "\(listed.stdout)")
         for title in ["Work laptop", "Build box", "Old server"] {
             let pub = s.a.f.dir.appendingPathComponent("key.pub")
             try (try s.a.run(["ssh-key", "public", title])).stdout.write(to: pub, atomically: true, encoding: .utf8)
