@@ -102,9 +102,9 @@ demo-artifacts: build
 # Every test: unit, golden, headless flows, the real binary under tmux,
 # the install and the Debian package of the release binary, and the layer
 # check; the tests in several processes at once (Tests/run-tests.sh says why).
-# The release build starts first and runs beside everything else: it keeps
-# about one core busy for minutes (it compiles each module whole, one after
-# another). Beside it, at a lower priority, the debug build and the test
+# The release build starts first, in a session of its own, and runs beside
+# everything else: it keeps one core busy for minutes (it compiles each
+# module whole, one after another). Beside it the debug build and the test
 # tools at once (apt is the network's), then the tests; the suites that
 # test the installed binary wait for the release build (Tests/run-tests.sh).
 test: deps check-layers

@@ -22,15 +22,18 @@
 #                           else, the suites that test that binary (install, package)
 #                           waiting for it in a process of their own.
 #
-# Why that order: the release build compiles each module whole, one after
-# another, so it keeps about one core busy for minutes whatever else runs;
-# it is the longest chain of work in make test. Beside the tests at the
-# same priority it got a sixth of the machine and finished last of all
-# (801 s of 899 at 71f0c2e in a working copy whose debug build was
-# current). So it starts first, and what runs beside it (the debug build,
-# the tests) runs at a lower priority (nice 10): the release build keeps
-# its core, the rest fills the other core and what the release build
-# leaves idle.
+# Why the release build runs in a session of its own: it compiles each
+# module whole, one after another, so it keeps one core busy for minutes
+# whatever else runs; it is the longest chain of work in make test. Linux
+# shares the cores between sessions first (autogroups), then between the
+# processes of each; every program the end-to-end tests start runs in a
+# session of its own, and the release build, in make test's session beside
+# the test processes and the debug build, got a small share: at 7ff8325e it
+# finished 801 s into 899 s of tests, last of all, where alone it takes
+# about 300. In its own session it is one group among a few and keeps a
+# core (a busy loop beside the tests got 8% of a core in make test's
+# session and 86% in its own). `nice` on the rest did not do it: the
+# programs the tests started ran at priority 0 all the same.
 set -u
 cd "$(dirname "$0")/.."
 processes=${BULWARK_TEST_PROCESSES:-6}
@@ -40,17 +43,16 @@ rm -rf "$logs" && mkdir -p "$logs"
 release_build=${BULWARK_RELEASE_BUILD:-}
 tests_build=${BULWARK_TESTS_BUILD:-}
 release_suites='InstallTests|DebianPackageTests'
-# What runs beside the release build yields to it (see above).
-beside=()
 if [ -n "$release_build" ]; then
-  bash -c "$release_build" >"$logs/release-build.log" 2>&1 &
+  # A session of its own (see above); setsid -w waits for it and passes its status on.
+  setsid -w bash -c "$release_build" >"$logs/release-build.log" 2>&1 </dev/null &
   release_pid=$!
-  beside=(nice -n 10)
 fi
 if [ -n "$tests_build" ]; then
-  "${beside[@]}" bash -c "$tests_build" || {
+  bash -c "$tests_build" || {
     echo "run-tests: the tests could not be built ($tests_build)"
-    [ -n "$release_build" ] && kill "$release_pid" 2>/dev/null
+    # The whole session: the build's make, SwiftPM and compilers.
+    [ -n "$release_build" ] && kill -- -"$release_pid" 2>/dev/null
     exit 1
   }
 fi
@@ -95,10 +97,7 @@ start=$(date +%s)
 pids=()
 last=$(( ${#filters[@]} - 1 ))
 launch() {
-  local run=("$tests")
-  # Beside a release build still under way, at its lower priority.
-  if [ -n "$release_build" ] && [ "$1" != "$last" ]; then run=("${beside[@]}" "$tests"); fi
-  "${run[@]}" --testing-library swift-testing --filter "${filters[$1]}" >"$logs/group-$1.log" 2>&1 &
+  "$tests" --testing-library swift-testing --filter "${filters[$1]}" >"$logs/group-$1.log" 2>&1 &
   pids[$1]=$!
 }
 for g in "${!filters[@]}"; do
