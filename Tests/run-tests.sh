@@ -43,6 +43,20 @@ rm -rf "$logs" && mkdir -p "$logs"
 release_build=${BULWARK_RELEASE_BUILD:-}
 tests_build=${BULWARK_TESTS_BUILD:-}
 release_suites='InstallTests|DebianPackageTests'
+release_pid=""
+pids=()
+# Ctrl-C or a kill ends what runs in the background too: the release
+# build's session is not the terminal's, so Ctrl-C never reaches it, and a
+# script's background jobs ignore Ctrl-C.
+stop() {
+  trap - INT TERM
+  [ -n "$release_pid" ] && kill -- -"$release_pid" 2>/dev/null
+  for p in "${pids[@]}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done
+  echo "run-tests: stopped"
+  exit "$1"
+}
+trap 'stop 130' INT
+trap 'stop 143' TERM
 if [ -n "$release_build" ]; then
   # A session of its own (see above); setsid -w waits for it and passes its status on.
   setsid -w bash -c "$release_build" >"$logs/release-build.log" 2>&1 </dev/null &
@@ -94,7 +108,6 @@ if [ -n "$left" ]; then
 fi
 
 start=$(date +%s)
-pids=()
 last=$(( ${#filters[@]} - 1 ))
 launch() {
   "$tests" --testing-library swift-testing --filter "${filters[$1]}" >"$logs/group-$1.log" 2>&1 &
