@@ -45,16 +45,18 @@ tests_build=${BULWARK_TESTS_BUILD:-}
 release_suites='InstallTests|DebianPackageTests'
 release_pid=""
 pids=()
-# Ctrl-C or a kill ends what runs in the background too: the release
-# build's session is not the terminal's, so Ctrl-C never reaches it, and a
-# script's background jobs ignore Ctrl-C.
+# Whatever ends this script ends the release build if it is still under
+# way (its whole session: make, SwiftPM, the compilers); Ctrl-C never
+# reaches it, its session not being the terminal's. Ctrl-C or a kill also
+# ends the test processes, which as a script's background jobs ignore it.
+stop_release() { [ -n "$release_pid" ] && kill -- -"$release_pid" 2>/dev/null; release_pid=""; }
 stop() {
   trap - INT TERM
-  [ -n "$release_pid" ] && kill -- -"$release_pid" 2>/dev/null
   for p in "${pids[@]}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done
   echo "run-tests: stopped"
   exit "$1"
 }
+trap stop_release EXIT
 trap 'stop 130' INT
 trap 'stop 143' TERM
 if [ -n "$release_build" ]; then
@@ -65,8 +67,6 @@ fi
 if [ -n "$tests_build" ]; then
   bash -c "$tests_build" || {
     echo "run-tests: the tests could not be built ($tests_build)"
-    # The whole session: the build's make, SwiftPM and compilers.
-    [ -n "$release_build" ] && kill -- -"$release_pid" 2>/dev/null
     exit 1
   }
 fi
@@ -118,7 +118,10 @@ for g in "${!filters[@]}"; do
   launch "$g"
 done
 if [ -n "$release_build" ]; then
-  if wait "$release_pid"; then
+  wait "$release_pid"
+  built=$?
+  release_pid=""
+  if [ "$built" = 0 ]; then
     echo "release build: done after $(( $(date +%s) - start )) s of the tests" >"$logs/release-build.note"
     launch "$last"
   else
