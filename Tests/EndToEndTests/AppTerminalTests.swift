@@ -6,15 +6,31 @@ import Testing
 @Suite(.serialized) struct AppTerminalTests {
     static let demo = "\(Binary.path) demo"
 
-    /// Presses `j` until the recommendation's detail names the account.
+    /// Counts the rows from the selected recommendation (the one the detail
+    /// names) to the account, presses `j` that many times at once, and
+    /// waits for the detail to name it. Keys are read in order, so a busy
+    /// machine cannot make it overshoot, as pressing and looking could
+    /// (found in CI: a capture taken before a `j` was drawn).
     static func selectRecommendation(_ tmux: TmuxSession, _ title: String) throws {
-        for _ in 0..<40 {
-            let screen = try tmux.capture()
-            if screen.split(separator: "\n").dropFirst(4).first?.contains("  \(title) ") == true { return }
-            try tmux.send("j")
-            usleep(60_000)
+        let screen = try tmux.waitFor("a recommendation selected") { recommendations($0).selected != nil }
+        let (rows, selected) = recommendations(screen)
+        let target = try #require(rows.firstIndex(of: title), "\(title) is not listed:\n\(screen)")
+        #expect(target >= selected!, "\(title) is above the selection:\n\(screen)")
+        for _ in selected!..<max(selected!, target) { try tmux.send("j") }
+        try tmux.waitFor("\(title) selected") { recommendations($0).selected == target }
+    }
+
+    /// The list's titles ("│ ! HIGH ↑ Northwind Bank       weak: …│") and
+    /// the row the detail names on its first line ("│ ! HIGH  Northwind Bank").
+    static func recommendations(_ screen: String) -> (rows: [String], selected: Int?) {
+        let panes = screen.split(separator: "\n").dropFirst(4).map { $0.split(separator: "│", omittingEmptySubsequences: false) }
+        let rows = panes.compactMap { line -> String? in
+            guard line.count >= 3, ["CRIT", "HIGH", "MED", "LOW"].contains(line[1].dropFirst(3).prefix(4).trimmingCharacters(in: .whitespaces)) else { return nil }
+            return line[1].dropFirst(10).prefix(20).trimmingCharacters(in: .whitespaces)
         }
-        Issue.record("never reached \(title)")
+        let detail = panes.first.flatMap { $0.count >= 3 ? String($0[2]).trimmingCharacters(in: .whitespaces) : nil } ?? ""
+        let named = detail.range(of: "  ").map { detail[$0.upperBound...].trimmingCharacters(in: .whitespaces) } ?? ""
+        return (rows, rows.firstIndex { $0 == named || ($0.hasSuffix("…") && named.hasPrefix($0.dropLast())) })
     }
 
     static func search(_ tmux: TmuxSession, _ text: String, expect title: String) throws {
@@ -93,8 +109,7 @@ import Testing
         try tmux.click(x: 4, y: 4)  // the fourth row of the list
         try tmux.waitFor(text: "4/42")
         try tmux.click(x: 4, y: 4, button: 65)
-        try tmux.waitFor(text: "7/42")
-        let screen = try tmux.capture()
+        let screen = try tmux.waitFor(text: "7/42")
         let footer = try #require(screen.split(separator: "\n").firstIndex { $0.contains("? help") })
         let column = try #require(screen.split(separator: "\n")[footer].range(of: "? help")).lowerBound
         let x = screen.split(separator: "\n")[footer][..<column].count
@@ -109,8 +124,11 @@ import Testing
         defer { off.close() }
         try off.waitFor(text: "1/42")
         try off.click(x: 4, y: 4)
-        usleep(500_000)
-        #expect(try off.capture().contains("1/42"))
+        // Keys are read in order: once j is drawn, the click was read first,
+        // and had it selected the fourth row, j would show 5/42.
+        try off.send("j")
+        let moved = try off.waitFor("j drawn") { $0.contains("2/42") || $0.contains("5/42") }
+        #expect(moved.contains("2/42"), "\(moved)")
     }
 
     /// A locale that is not UTF-8: every cell ASCII, the four severities

@@ -177,7 +177,7 @@ import Testing
         defer { tmux.close() }
         try tmux.waitFor(text: "▶ Forty-two accounts", seconds: 20)
         try tmux.send("Space")  // pause, then one action at a time
-        let paused = try tmux.capture()
+        let paused = try tmux.waitFor(text: "Paused · ")
         try tmux.send("n")
         try tmux.waitFor("one step") { $0 != paused }
         try tmux.send("R")  // restart: a fresh demo, the scenario from the top
