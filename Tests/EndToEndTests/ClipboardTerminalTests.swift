@@ -30,15 +30,15 @@ import Testing
         let (tmux, config) = try Self.session(seconds: 2)
         defer { tmux.close(); try? FileManager.default.removeItem(at: config) }
         try tmux.send("p")
-        #expect(Self.waitForBuffers(tmux, seconds: 5) { $0.contains(Self.password) }, "the copy never reached tmux")
+        #expect(Self.waitForBuffers(tmux, seconds: 15) { $0.contains(Self.password) }, "the copy never reached tmux")
         #expect(Self.buffers(tmux).hasPrefix("bulwark-"))  // a buffer bulwark named, not one of tmux's automatic ones
-        #expect(Self.waitForBuffers(tmux, seconds: 6) { $0.isEmpty }, "a buffer still holds: \(Self.buffers(tmux))")
+        #expect(Self.waitForBuffers(tmux, seconds: 15) { $0.isEmpty }, "a buffer still holds: \(Self.buffers(tmux))")
         try tmux.waitFor(text: "Clipboard cleared: bulwark's tmux buffer deleted, a blank sent out.")
 
         try tmux.send("p")
-        #expect(Self.waitForBuffers(tmux, seconds: 5) { $0.contains(Self.password) })
+        #expect(Self.waitForBuffers(tmux, seconds: 15) { $0.contains(Self.password) })
         try tmux.send("L")
-        #expect(Self.waitForBuffers(tmux, seconds: 2) { $0.isEmpty }, "locking left the password in a tmux buffer")
+        #expect(Self.waitForBuffers(tmux, seconds: 15) { $0.isEmpty }, "locking left the password in a tmux buffer")
     }
 
     /// tmux's default, set-clipboard external, takes no program's OSC 52 but
@@ -86,7 +86,7 @@ import Testing
         let (tmux, config) = try Self.session(seconds: 600)
         defer { tmux.close(); try? FileManager.default.removeItem(at: config) }
         try tmux.send("p")
-        #expect(Self.waitForBuffers(tmux, seconds: 5) { $0.contains(Self.password) })
+        #expect(Self.waitForBuffers(tmux, seconds: 15) { $0.contains(Self.password) })
         try tmux.send("q")
         #expect(try tmux.exitStatus() == 0)
         #expect(Self.buffers(tmux).isEmpty, "quitting left the password in a tmux buffer")

@@ -242,6 +242,6 @@ import Testing
         defer { tmux.close() }
         try tmux.waitFor(text: "▶ Forty-two accounts", seconds: 20)
         try tmux.send("q")
-        #expect(try tmux.exitStatus(seconds: 5) == 0)
+        #expect(try tmux.exitStatus(seconds: 20) == 0)
     }
 }

@@ -53,7 +53,7 @@ import Testing
                                           "BULWARK_CONFIG": directory.appendingPathComponent("config").path])
         }
 
-        func waitFor(_ text: String, seconds: Double = 6) -> Bool {
+        func waitFor(_ text: String, seconds: Double = 20) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if contents == text { return true }

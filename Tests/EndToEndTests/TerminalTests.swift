@@ -126,7 +126,7 @@ import Testing
         let found = try Spawn.run(["pgrep", "-P", shell, "-x", "bulwark"], capture: true).output
         let pid = try #require(Int32(found.trimmingCharacters(in: .whitespacesAndNewlines)))
         tmux.close()  // kill-server: the pty goes away under the program
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
         #expect(kill(pid, 0) != 0, "bulwark \(pid) kept running after its terminal closed")
     }

@@ -80,9 +80,11 @@ final class TmuxSession {
     }
 
     /// Polls the screen until `predicate` holds or `seconds` pass, then
-    /// returns the screen once it has settled.
+    /// returns the screen once it has settled. The limit is generous: a wait
+    /// ends as soon as the screen matches, the limit only bounds a failure,
+    /// and a loaded CI machine can take seconds over one frame.
     @discardableResult
-    func waitFor(_ description: String, seconds: Double = 10, _ predicate: (String) -> Bool) throws -> String {
+    func waitFor(_ description: String, seconds: Double = 20, _ predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var screen = ""
         while Date() < deadline {
@@ -113,12 +115,12 @@ final class TmuxSession {
     }
 
     @discardableResult
-    func waitFor(text: String, seconds: Double = 10) throws -> String {
+    func waitFor(text: String, seconds: Double = 20) throws -> String {
         try waitFor("'\(text)'", seconds: seconds) { $0.contains(text) }
     }
 
     /// Waits for the program to end and returns its exit status.
-    func exitStatus(seconds: Double = 10) throws -> Int32 {
+    func exitStatus(seconds: Double = 20) throws -> Int32 {
         let screen = try waitFor("the program to exit", seconds: seconds) { $0.contains("EXIT=") }
         let line = screen.split(separator: "\n").first { $0.hasPrefix("EXIT=") } ?? ""
         return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? -1
