@@ -21,7 +21,7 @@ ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 
-.PHONY: all deps test-deps build build-tests run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
+.PHONY: all deps test-deps clean-root build build-tests run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
 all: build
 
@@ -104,13 +104,20 @@ demo-artifacts: build
 # check; the tests in several processes at once (Tests/run-tests.sh says why).
 # The release build starts first, in a session of its own, and runs beside
 # everything else: it keeps one core busy for minutes (it compiles each
-# module whole, one after another). Beside it the debug build and the test
-# tools at once (apt is the network's), then the tests; the suites that
-# test the installed binary wait for the release build (Tests/run-tests.sh).
+# module whole, one after another). Beside it the debug build, and the test
+# tools then the clean Debian root the package test installs into (made
+# once: clean-root), then the tests; the suites that test the installed
+# binary wait for the release build (Tests/run-tests.sh).
 test: deps check-layers
-	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) \
+	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
 	  BULWARK_RELEASE_BUILD="$(MAKE) --no-print-directory release" \
-	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target build-tests test-deps" bash Tests/run-tests.sh
+	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target build-tests clean-root" bash Tests/run-tests.sh
+
+# debootstrap's minimal base of this machine's Debian release, as a tarball
+# the package test unpacks afresh each run (Tests/make-clean-root.sh).
+CLEAN_ROOT := .build/clean-root/$(shell sed -n 's/^VERSION_CODENAME=//p' /etc/os-release).tar
+clean-root: test-deps
+	@bash Tests/make-clean-root.sh $(CLEAN_ROOT)
 
 # The debug build with its tests.
 build-tests: deps

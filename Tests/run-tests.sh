@@ -6,8 +6,9 @@
 # started (waitpid, a tmux screen polled): each holds a thread while the
 # core sits idle, so on two cores only two tests were ever under way.
 # Several processes each get their own pool. The unit tests of the core
-# and the upgrades are dealt round two processes by suite, the screens'
-# take one, and the end-to-end suites are dealt round the rest.
+# and the upgrades are dealt round two processes by the CPU their suites
+# take, the screens' take one, and the end-to-end suites are dealt round
+# the rest.
 #
 # Each process's whole output goes to a log, printed in turn when all are
 # done (never interleaved); the summary names every group, its result,
@@ -16,7 +17,8 @@
 #   BULWARK_TEST_PROCESSES  how many processes (default 6: three of end-to-end suites)
 #   BULWARK_TEST_LOGS       where the logs go (default .build/test-logs)
 #   BULWARK_TESTS_BUILD     a command that builds the tests (make test's `make build-tests
-#                           test-deps`), run here after the release build has started
+#                           clean-root`: the debug build, and the test tools then the
+#                           clean Debian root), run here after the release build has started
 #   BULWARK_RELEASE_BUILD   a command that builds the release binary (make test's
 #                           `make release`): started first and run beside everything
 #                           else, the suites that test that binary (install, package)
@@ -92,11 +94,28 @@ deal() {
     filters+=("^($(IFS='|'; echo "${names[*]}"))/")
   done
 }
+# $1 suites dealt round $2 processes by weight (Tests/unit-suite-weights.txt,
+# one CPU-second for a suite not there): heaviest first, each to the process
+# with the least so far.
+deal_by_weight() {
+  local line
+  while IFS= read -r line; do
+    filters+=("^($line)/")
+  done < <(printf '%s\n' "$1" | awk 'NR == FNR { if ($0 !~ /^#/ && NF == 2) weight[$2] = $1; next }
+      NF { print ($0 in weight ? weight[$0] : 1), $0 }' Tests/unit-suite-weights.txt - | sort -k1,1 -rn |
+    awk -v n="$2" '{ best = 0; for (g = 1; g < n; g++) if (load[g] < load[best]) best = g
+                     load[best] += $1; name = $2; gsub(/\./, "\\.", name); names[best] = names[best] (names[best] == "" ? "" : "|") name }
+                   END { for (g = 0; g < n; g++) if (names[g] != "") print names[g] }')
+}
 declare -a filters=()
-# The core's and the upgrades' unit tests in two processes (some of their
-# suites run for half a minute), the screens' in one, the end-to-end suites
-# dealt round the processes left.
-deal "$(printf '%s\n' "$listing" | sed -n -E 's/^((BulwarkCoreTests|BulwarkUpgradesTests)\.[A-Za-z0-9_]*)\/.*/\1/p' | sort -u)" 2
+# The core's and the upgrades' unit tests in two processes, dealt by the
+# CPU their suites take: some take half a minute alone, and dealt in name
+# order they fell together (at 253cf2d5 one process had 194 CPU-seconds of
+# work and the other 131; dealt round three, 186 of 341; by weight, round
+# three, 120, 111 and 120, and the run was no shorter: both cores are busy
+# to the end either way, so a process more only adds its own start). The
+# screens' in one, the end-to-end suites dealt round the processes left.
+deal_by_weight "$(printf '%s\n' "$listing" | sed -n -E 's/^((BulwarkCoreTests|BulwarkUpgradesTests)\.[A-Za-z0-9_]*)\/.*/\1/p' | sort -u)" 2
 filters+=('^BulwarkTUITests\.')
 e2e_groups=$((processes > 3 ? processes - 3 : 1))
 deal "$(printf '%s\n' "$listing" | sed -n 's|^\(EndToEndTests\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u |

@@ -11,7 +11,9 @@ import Glibc
 ///
 /// Then `apt-get install ./bulwark_….deb` in a clean Debian root made by
 /// debootstrap (no toolchain, nothing but the minimal base), which fetches
-/// its Depends from the mirror, and the installed bulwark run there.
+/// its Depends from the mirror, and the installed bulwark run there. make
+/// test makes that root once, beside the debug build, as a tarball
+/// unpacked afresh for each run (Tests/make-clean-root.sh).
 @Suite(.serialized) struct DebianPackageTests {
     static func has(_ tool: String) -> Bool { InstallTests.has(tool) }
 
@@ -48,12 +50,19 @@ import Glibc
             if proc { proc = (try? InstallTests.shell("umount \(root)/proc").status) != 0 }
             if !proc { try? FileManager.default.removeItem(atPath: root) }
         }
-        let strap = try InstallTests.shell("debootstrap --variant=minbase \(Self.codename!) \(root) \(Self.mirror) 2>&1 | tail -3")
-        #expect(strap.status == 0 && FileManager.default.fileExists(atPath: root + "/usr/bin/apt-get"), "\(strap.stdout)")
-        try FileManager.default.copyItem(atPath: deb, toPath: root + "/tmp/bulwark.deb")
         func inRoot(_ line: String) throws -> Binary.Result {
             try InstallTests.shell("chroot \(root) /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive sh -c '\(line)'")
         }
+        // make test makes the root once beside the debug build (Tests/make-clean-root.sh); unpacked afresh here.
+        let strap: Binary.Result
+        if let made = ProcessInfo.processInfo.environment["BULWARK_CLEAN_ROOT"], FileManager.default.fileExists(atPath: made) {
+            strap = try InstallTests.shell("mkdir -p \(root) && tar -C \(root) -xf \(made) 2>&1 | tail -3")
+        } else {
+            strap = try InstallTests.shell("debootstrap --variant=minbase \(Self.codename!) \(root) \(Self.mirror) 2>&1 | tail -3")
+        }
+        #expect(strap.status == 0 && FileManager.default.fileExists(atPath: root + "/usr/bin/apt-get"), "\(strap.stdout)")
+        #expect(try inRoot("dpkg-query -W bulwark 2>&1").status != 0, "the root is not clean: bulwark is installed")
+        try FileManager.default.copyItem(atPath: deb, toPath: root + "/tmp/bulwark.deb")
         #expect(try inRoot("command -v swift swiftc").stdout.isEmpty)
         // Without its Recommends (git, for sync only): the Depends alone must make it run.
         let installed = try inRoot("apt-get update -qq && apt-get install -y -qq --no-install-recommends /tmp/bulwark.deb >/dev/null 2>&1 && dpkg -s bulwark | grep ^Status")
