@@ -6,11 +6,14 @@
 # Why made here: debootstrap is some 45 CPU-seconds of unpacking, and inside
 # a full make test, sharing the cores with six other test processes, the
 # test that ran it took 480 s of the 520. make test runs this beside the
-# debug build (make clean-root), once; later runs reuse the tarball.
+# debug build (make clean-root), once; later runs reuse the tarball. From a
+# fresh clone that moves the work rather than saving it (both cores are
+# busy throughout); a second run saves it.
 #
-# Where a clean root cannot be made (not root, no chroot or /proc mount
-# rights, no debootstrap, no mirror) this says why and exits 0: the test
-# then says it is skipped, and why, as it always has.
+# Where a clean root cannot be made (not root, no debootstrap, no mirror)
+# this says why and exits 0, and the test says it is skipped, and why, as it
+# always has; where debootstrap fails (no right to chroot, say), the test
+# tries for itself.
 #
 #   $1  the tarball to make (nothing is done when it exists)
 set -u
