@@ -182,15 +182,22 @@ import Testing
         #expect(StrengthMeter.judge(passwords[0], accountWords: [], weakBelow: 35).isFloor == (cleared.contains(passwords[0])))
     }
 
+    /// zxcvbn's estimate is measured once a password (it does not depend on
+    /// the line), and what differs is gathered for one expectation: 12
+    /// CPU-seconds in the debug build before, 9 now.
     @Test func judgingKeepsEveryFindingZxcvbnGives() {
+        var differing: [String] = []
         for (password, words) in Self.corpus(count: 20_000, seed: 0x7E57) {
+            let measured = StrengthMeter.measure(password, accountWords: words)
             for line in [20.0, 35, 60] {
                 let judged = StrengthMeter.judge(password, accountWords: words, weakBelow: line)
-                let measured = StrengthMeter.measure(password, accountWords: words)
-                #expect(PasswordFacts.weakWarning(judged, below: line) == PasswordFacts.weakWarning(measured, below: line), "\(password)")
-                #expect(judged.isFloor || judged == measured)
+                if PasswordFacts.weakWarning(judged, below: line) != PasswordFacts.weakWarning(measured, below: line) {
+                    differing.append("\(password) below \(line): warned differently")
+                }
+                if !judged.isFloor && judged != measured { differing.append("\(password) below \(line): not zxcvbn's finding") }
             }
         }
+        #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.prefix(5))")
     }
 
     @Test func whatIsLeftToZxcvbn() {
