@@ -83,21 +83,11 @@ fi
 tests=.build/debug/bulwarkPackageTests.xctest
 [ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
 listing=$(swift test --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
-# $1 suites (Target.Suite, one a line) dealt round $2 processes: a filter each.
+# $1 suites (Target.Suite, one a line) dealt round $2 processes, a filter
+# each, by weight (Tests/unit-suite-weights.txt, one CPU-second for a suite
+# not there, as every end-to-end suite): heaviest first, each to the
+# process with the least so far.
 deal() {
-  local -a suites
-  mapfile -t suites <<<"$1"
-  local g i names
-  for ((g = 0; g < $2; g++)); do
-    names=()
-    for ((i = g; i < ${#suites[@]}; i += $2)); do names+=("${suites[i]//./\\.}"); done
-    filters+=("^($(IFS='|'; echo "${names[*]}"))/")
-  done
-}
-# $1 suites dealt round $2 processes by weight (Tests/unit-suite-weights.txt,
-# one CPU-second for a suite not there): heaviest first, each to the process
-# with the least so far.
-deal_by_weight() {
   local line
   while IFS= read -r line; do
     filters+=("^($line)/")
@@ -115,7 +105,7 @@ declare -a filters=()
 # three, 120, 111 and 120, and the run was no shorter: both cores are busy
 # to the end either way, so a process more only adds its own start). The
 # screens' in one, the end-to-end suites dealt round the processes left.
-deal_by_weight "$(printf '%s\n' "$listing" | sed -n -E 's/^((BulwarkCoreTests|BulwarkUpgradesTests)\.[A-Za-z0-9_]*)\/.*/\1/p' | sort -u)" 2
+deal "$(printf '%s\n' "$listing" | sed -n -E 's/^((BulwarkCoreTests|BulwarkUpgradesTests)\.[A-Za-z0-9_]*)\/.*/\1/p' | sort -u)" 2
 filters+=('^BulwarkTUITests\.')
 e2e_groups=$((processes > 3 ? processes - 3 : 1))
 deal "$(printf '%s\n' "$listing" | sed -n 's|^\(EndToEndTests\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u |
