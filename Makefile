@@ -5,10 +5,10 @@
 SWIFT        ?= swift
 DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux git
 BIN          := .build/debug/bulwark
+# The installed binary, the one make test tests: a release build with the
+# Swift runtime and Foundation linked in (Package.swift), so it needs only
+# the Debian C libraries it names.
 RELEASE_BIN  := .build/release/bulwark
-# The installed binary: a release build with the Swift runtime and
-# Foundation linked in, so it needs only the Debian C libraries it names.
-STATIC_BIN   := .build-static/release/bulwark
 VERSION      := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/bulwark/Usage.swift)
 
 # make install: PREFIX and DESTDIR as every Makefile takes them.
@@ -21,7 +21,7 @@ ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 
-.PHONY: all deps test-deps clean-root build build-tests run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
+.PHONY: all deps test-deps clean-root build test-build run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
 all: build
 
@@ -67,22 +67,21 @@ run: build
 
 # The binary that is installed and packaged.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product bulwark --scratch-path .build-static \
-	  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+	$(SWIFT) build -c release --product bulwark
 
-$(STATIC_BIN):
+$(RELEASE_BIN):
 	$(MAKE) release
 
 # The binary, a page per command and the completions, all made by the
 # binary from its command tables.
-install: $(STATIC_BIN)
+install: $(RELEASE_BIN)
 	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR)
-	install -m 0755 $(STATIC_BIN) $(BINDIR)/bulwark
+	install -m 0755 $(RELEASE_BIN) $(BINDIR)/bulwark
 	install -m 0644 Sources/Packaging/bulwark-code-setup.desktop $(APPDIR)/bulwark-code-setup.desktop
-	$(STATIC_BIN) manpages $(MANDIR) >/dev/null
-	$(STATIC_BIN) completions bash > $(BASHDIR)/bulwark
-	$(STATIC_BIN) completions zsh > $(ZSHDIR)/_bulwark
-	$(STATIC_BIN) completions fish > $(FISHDIR)/bulwark.fish
+	$(RELEASE_BIN) manpages $(MANDIR) >/dev/null
+	$(RELEASE_BIN) completions bash > $(BASHDIR)/bulwark
+	$(RELEASE_BIN) completions zsh > $(ZSHDIR)/_bulwark
+	$(RELEASE_BIN) completions fish > $(FISHDIR)/bulwark.fish
 	chmod 0644 $(BASHDIR)/bulwark $(ZSHDIR)/_bulwark $(FISHDIR)/bulwark.fish
 
 uninstall:
@@ -90,8 +89,8 @@ uninstall:
 	  $(BASHDIR)/bulwark $(ZSHDIR)/_bulwark $(FISHDIR)/bulwark.fish $(APPDIR)/bulwark-code-setup.desktop
 
 # bulwark_VERSION_ARCH.deb in .build-deb/ (Sources/Packaging/make-deb.sh).
-deb: $(STATIC_BIN)
-	bash Sources/Packaging/make-deb.sh $(STATIC_BIN) $(VERSION)
+deb: $(RELEASE_BIN)
+	bash Sources/Packaging/make-deb.sh $(RELEASE_BIN) $(VERSION)
 
 # The demo as pictures in docs/demo (checked in; a test says when they are
 # stale): the web player of every scenario, an animated SVG of each, and
@@ -102,16 +101,12 @@ demo-artifacts: build
 # Every test: unit, golden, headless flows, the real binary under tmux,
 # the install and the Debian package of the release binary, and the layer
 # check; the tests in several processes at once (Tests/run-tests.sh says why).
-# The release build starts first, in a session of its own, and runs beside
-# everything else: it keeps one core busy for minutes (it compiles each
-# module whole, one after another). Beside it the debug build, and the test
-# tools then the clean Debian root the package test installs into (made
-# once: clean-root), then the tests; the suites that test the installed
-# binary wait for the release build (Tests/run-tests.sh).
+# They test the binary that is installed: one release build makes it and
+# the tests (Package.swift says how), beside it the test tools then the
+# clean Debian root the package test installs into (made once: clean-root).
 test: deps check-layers
-	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(STATIC_BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
-	  BULWARK_RELEASE_BUILD="$(MAKE) --no-print-directory release" \
-	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target build-tests clean-root" bash Tests/run-tests.sh
+	BULWARK_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
+	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target test-build clean-root" bash Tests/run-tests.sh
 
 # debootstrap's minimal base of this machine's Debian release, as a tarball
 # the package test unpacks afresh each run (Tests/make-clean-root.sh).
@@ -119,9 +114,9 @@ CLEAN_ROOT := .build/clean-root/$(shell sed -n 's/^VERSION_CODENAME=//p' /etc/os
 clean-root: test-deps
 	@bash Tests/make-clean-root.sh $(CLEAN_ROOT)
 
-# The debug build with its tests.
-build-tests: deps
-	$(SWIFT) build --build-tests
+# The release build with its tests: the installed binary among them.
+test-build: deps
+	$(SWIFT) build -c release --build-tests
 
 check-layers:
 	@bash Tests/check-layers.sh
@@ -139,8 +134,7 @@ bench: deps
 	$(call install-packages,time)
 	$(SWIFT) build -c release --product bulwark
 	$(SWIFT) build -c release --product bulwark-bench
-	$(MAKE) release
-	BULWARK_BENCH_RELEASE_BINARY=$(STATIC_BIN) .build/release/bulwark-bench
+	BULWARK_BENCH_RELEASE_BINARY=$(RELEASE_BIN) .build/release/bulwark-bench
 
 # libFuzzer: FUZZ_TARGET=password-rules (default), otpauth-url, sms-code,
 # pwned-passwords, import-csv, import-json, import-1pux, import-cxf, import-other, json-tape, agent-request, ssh-agent-message, kdbx-xml, kdbx-file, terminal-text, service-manifest, qr-image, cbor,

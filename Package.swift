@@ -4,6 +4,29 @@
 import Foundation
 import PackageDescription
 
+// `make test` runs the release build, the binary that is installed, and its
+// tests, built once together (a debug build beside it compiled every module
+// twice). So in release the modules the tests open (`@testable import`) are
+// compiled for testing, which only keeps their internal names visible to
+// the tests, and the tests themselves unoptimised, file by file, as in
+// debug: optimising them took longer than building bulwark.
+let testable: [SwiftSetting] = [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
+let unoptimisedTests: [SwiftSetting] = [.unsafeFlags(["-Onone", "-no-whole-module-optimization"], .when(configuration: .release))]
+// The installed binary needs only the Debian libraries it names: in
+// release it links the Swift runtime and Foundation statically, as
+// `--static-swift-stdlib` would. That option compiles every module against
+// the static runtime, where Swift Testing is not, so it cannot build the
+// tests as well: the static link is asked for here, for this binary alone,
+// with the static Foundation's own C parts that its modules would have
+// named (lld, which finds them in any order), and RELRO with immediate
+// binding.
+let staticRuntime: LinkerSetting = .unsafeFlags([
+    "-static-stdlib", "-use-ld=lld",
+    "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lCoreFoundation", "-lswiftSynchronization",
+    "-l_CFURLSessionInterface", "-l_CFXMLInterface", "-lxml2",
+    "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
+], .when(configuration: .release))
+
 let package = Package(
     name: "bulwark",
     products: [
@@ -41,11 +64,11 @@ let package = Package(
 
         // Domain: no terminal, no screens.
         .target(name: "BulwarkCore", dependencies: ["BulwarkAssets", "CSQLite", "CCrypto", "CZxcvbn", "CArgon2", "CZip", "CZlib", "CSodium",
-                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CXML2", "CWordFloors", "CCommonPasswords", "CHardening"]),
+                                                           "CQRDecode", "CCbor", "CFido2", "CMalloc", "CXML2", "CWordFloors", "CCommonPasswords", "CHardening"], swiftSettings: testable),
         // The modification protocol, flow engine and mock service adapters.
-        .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"]),
+        .target(name: "BulwarkUpgrades", dependencies: ["BulwarkAssets", "BulwarkCore"], swiftSettings: testable),
         // Cells, buffers, widgets, screens, State/Action/reduce: renders to a Buffer only.
-        .target(name: "BulwarkTUI", dependencies: ["BulwarkCore", "BulwarkUpgrades"]),
+        .target(name: "BulwarkTUI", dependencies: ["BulwarkCore", "BulwarkUpgrades"], swiftSettings: testable),
         // The ncurses backend and the run loop.
         // The run loop is one thread by design. Swift 6.3's runtime access
         // tracking left its list's head on a finished access of this module
@@ -57,15 +80,15 @@ let package = Package(
         // here because the release build links Foundation statically.
         .executableTarget(name: "bulwark",
                           dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"],
-                          linkerSettings: [.linkedLibrary("curl")]),
+                          linkerSettings: [.linkedLibrary("curl"), staticRuntime]),
         // `make bench`: speed and memory figures on a release build.
         .executableTarget(name: "bulwark-bench", dependencies: ["BulwarkCore", "BulwarkUpgrades", "BulwarkTUI", "BulwarkTerminal", "CHardening"]),
 
-        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"]),
-        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore", "CFido2"], exclude: ["FuzzCorpus"]),
+        .testTarget(name: "BulwarkCoreTests", dependencies: ["BulwarkCore"], exclude: ["FuzzCorpus", "Fixtures"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "BulwarkUpgradesTests", dependencies: ["BulwarkUpgrades", "BulwarkCore", "CFido2"], exclude: ["FuzzCorpus"], swiftSettings: unoptimisedTests),
         .testTarget(name: "BulwarkTUITests", dependencies: ["BulwarkTUI", "BulwarkUpgrades", "BulwarkCore"],
-                    exclude: ["__Snapshots__"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CHardening"], exclude: ["Fixtures"]),
+                    exclude: ["__Snapshots__"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "EndToEndTests", dependencies: ["CHardening"], exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
     ]
 )
 

@@ -16,61 +16,36 @@
 #
 #   BULWARK_TEST_PROCESSES  how many processes (default 6: three of end-to-end suites)
 #   BULWARK_TEST_LOGS       where the logs go (default .build/test-logs)
-#   BULWARK_TESTS_BUILD     a command that builds the tests (make test's `make build-tests
-#                           clean-root`: the debug build, and the test tools then the
-#                           clean Debian root), run here after the release build has started
-#   BULWARK_RELEASE_BUILD   a command that builds the release binary (make test's
-#                           `make release`): started first and run beside everything
-#                           else, the suites that test that binary (install, package)
-#                           waiting for it in a process of their own.
+#   BULWARK_TESTS_BUILD     a command that builds the tests (make test's `make test-build
+#                           clean-root`: the release build with its tests, and the test
+#                           tools then the clean Debian root)
 #
-# Why the release build runs in a session of its own: it compiles each
-# module whole, one after another, so it keeps one core busy for minutes
-# whatever else runs; it is the longest chain of work in make test. Linux
-# shares the cores between sessions first (autogroups), then between the
-# processes of each; every program the end-to-end tests start runs in a
-# session of its own, and the release build, in make test's session beside
-# the test processes and the debug build, got a small share: at 7ff8325e it
-# finished 801 s into 899 s of tests, last of all, where alone it takes
-# about 300. In its own session it is one group among a few and keeps a
-# core (a busy loop beside the tests got 8% of a core in make test's
-# session and 86% in its own; the build was done after 729 s of 830, and
-# with its session's priority raised, as root can, after 517 s of 792).
-# `nice` on the rest did not do it: the programs the tests started ran at
-# priority 0 all the same.
+# The tests are the release build's (.build/release): make test tests the
+# binary that is installed, built once with its tests (Package.swift). At
+# e570936e a debug build made the tests and a release build beside it the
+# installed binary, every module compiled twice: 1,200 CPU-seconds of a
+# fresh clone's 2,300 went to the two builds. The checks an assertion would
+# make in a debug build are on (BULWARK_SELF_CHECKS) in the test processes
+# and every program they start.
 set -u
 cd "$(dirname "$0")/.."
 processes=${BULWARK_TEST_PROCESSES:-6}
 logs=${BULWARK_TEST_LOGS:-.build/test-logs}
 rm -rf "$logs" && mkdir -p "$logs"
 
-release_build=${BULWARK_RELEASE_BUILD:-}
 tests_build=${BULWARK_TESTS_BUILD:-}
-release_suites='InstallTests|DebianPackageTests'
-release_pid=""
+export BULWARK_SELF_CHECKS=1
 pids=()
-# Whatever ends this script ends the release build if it is still under
-# way (its whole session: make, SwiftPM, the compilers); Ctrl-C never
-# reaches it, its session not being the terminal's. Ctrl-C or a kill also
-# ends the test processes, which as a script's background jobs ignore it.
-stop_release() { [ -n "$release_pid" ] && kill -- -"$release_pid" 2>/dev/null; release_pid=""; }
+# Ctrl-C or a kill ends the test processes, which as a script's background
+# jobs ignore it.
 stop() {
   trap - INT TERM
   for p in "${pids[@]}"; do [ -n "$p" ] && kill -- -"$p" 2>/dev/null; done
   echo "run-tests: stopped"
   exit "$1"
 }
-trap stop_release EXIT
 trap 'stop 130' INT
 trap 'stop 143' TERM
-if [ -n "$release_build" ]; then
-  # A session of its own (see above); setsid -w waits for it and passes its
-  # status on. Where it may (root), the session puts itself ahead of the
-  # others: the tests' own programs are many sessions, each weighing as much.
-  setsid -w bash -c 'echo -10 2>/dev/null >/proc/self/autogroup; eval "$1"' release "$release_build" \
-    >"$logs/release-build.log" 2>&1 </dev/null &
-  release_pid=$!
-fi
 if [ -n "$tests_build" ]; then
   bash -c "$tests_build" || {
     echo "run-tests: the tests could not be built ($tests_build)"
@@ -80,9 +55,9 @@ fi
 
 # The test binary itself, not `swift test`: SwiftPM holds a lock on .build
 # for the whole run, so that two `swift test` at once run one after the other.
-tests=.build/debug/bulwarkPackageTests.xctest
-[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build --build-tests)"; exit 1; }
-listing=$(swift test --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
+tests=.build/release/bulwarkPackageTests.xctest
+[ -x "$tests" ] || { echo "run-tests: $tests is not built (swift build -c release --build-tests)"; exit 1; }
+listing=$(swift test -c release --skip-build --list-tests 2>"$logs/list.err") || { cat "$logs/list.err"; echo "run-tests: the tests could not be listed"; exit 1; }
 # $1 suites (Target.Suite, one a line) dealt round $2 processes, a filter
 # each, by weight (Tests/unit-suite-weights.txt, one CPU-second for a suite
 # not there, as every end-to-end suite): heaviest first, each to the
@@ -108,10 +83,7 @@ declare -a filters=()
 deal "$(printf '%s\n' "$listing" | sed -n -E 's/^((BulwarkCoreTests|BulwarkUpgradesTests)\.[A-Za-z0-9_]*)\/.*/\1/p' | sort -u)" 2
 filters+=('^BulwarkTUITests\.')
 e2e_groups=$((processes > 3 ? processes - 3 : 1))
-deal "$(printf '%s\n' "$listing" | sed -n 's|^\(EndToEndTests\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u |
-  if [ -n "$release_build" ]; then grep -Ev "^EndToEndTests\.($release_suites)$"; else cat; fi)" "$e2e_groups"
-# The release binary's suites last, in a process started once it is built.
-[ -n "$release_build" ] && filters+=("^EndToEndTests\\.($release_suites)/")
+deal "$(printf '%s\n' "$listing" | sed -n 's|^\(EndToEndTests\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)" "$e2e_groups"
 # A test no group's filter takes would never run: say so and stop (a new test target needs a group).
 pattern=$(IFS='|'; echo "${filters[*]}")
 left=$(printf '%s\n' "$listing" | grep -Ev "$pattern" | grep -v '^$' || true)
@@ -122,7 +94,6 @@ if [ -n "$left" ]; then
 fi
 
 start=$(date +%s)
-last=$(( ${#filters[@]} - 1 ))
 # Each process in a session of its own: stop() ends it whole (its process
 # group: the tests and the programs they started), and `times` there gives
 # the CPU it used, printed in the summary (programs that start sessions of
@@ -136,22 +107,7 @@ launch() {
     "$logs/group-$1.log" "$tests" --testing-library swift-testing --filter "${filters[$1]}" </dev/null &
   pids[$1]=$!
 }
-for g in "${!filters[@]}"; do
-  if [ -n "$release_build" ] && [ "$g" = "$last" ]; then continue; fi
-  launch "$g"
-done
-if [ -n "$release_build" ]; then
-  wait "$release_pid"
-  built=$?
-  release_pid=""
-  if [ "$built" = 0 ]; then
-    echo "release build: done after $(( $(date +%s) - start )) s of the tests" >"$logs/release-build.note"
-    launch "$last"
-  else
-    { echo "run-tests: the release build failed ($release_build):"; tail -40 "$logs/release-build.log"; } >"$logs/group-$last.log"
-    pids[last]=""
-  fi
-fi
+for g in "${!filters[@]}"; do launch "$g"; done
 status=0
 results=()
 for g in "${!filters[@]}"; do
@@ -165,7 +121,6 @@ for g in "${!filters[@]}"; do
 done
 echo
 echo "=== make test: ${#filters[@]} processes, ${elapsed} s"
-[ -f "$logs/release-build.note" ] && echo "  $(cat "$logs/release-build.note")"
 for g in "${!filters[@]}"; do
   line=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/group-$g.log" | grep -E "Test run with [0-9]+ tests" | tail -1)
   # times: the shell's own line, then its children's "user sys" (e.g. 4m2.100s 0m30.250s).

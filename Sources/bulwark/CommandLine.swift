@@ -1,3 +1,5 @@
+import BulwarkCore
+
 /// A parsed command line: the command, its options and positional
 /// arguments, and the global options wherever they stood.
 struct ParsedCommandLine {
@@ -26,7 +28,7 @@ extension ParsedCommandLine {
     /// Reading an option the command's table does not define is a bug: the
     /// table is what parses, prints --help and writes the man page.
     private func declared(_ name: String) {
-        assert(takes(name), "\(name) is not in the table of '\(command ?? "")'")
+        SelfCheck.require(takes(name), "\(name) is not in the table of '\(command ?? "")'")
     }
 }
 

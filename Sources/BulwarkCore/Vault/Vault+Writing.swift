@@ -130,7 +130,7 @@ extension Vault {
                 KillPoint.reach("write-deleted")
                 written = delete.isEmpty ? listing.applying(sortedPut: ids, version: next)
                     : listing.applying(put: ids.strings, delete: delete, version: next)
-                assert(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
+                SelfCheck.require(written == (try? Listing.scan(db(), expecting: written.count)), "the listing made in memory differs from the file's")
                 try writeIndex(listing: written, counter: next)
                 KillPoint.reach("write-indexed")
             }

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Checks too costly for every run (an assertion's kind), on in debug
+/// builds and, in any build, when `BULWARK_SELF_CHECKS=1`: `make test`
+/// runs the release build, the one that is installed, and sets it for its
+/// test processes and every program they start. A failed check stops the
+/// program with its message, as an assertion does; the message names code,
+/// never a vault's contents.
+public enum SelfCheck {
+    public static let enabled: Bool = {
+        #if DEBUG
+        return true
+        #else
+        return ProcessInfo.processInfo.environment["BULWARK_SELF_CHECKS"] == "1"
+        #endif
+    }()
+
+    public static func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+                               file: StaticString = #fileID, line: UInt = #line) {
+        guard enabled, !condition() else { return }
+        fatalError(message(), file: file, line: line)
+    }
+}
