@@ -9,7 +9,8 @@ import PackageDescription
 // twice). So in release the modules the tests open (`@testable import`) are
 // compiled for testing, which only keeps their internal names visible to
 // the tests, and the tests themselves unoptimised, file by file, as in
-// debug: optimising them took longer than building bulwark.
+// debug: they gain nothing from it, and optimising them whole, as release
+// does, added minutes to the build.
 let testable: [SwiftSetting] = [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
 let unoptimisedTests: [SwiftSetting] = [.unsafeFlags(["-Onone", "-no-whole-module-optimization"], .when(configuration: .release))]
 // The installed binary needs only the Debian libraries it names: in

@@ -23,8 +23,10 @@
 # The tests are the release build's (.build/release): make test tests the
 # binary that is installed, built once with its tests (Package.swift). At
 # e570936e a debug build made the tests and a release build beside it the
-# installed binary, every module compiled twice: 1,200 CPU-seconds of a
-# fresh clone's 2,300 went to the two builds. The checks an assertion would
+# installed binary, every module compiled twice. From a fresh clone one
+# build is no quicker (docs/manual/known-limits.md), but the tests run the
+# binary people install, and optimised: 359 to 428 s where they took 514
+# to 530 on the same slow day. The checks an assertion would
 # make in a debug build are on (BULWARK_SELF_CHECKS) in the test processes
 # and every program they start.
 set -u
