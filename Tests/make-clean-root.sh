@@ -5,8 +5,8 @@
 #
 # Why made here: debootstrap is some 45 CPU-seconds of unpacking, and inside
 # a full make test, sharing the cores with six other test processes, the
-# test that ran it took 480 s of the 520. make test runs this beside the
-# debug build (make clean-root), once; later runs reuse the tarball. From a
+# test that ran it took 480 s of the 520. make test runs this beside its
+# build (make clean-root), once; later runs reuse the tarball. From a
 # fresh clone that moves the work rather than saving it (both cores are
 # busy throughout); a second run saves it.
 #

@@ -42,7 +42,7 @@ pids=()
 # jobs ignore it.
 stop() {
   trap - INT TERM
-  for p in "${pids[@]}"; do [ -n "$p" ] && kill -- -"$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null; done
   echo "run-tests: stopped"
   exit "$1"
 }
@@ -120,7 +120,7 @@ for g in "${!filters[@]}"; do launch "$g"; done
 status=0
 results=()
 for g in "${!filters[@]}"; do
-  if [ -n "${pids[g]}" ] && wait "${pids[g]}"; then results+=("passed"); else results+=("FAILED"); status=1; fi
+  if wait "${pids[g]}"; then results+=("passed"); else results+=("FAILED"); status=1; fi
 done
 elapsed=$(( $(date +%s) - start ))
 

@@ -12,7 +12,7 @@ import Glibc
 /// Then `apt-get install ./bulwark_….deb` in a clean Debian root made by
 /// debootstrap (no toolchain, nothing but the minimal base), which fetches
 /// its Depends from the mirror, and the installed bulwark run there. make
-/// test makes that root once, beside the debug build, as a tarball
+/// test makes that root once, beside its build, as a tarball
 /// unpacked afresh for each run (Tests/make-clean-root.sh).
 @Suite(.serialized) struct DebianPackageTests {
     static func has(_ tool: String) -> Bool { InstallTests.has(tool) }
@@ -53,7 +53,7 @@ import Glibc
         func inRoot(_ line: String) throws -> Binary.Result {
             try InstallTests.shell("chroot \(root) /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive sh -c '\(line)'")
         }
-        // make test makes the root once beside the debug build (Tests/make-clean-root.sh); unpacked afresh here.
+        // make test makes the root once beside its build (Tests/make-clean-root.sh); unpacked afresh here.
         let strap: Binary.Result
         if let made = ProcessInfo.processInfo.environment["BULWARK_CLEAN_ROOT"], FileManager.default.fileExists(atPath: made) {
             strap = try InstallTests.shell("mkdir -p \(root) && tar -C \(root) -xf \(made) 2>&1 | tail -3")
