@@ -13,7 +13,7 @@ root=$work/root
 rm -rf "$work"
 mkdir -p "$root/DEBIAN"
 
-make --no-print-directory install STATIC_BIN="$binary" DESTDIR="$PWD/$root" PREFIX=/usr \
+make --no-print-directory install RELEASE_BIN="$binary" DESTDIR="$PWD/$root" PREFIX=/usr \
   ZSHDIR="$PWD/$root/usr/share/zsh/vendor-completions" >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/bulwark"
 gzip -9n "$root"/usr/share/man/man1/*.1
