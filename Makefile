@@ -4,10 +4,11 @@
 
 SWIFT        ?= swift
 DEB_PACKAGES := libncurses-dev libsqlite3-dev libssl-dev libzxcvbn-dev libargon2-dev libzip-dev zlib1g-dev libsodium-dev libzbar-dev libpng-dev libjpeg-dev libcbor-dev libfido2-dev libcurl4-openssl-dev libxml2-dev pkg-config tmux git
+# make run's and make test's: the debug build.
 BIN          := .build/debug/bulwark
-# The installed binary, the one make test tests: a release build with the
-# Swift runtime and Foundation linked in (Package.swift), so it needs only
-# the Debian C libraries it names.
+# The installed binary: a release build. Each build links the Swift runtime
+# and Foundation in (Package.swift), so it needs only the Debian C
+# libraries it names.
 RELEASE_BIN  := .build/release/bulwark
 VERSION      := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/bulwark/Usage.swift)
 
@@ -21,7 +22,7 @@ ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 
-.PHONY: all deps test-deps clean-root build test-build run test check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
+.PHONY: all deps test-deps clean-root build test-build run test test-release check check-layers bench fuzz fuzz-build fuzz-all demo-artifacts clean release install uninstall deb
 
 all: build
 
@@ -99,14 +100,21 @@ demo-artifacts: build
 	$(BIN) demo --gallery docs/demo
 
 # Every test: unit, golden, headless flows, the real binary under tmux,
-# the install and the Debian package of the release binary, and the layer
-# check; the tests in several processes at once (Tests/run-tests.sh says why).
-# They test the binary that is installed: one release build makes it and
-# the tests (Package.swift says how), beside it the test tools then the
-# clean Debian root the package test installs into (made once: clean-root).
+# the install and the Debian package of that binary, and the layer check;
+# the tests in several processes at once (Tests/run-tests.sh says why).
+# One debug build makes the binary and the tests (Package.swift says why
+# not a release build), beside it the test tools then the clean Debian root
+# the package test installs into (made once: clean-root).
 test: deps check-layers
-	BULWARK_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
+	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_INSTALL_BIN=$(CURDIR)/$(BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
 	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target test-build clean-root" bash Tests/run-tests.sh
+
+# The same tests against the binary make install installs: the release
+# build's bulwark run by every end-to-end test, installed by the install
+# and package tests (the tests themselves from the debug build).
+test-release: deps check-layers
+	BULWARK_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_INSTALL_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
+	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target test-build release clean-root" bash Tests/run-tests.sh
 
 # debootstrap's minimal base of this machine's Debian release, as a tarball
 # the package test unpacks afresh each run (Tests/make-clean-root.sh).
@@ -114,16 +122,16 @@ CLEAN_ROOT := .build/clean-root/$(shell sed -n 's/^VERSION_CODENAME=//p' /etc/os
 clean-root: test-deps
 	@bash Tests/make-clean-root.sh $(CLEAN_ROOT)
 
-# The release build with its tests: the installed binary among them.
+# The debug build with its tests.
 test-build: deps
-	$(SWIFT) build -c release --build-tests
+	$(SWIFT) build --build-tests
 
 check-layers:
 	@bash Tests/check-layers.sh
 
 # The edit-compile-test loop: the debug build and its tests, then the
 # screens' goldens and flows and the upgrade engine against its mock
-# services, and the layer check; no release build, no package, no terminal
+# services, and the layer check; no package, no terminal
 # or network tools (make test runs everything).
 check: check-layers
 	$(SWIFT) build --build-tests

@@ -35,7 +35,7 @@ import Glibc
 
     /// Builds the package once for both tests.
     static let package: String? = {
-        guard let made = try? InstallTests.shell("make --no-print-directory -C \(InstallTests.root.path) deb STATIC_BIN=\(InstallTests.releaseBinary)"),
+        guard let made = try? InstallTests.shell("make --no-print-directory -C \(InstallTests.root.path) deb RELEASE_BIN=\(InstallTests.installedBinary)"),
               made.status == 0, let last = made.stdout.split(separator: "\n").last, last.hasSuffix(".deb") else { return nil }
         return InstallTests.root.path + "/" + last
     }()

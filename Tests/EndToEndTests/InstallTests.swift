@@ -7,8 +7,8 @@ import Testing
 /// and files. Then `make uninstall` leaves nothing behind.
 @Suite(.serialized) struct InstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The release binary `make test` builds (`make release`); the debug one otherwise (the same tables).
-    static var releaseBinary: String { ProcessInfo.processInfo.environment["BULWARK_RELEASE_BIN"] ?? Binary.path }
+    /// The binary to install: BULWARK_INSTALL_BIN (make test's debug build; a release one to try `make release`'s), else the one under test.
+    static var installedBinary: String { ProcessInfo.processInfo.environment["BULWARK_INSTALL_BIN"] ?? Binary.path }
 
     static func shell(_ line: String, environment: [String: String] = [:]) throws -> Binary.Result {
         try Binary.run(["-c", line], environment: environment, program: "/bin/bash")
@@ -22,7 +22,7 @@ import Testing
     /// Installs into a new DESTDIR under PREFIX /usr/local; returns DESTDIR.
     static func install() throws -> URL {
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("bulwark-destdir-\(UUID().uuidString)")
-        let made = try shell("make --no-print-directory -C \(root.path) install STATIC_BIN=\(releaseBinary) DESTDIR=\(destination.path) PREFIX=/usr/local")
+        let made = try shell("make --no-print-directory -C \(root.path) install RELEASE_BIN=\(installedBinary) DESTDIR=\(destination.path) PREFIX=/usr/local")
         #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
         return destination
     }
@@ -44,6 +44,8 @@ import Testing
         let prefix = destination.path + "/usr/local"
         let installed = Self.files(under: destination)
         #expect(installed.contains("/usr/local/bin/bulwark"))
+        // The binary named by RELEASE_BIN, byte for byte (a misspelt variable once left make install the one in .build).
+        #expect(FileManager.default.contentsEqual(atPath: prefix + "/bin/bulwark", andPath: Self.installedBinary))
         #expect(installed.contains("/usr/local/share/man/man1/bulwark.1") && installed.contains("/usr/local/share/man/man1/bulwark-import.1"))
         #expect(installed.contains("/usr/local/share/bash-completion/completions/bulwark"))
         #expect(installed.contains("/usr/local/share/zsh/site-functions/_bulwark"))

@@ -1,11 +1,12 @@
 import Foundation
 
 /// Checks too costly for every run (an assertion's kind), on in debug
-/// builds and, in any build, when `BULWARK_SELF_CHECKS=1`: `make test`
-/// runs the release build, the one that is installed, and sets it for its
-/// test processes and every program they start. A failed check stops the
-/// program with its message, as an assertion does; the message names code,
-/// never a vault's contents.
+/// builds and, in any build, when `BULWARK_SELF_CHECKS=1`, which the test
+/// runner sets for its test processes and every program they start, so a
+/// release binary under test (BULWARK_BIN) makes them too. Unlike an
+/// assertion they stay on where debug code is optimised (Package.swift).
+/// A failed check stops the program with its message, as an assertion
+/// does; the message names code, never a vault's contents.
 public enum SelfCheck {
     public static let enabled: Bool = {
         #if DEBUG
