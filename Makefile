@@ -131,8 +131,8 @@ check-layers:
 
 # The edit-compile-test loop: the debug build and its tests, then the
 # screens' goldens and flows and the upgrade engine against its mock
-# services, and the layer check; no package, no terminal
-# or network tools (make test runs everything).
+# services, and the layer check; no package, no terminal or network tools
+# (make test runs everything).
 check: check-layers
 	$(SWIFT) build --build-tests
 	BULWARK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --filter 'BulwarkTUITests|BulwarkUpgradesTests|JSONStreamTests|CSVTests|PasswordRulesTests'

@@ -7,7 +7,7 @@ import Testing
 /// and files. Then `make uninstall` leaves nothing behind.
 @Suite(.serialized) struct InstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The binary to install: BULWARK_INSTALL_BIN (make test's debug build; a release one to try `make release`'s), else the one under test.
+    /// The binary to install: BULWARK_INSTALL_BIN (make test sets the debug build, make test-release the release one), else the one under test.
     static var installedBinary: String { ProcessInfo.processInfo.environment["BULWARK_INSTALL_BIN"] ?? Binary.path }
 
     static func shell(_ line: String, environment: [String: String] = [:]) throws -> Binary.Result {
