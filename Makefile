@@ -106,15 +106,18 @@ demo-artifacts: build
 # not a release build), beside it the test tools then the clean Debian root
 # the package test installs into (made once: clean-root).
 test: deps check-layers
-	BULWARK_BIN=$(CURDIR)/$(BIN) BULWARK_INSTALL_BIN=$(CURDIR)/$(BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
-	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target test-build clean-root" bash Tests/run-tests.sh
+	$(call run-tests,$(BIN))
 
 # The same tests against the binary make install installs: the release
 # build's bulwark run by every end-to-end test, installed by the install
 # and package tests (the tests themselves from the debug build).
 test-release: deps check-layers
-	BULWARK_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_INSTALL_BIN=$(CURDIR)/$(RELEASE_BIN) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
-	  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target test-build release clean-root" bash Tests/run-tests.sh
+	$(call run-tests,$(RELEASE_BIN),release)
+
+# The runner, with $(1) the binary every end-to-end test runs and the
+# install and package tests install, and $(2) what else to build first.
+run-tests = BULWARK_BIN=$(CURDIR)/$(1) BULWARK_INSTALL_BIN=$(CURDIR)/$(1) BULWARK_CLEAN_ROOT=$(CURDIR)/$(CLEAN_ROOT) \
+  BULWARK_TESTS_BUILD="$(MAKE) --no-print-directory -j2 --output-sync=target test-build $(2) clean-root" bash Tests/run-tests.sh
 
 # debootstrap's minimal base of this machine's Debian release, as a tarball
 # the package test unpacks afresh each run (Tests/make-clean-root.sh).

@@ -27,9 +27,9 @@
 # 800 s from a fresh clone where this one takes 555 to 605, and 258 s
 # again after one file of the domain changed, where this takes 11
 # (release optimises each module whole). make test-release runs these
-# tests against the release binary. The checks a release
-# binary makes only when asked (BULWARK_SELF_CHECKS) are asked for in the
-# test processes and every program they start.
+# tests against the release binary. The checks a release binary makes
+# only when asked (BULWARK_SELF_CHECKS) are asked for in the test
+# processes and every program they start.
 set -u
 cd "$(dirname "$0")/.."
 processes=${BULWARK_TEST_PROCESSES:-7}
